@@ -1,0 +1,34 @@
+"""Domain errors. The library raises these; only the CLI turns them into exit codes."""
+
+from __future__ import annotations
+
+
+class ComprulesError(Exception):
+    """Base class of every error the library raises on purpose."""
+
+
+class SourceError(ComprulesError):
+    """A source file that cannot be read as a CR document.
+
+    ``str()`` is one line naming the file (and the line, when known), e.g.
+    ``seeds/bad.txt: line 1: binary content (NUL bytes), not a text document``.
+    """
+
+    def __init__(self, path: str, message: str, line: int | None = None):
+        self.path = str(path)
+        self.line = line
+        self.reason = message
+        where = f"{self.path}: line {line}: " if line else f"{self.path}: "
+        super().__init__(where + message)
+
+
+class UsageError(ComprulesError):
+    """A bad request from the user: unknown edition, malformed query, bad option."""
+
+
+class NotFound(ComprulesError):
+    """Nothing matched (a rule number absent from an edition, an empty search)."""
+
+
+class BuildLocked(ComprulesError):
+    """Another build holds the knowledge base's lock."""

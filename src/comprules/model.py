@@ -1,0 +1,188 @@
+"""The knowledge base's model: immutable dataclasses handed from stage to stage.
+
+Vocabulary follows the Comprehensive Rules (CR) themselves and ``DESIGN.md``: an
+*edition* is one published version of the CR in one language; a *document* is one
+source file (an edition, or a fragment such as a forum post); an edition holds
+*rules* (chapters, sections, rules, subrules, and positional passages of fragments)
+and *glossary entries*.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import date
+from functools import cached_property
+
+#: Kinds of numbered or positional units, from the coarsest to the finest.
+#: ``passage`` is an unnumbered paragraph of a fragment document (``602¶1``).
+#: ``note`` is fragment text that is not rule text (forum chatter, quote headers).
+RULE_KINDS = ("chapter", "section", "rule", "subrule", "passage", "note")
+
+_NUMBER = re.compile(r"^(\d)(?:(\d\d)(?:\.(\d+)([a-z]{0,2}))?)?$")
+
+
+def number_kind(number: str) -> str:
+    """Return ``chapter``, ``section``, ``rule`` or ``subrule`` for a printed number.
+
+    ``"7"`` → chapter, ``"702"`` → section, ``"702.37"`` → rule, ``"704.5aa"`` → subrule.
+    Raises ``ValueError`` for anything else (``"702.37~2"`` must be split first).
+    """
+    m = _NUMBER.match(number)
+    if not m:
+        raise ValueError(f"not a rule number: {number!r}")
+    if m.group(2) is None:
+        return "chapter"
+    if m.group(3) is None:
+        return "section"
+    return "subrule" if m.group(4) else "rule"
+
+
+def parent_number(number: str) -> str | None:
+    """The number one level up: ``704.5aa`` → ``704.5`` → ``704`` → ``7`` → ``None``."""
+    if "¶" in number:
+        return number.split("¶", 1)[0]
+    m = _NUMBER.match(number.split("~", 1)[0])
+    if not m:
+        return None
+    chapter, section, rule, letters = m.groups()
+    if letters:
+        return f"{chapter}{section}.{rule}"
+    if rule is not None:
+        return f"{chapter}{section}"
+    if section is not None:
+        return chapter
+    return None
+
+
+def letters_value(letters: str) -> int:
+    """Order of subrule letters: ``a`` < … < ``z`` < ``aa`` < ``ab`` (bijective base 26)."""
+    value = 0
+    for ch in letters:
+        value = value * 26 + (ord(ch) - 96)
+    return value
+
+
+def sort_key(number: str) -> tuple:
+    """Sort key for printed numbers and ids.
+
+    ``702.9`` < ``702.10``; ``704.5z`` < ``704.5aa``; ``702.175`` < ``702.175~2``;
+    positional ids ``602¶2`` < ``602¶10`` sort after the section's numbered rules.
+    Unknown shapes sort last, by their text.
+    """
+    base, _, dup = number.partition("~")
+    dup_n = int(dup) if dup.isdigit() else (1 if not dup else 0)
+    if "¶" in base:
+        sec, _, pos = base.partition("¶")
+        head = sort_key(sec)
+        return (*head[:-2], 10**9, int(pos) if pos.isdigit() else 0, dup_n)
+    m = _NUMBER.match(base)
+    if not m:
+        return (10, 0, 0, 0, base, dup_n)
+    chapter, section, rule, letters = m.groups()
+    return (
+        int(chapter),
+        int(section) if section else -1,
+        int(rule) if rule else -1,
+        letters_value(letters or ""),
+        "",
+        dup_n,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """One numbered unit of an edition: chapter, section, rule, subrule or passage.
+
+    ``id`` is unique inside the edition: the printed ``number``, or ``number~2``… for
+    the later copies of a duplicated number (kept, both, with a warning), or a
+    positional id ``602¶3`` for unnumbered paragraphs of a fragment document.
+    ``line`` is the 1-based line in the decoded source where the unit starts.
+    """
+
+    id: str
+    number: str
+    kind: str
+    text: str
+    line: int
+    title: str | None = None
+    examples: tuple[str, ...] = ()
+    parent: str | None = None
+    section: str | None = None
+    chapter: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GlossaryEntry:
+    """One glossary entry: headword, aliases ("Control, Controller"), senses.
+
+    ``senses`` holds the numbered senses ("1. …", "2. …") or a single sense; ``text`` is
+    the definition as printed (senses joined by newlines). ``obsolete`` is true for
+    entries marked "(Obsolete)", which the CR keeps for older cards' wording.
+    """
+
+    term: str
+    aliases: tuple[str, ...]
+    obsolete: bool
+    senses: tuple[str, ...]
+    text: str
+    line: int
+    slug: str
+
+
+@dataclass(frozen=True, slots=True)
+class ParseWarning:
+    """Something the parser noticed and kept going past (data, not a log line)."""
+
+    kind: str
+    message: str
+    line: int | None = None
+    number: str | None = None
+
+
+@dataclass(frozen=True)
+class Edition:
+    """One parsed document: a published edition, or a fragment (forum post, excerpt).
+
+    ``name`` is the edition's identifier, ``{lang}/{effective date}`` (``en/2026-08-07``)
+    or ``{lang}/{file stem}`` for a document without an effective date.
+    ``rules`` holds every unit in document order (chapters and sections included);
+    ``kind`` is ``edition`` (a complete CR) or ``fragment``.
+    """
+
+    name: str
+    lang: str
+    effective: date | None
+    kind: str
+    source: str
+    sha256: str
+    title: str
+    rules: tuple[Rule, ...]
+    glossary: tuple[GlossaryEntry, ...] = ()
+    warnings: tuple[ParseWarning, ...] = ()
+    sources: tuple[str, ...] = field(default=())
+
+    @cached_property
+    def by_id(self) -> dict[str, Rule]:
+        """Rules by id (``702.37a``, ``702.175~2``, ``602¶1``)."""
+        return {r.id: r for r in self.rules}
+
+    @cached_property
+    def children(self) -> dict[str | None, list[Rule]]:
+        """Rules grouped by their parent's number, in document order."""
+        out: dict[str | None, list[Rule]] = {}
+        for r in self.rules:
+            out.setdefault(r.parent, []).append(r)
+        return out
+
+    def numbered(self) -> list[Rule]:
+        """The rules and subrules (not chapters, sections, passages or notes)."""
+        return [r for r in self.rules if r.kind in ("rule", "subrule")]
+
+    def sections(self) -> list[Rule]:
+        """The sections, in document order."""
+        return [r for r in self.rules if r.kind == "section"]
+
+    def get(self, number: str) -> Rule | None:
+        """The rule with this id or printed number, or ``None``."""
+        return self.by_id.get(number)
