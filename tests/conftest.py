@@ -1,0 +1,55 @@
+"""Shared fixtures: the real corpus and seeds, read in place from ../shared.
+
+``COMPRULES_CORPUS`` (default ``../shared/corpus``) and ``COMPRULES_SEEDS`` (default
+``../shared/seeds``) point at the data; with ``COMPRULES_REQUIRE_CORPUS=1`` (CI) a
+missing folder fails the test instead of skipping it.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _data_dir(var: str, default: str) -> Path:
+    path = Path(os.environ.get(var, ROOT / default)).resolve()
+    if not path.is_dir():
+        msg = f"{var}={path} not found (real data is required, see README)"
+        if os.environ.get("COMPRULES_REQUIRE_CORPUS") == "1":
+            pytest.fail(msg)
+        pytest.skip(msg)
+    return path
+
+
+@pytest.fixture(scope="session")
+def corpus_dir() -> Path:
+    """``../shared/corpus``: en/, raw/, formats/, metadata/."""
+    return _data_dir("COMPRULES_CORPUS", "../shared/corpus")
+
+
+@pytest.fixture(scope="session")
+def en_dir(corpus_dir) -> Path:
+    return corpus_dir / "en"
+
+
+@pytest.fixture(scope="session")
+def seeds_dir() -> Path:
+    return _data_dir("COMPRULES_SEEDS", "../shared/seeds")
+
+
+@pytest.fixture(scope="session")
+def en_files(en_dir) -> list[Path]:
+    files = sorted(en_dir.glob("*.txt"))
+    assert len(files) == 74, f"expected the 74 English editions, found {len(files)}"
+    return files
+
+
+@pytest.fixture(scope="session")
+def seed_files(seeds_dir) -> list[Path]:
+    files = sorted(seeds_dir.glob("*.txt"))
+    assert len(files) == 5
+    return files
