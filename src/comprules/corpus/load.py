@@ -1,0 +1,151 @@
+"""Walk source paths, parse every document, and merge sources of the same edition.
+
+A bad file (empty, binary, a PDF renamed ``.txt``, undecodable) gives one
+:class:`~comprules.errors.SourceError` naming the file and the build goes on with
+the others. Two sources of the same edition (a TXT and its re-encoded twin, or a TXT
+and its PDF) build one edition, the first source given winning, with a warning
+naming both.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field, replace
+from datetime import date
+from pathlib import Path
+
+from ..errors import SourceError
+from ..model import Edition, ParseWarning
+from .decode import decode_file
+from .parse import parse_text
+
+#: File name endings read from a source folder; a file named explicitly is always read.
+SOURCE_SUFFIXES = (".txt", ".pdf", ".docx")
+METADATA_FILE = "editions.toml"
+
+
+@dataclass
+class LoadResult:
+    """Editions parsed from the sources, in name order, and the files that failed."""
+
+    editions: list[Edition] = field(default_factory=list)
+    errors: list[SourceError] = field(default_factory=list)
+    notices: list[str] = field(default_factory=list)
+
+
+def _metadata(folder: Path) -> dict[str, dict]:
+    path = folder / METADATA_FILE
+    if not path.is_file():
+        return {}
+    try:
+        with open(path, "rb") as fh:
+            data = tomllib.load(fh)
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise SourceError(str(path), f"invalid editions.toml ({exc})") from None
+    return {str(k): v for k, v in data.items() if isinstance(v, dict)}
+
+
+def expand_sources(paths: list[str | os.PathLike]) -> tuple[list[tuple[Path, dict]], list[SourceError]]:
+    """Files to read, with their ``editions.toml`` metadata, in the order given.
+
+    Folders contribute their ``*.txt``, ``*.pdf`` and ``*.docx`` files, sorted by name.
+    """
+    out: list[tuple[Path, dict]] = []
+    errors: list[SourceError] = []
+    for p in paths:
+        path = Path(p)
+        if path.is_dir():
+            try:
+                meta = _metadata(path)
+            except SourceError as exc:
+                errors.append(exc)
+                meta = {}
+            for f in sorted(path.iterdir()):
+                if f.is_file() and f.suffix.lower() in SOURCE_SUFFIXES and not f.name.startswith("."):
+                    out.append((f, meta.get(f.name, meta.get(f.stem, {}))))
+        elif path.is_file():
+            try:
+                meta = _metadata(path.parent)
+            except SourceError:
+                meta = {}
+            out.append((path, meta.get(path.name, meta.get(path.stem, {}))))
+        else:
+            errors.append(SourceError(str(path), "no such file or folder"))
+    return out, errors
+
+
+def read_text(path: Path) -> tuple[str, str]:
+    """The decoded text of one source file and its SHA-256 (of the bytes).
+
+    PDF and DOCX are read through :mod:`comprules.corpus.formats`; everything else is
+    decoded as text, binary content being refused with a :class:`SourceError`.
+    """
+    suffix = path.suffix.lower()
+    if suffix in (".pdf", ".docx"):
+        from .formats import read_document
+
+        return read_document(path)
+    import hashlib
+
+    decoded = decode_file(path)
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    return decoded.text, digest
+
+
+def parse_file(path, meta: dict | None = None) -> Edition:
+    """Decode and parse one source file. Raises :class:`SourceError` for bad input."""
+    path = Path(path)
+    meta = meta or {}
+    text, digest = read_text(path)
+    effective = meta.get("date")
+    if isinstance(effective, str):
+        try:
+            effective = date.fromisoformat(effective)
+        except ValueError:
+            raise SourceError(str(path), f"editions.toml: bad date {effective!r}") from None
+    edition = parse_text(text, str(path), lang=meta.get("lang"), effective=effective, kind=meta.get("kind"),
+                         title=meta.get("title"), sha256=digest)
+    if not edition.numbered() and not edition.glossary and edition.kind == "edition":
+        raise SourceError(str(path), "no rules found: not a Comprehensive Rules document")
+    if not edition.rules and not edition.glossary:
+        raise SourceError(str(path), "no rules or text found: not a Comprehensive Rules document", 1)
+    return edition
+
+
+def _parse_one(item: tuple[Path, dict]) -> Edition | SourceError:
+    path, meta = item
+    try:
+        return parse_file(path, meta)
+    except SourceError as exc:
+        return exc
+    except (UnicodeError, ValueError, RecursionError, MemoryError) as exc:  # pragma: no cover - last resort
+        return SourceError(str(path), f"cannot parse: {type(exc).__name__}: {exc}")
+
+
+def load_sources(paths: list[str | os.PathLike], jobs: int = 1) -> LoadResult:
+    """Parse every source; merge duplicates of one edition; never stop on a bad file."""
+    items, errors = expand_sources(paths)
+    result = LoadResult(errors=errors)
+    if jobs > 1 and len(items) > 1:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            parsed = list(pool.map(_parse_one, items, chunksize=1))
+    else:
+        parsed = [_parse_one(item) for item in items]
+    by_name: dict[str, Edition] = {}
+    for item in parsed:
+        if isinstance(item, SourceError):
+            result.errors.append(item)
+            continue
+        first = by_name.get(item.name)
+        if first is None:
+            by_name[item.name] = item
+            continue
+        note = f"{item.name}: two sources of the same edition, {first.source} and {item.source}: using the first"
+        result.notices.append(note)
+        warning = ParseWarning("duplicate-source", note)
+        by_name[item.name] = replace(first, warnings=first.warnings + (warning,),
+                                     sources=first.sources + (item.source,))
+    result.editions = [by_name[k] for k in sorted(by_name)]
+    return result

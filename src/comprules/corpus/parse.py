@@ -1,0 +1,429 @@
+"""Parse decoded CR text into an :class:`~comprules.model.Edition`.
+
+A complete edition is laid out as: header (title, effective date), introduction,
+contents, the numbered rules (chapters ``1.`` … ``9.``, sections ``100.``, rules
+``100.1.``, subrules ``100.1a``), the glossary, then credits (and, up to 2001, an
+index). Only the rules and the glossary are parsed; the rest is recognised and kept
+out of the rules.
+
+Hard cases, each from a real edition:
+
+* hard-wrapped text (1999-04-23, 2001-09-24, 2003-10-01 → 2004-02-01): paragraphs span
+  several lines and a continuation line may even start with a number ("See rule\\n
+  103.4. If a player …" in 2003-10-01), so a numbered line only starts a rule after a
+  blank line or after a line that ends a sentence;
+* rules without the trailing dot ("102.8 If a player …", 2001-09-24), indented
+  subrules (1999-04-23), two-letter subrules (``704.5aa``), keyword headings
+  (``702.37. Morph``: a rule whose text is its title);
+* examples ("Example:", "EXAMPLE:", "Exemple :"), all of them attached to the rule
+  above (613.6 has four), even across a line holding only a no-break space;
+* duplicated numbers, kept both (``702.175`` and ``702.175~2``) with a warning;
+* fragments (forum posts, rulebook extracts) with no header: numbered rules are
+  parsed where they are, every other paragraph becomes a positional passage
+  (``602¶1``) so nothing is lost.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+
+from ..model import Edition, GlossaryEntry, ParseWarning, Rule, number_kind, parent_number
+from .detect import detect_effective_date, detect_language
+
+# A rule or subrule line: "100.1. Text", "100.1a Text", "102.8 Text", "  214.6a Text".
+RULE_LINE = re.compile(
+    r"^[ \t]*(?P<number>\d{3}\.\d+(?P<letters>[a-z]{1,2})?)\.?(?=[\s\u00a0]|$)[\s\u00a0]*(?P<text>.*)"
+)
+# A section heading: "100. General", "   101. Starting the Game", "406 : Capacité de mana".
+SECTION_LINE = re.compile(r"^[ \t]*(?P<number>\d{3})(?:\.|[ \t]*:)[ \t]+(?P<title>\S.{0,90}?)\s*$")
+# A chapter heading: "1. Game Concepts", "4. Sorts, capacités et effets".
+CHAPTER_LINE = re.compile(r"^[ \t]*(?P<number>\d)\.[ \t]+(?P<title>[^\W\d_].{0,70}?)\s*$")
+EXAMPLE_LINE = re.compile(r"^[ \t]*(?:Example|EXAMPLE|Exemple|EXEMPLE)s?[ \t\u00a0]*:[ \t\u00a0]*(?P<text>.*)")
+DIVIDER = re.compile(r"^[\s\-=_*~]+$")
+# What ends a sentence: a numbered line after such a line starts a new rule.
+SENTENCE_END = frozenset(".:!?)]\"”’»")
+# A line ending like this asks for a number next ("See rule\n407, …"): never a new rule.
+REFERENCE_LEAD = re.compile(
+    r"(?:\brules?|\bsections?|\br[èe]gles?|\bparagraphes?|\band|\bor|\bet|\bou|\bsee|\bvoir|[,–-])$",
+    re.IGNORECASE,
+)
+
+
+def _ends_sentence(line: str) -> bool:
+    return line.rstrip()[-1:] in SENTENCE_END
+
+
+def _asks_for_number(line: str) -> bool:
+    """True when a line ends like "See rule" or "rules 601.2f," (the number comes next)."""
+    return REFERENCE_LEAD.search(line.rstrip()[-12:]) is not None
+GLOSSARY_HEADINGS = {"glossary", "glossaire"}
+AFTER_GLOSSARY = {"credits", "crédits", "index", "questions?"}
+_SENSE = re.compile(r"^(\d+)\.\s+(.*)$")
+_OBSOLETE = re.compile(r"\s*\((?:Obsolete|Obsolète|obsolète)\)\s*$")
+_TITLE_END = re.compile(r"[.;!?\"”)]$")
+
+
+@dataclass
+class _Unit:
+    number: str
+    kind: str
+    line: int
+    parts: list[str] = field(default_factory=list)
+    examples: list[list[str]] = field(default_factory=list)
+    title: str | None = None
+    section: str | None = None
+    chapter: str | None = None
+    parent: str | None = None
+
+    def add(self, text: str, joiner: str) -> None:
+        target = self.examples[-1] if self.examples else self.parts
+        if target and joiner == " ":
+            target[-1] = f"{target[-1].rstrip()} {text.strip()}"
+        else:
+            target.append(text.strip())
+
+
+def _find_body(lines: list[str]) -> int | None:
+    """Index of the first line of the rules proper (the chapter heading before 100.1)."""
+    for i, line in enumerate(lines):
+        if RULE_LINE.match(line) and not CHAPTER_LINE.match(line):
+            start = i
+            j = i - 1
+            while j >= 0:
+                s = lines[j].strip()
+                if not s or DIVIDER.match(s) or SECTION_LINE.match(lines[j]) or CHAPTER_LINE.match(lines[j]):
+                    if s and not DIVIDER.match(s):
+                        start = j
+                    j -= 1
+                    continue
+                break
+            return start
+    return None
+
+
+def _find_line(lines: list[str], names: set[str], start: int) -> int | None:
+    longest = max(len(n) for n in names) + 8
+    for i in range(start, len(lines)):
+        line = lines[i]
+        if len(line) <= longest and line.strip().lower() in names:
+            return i
+    return None
+
+
+def _is_hard_wrapped(lines: list[str]) -> bool:
+    """True for editions whose paragraphs are wrapped over several lines.
+
+    Counted as: lines that end mid-sentence and are followed by a plain text line,
+    against the number of numbered lines. Unwrapped editions score near 0.
+    """
+    numbered = wrapped = 0
+    prev = ""
+    for line in lines:
+        if RULE_LINE.match(line):
+            numbered += 1
+        elif prev.strip() and line.strip() and not EXAMPLE_LINE.match(line):
+            if not _ends_sentence(prev):
+                wrapped += 1
+        prev = line
+    return numbered > 0 and wrapped / numbered > 0.3
+
+
+def _title_of(unit: _Unit) -> str | None:
+    """A keyword heading's title: "702.37. Morph" → "Morph" (short, no sentence end)."""
+    if unit.kind != "rule" or unit.examples or len(unit.parts) != 1:
+        return None
+    text = unit.parts[0]
+    if not text or _TITLE_END.search(text) or len(text.split()) > 8 or not text[0].isupper():
+        return None
+    return text
+
+
+def _passage_title(unit: _Unit) -> str | None:
+    """A rulebook heading ("Vol", "Protection contre") on the first line of a passage."""
+    if unit.kind != "passage" or len(unit.parts) < 2:
+        return None
+    head = unit.parts[0]
+    if len(head.split()) > 4 or head[-1:] in ".:;!?,)" or not head[:1].isupper():
+        return None
+    return head
+
+
+class _Parser:
+    def __init__(self, lines: list[str], *, fragment: bool, wrapped: bool, offset: int = 0):
+        self.lines = lines
+        self.fragment = fragment
+        self.wrapped = wrapped
+        self.offset = offset
+        self.units: list[_Unit] = []
+        self.warnings: list[ParseWarning] = []
+        self.chapter: str | None = None
+        self.section: str | None = None
+        self.current: _Unit | None = None
+        self.passages: dict[str, int] = {}
+
+    def warn(self, kind: str, message: str, line: int, number: str | None = None) -> None:
+        self.warnings.append(ParseWarning(kind, message, line, number))
+
+    def start(self, unit: _Unit) -> None:
+        self.units.append(unit)
+        self.current = unit
+
+    def passage(self, lineno: int, text: str) -> None:
+        key = self.section or ""
+        self.passages[key] = n = self.passages.get(key, 0) + 1
+        unit = _Unit(f"{key}¶{n}", "passage", lineno, section=self.section, chapter=self.chapter,
+                     parent=self.section)
+        unit.parts.append(text.strip())
+        self.start(unit)
+
+    def plausible_section(self, number: str) -> bool:
+        if self.fragment:
+            return True
+        if self.section is not None and int(number) <= int(self.section):
+            return False
+        return self.chapter is None or number[0] >= self.chapter
+
+    def plausible_chapter(self, number: str) -> bool:
+        if self.fragment:
+            return True
+        return self.chapter is None or number > self.chapter
+
+    def run(self) -> None:
+        prev = ""
+        prev_blank = True
+        for idx, raw in enumerate(self.lines):
+            lineno = idx + 1 + self.offset
+            s = raw.strip()
+            if not s or DIVIDER.match(s):
+                prev_blank, prev = True, ""
+                continue
+            after_break = prev_blank or (
+                _ends_sentence(prev) if self.wrapped else not _asks_for_number(prev)
+            )
+            self.line(raw, s, lineno, prev_blank, after_break)
+            prev_blank, prev = False, raw
+
+    def line(self, raw: str, s: str, lineno: int, prev_blank: bool, after_break: bool) -> None:
+        if not (s[0].isdigit() or s[0] in "EeÉ"):  # fast path: plain text, no number, no example
+            self.text(raw, s, lineno, prev_blank)
+            return
+        m = RULE_LINE.match(raw)
+        if m and after_break:
+            number = m.group("number")
+            kind = number_kind(number)
+            section = number.split(".")[0]
+            unit = _Unit(number, kind, lineno, section=section, chapter=section[0],
+                         parent=parent_number(number))
+            unit.parts.append(m.group("text").strip())
+            self.start(unit)
+            if self.fragment and section != self.section:
+                self.section, self.chapter = section, section[0]
+            return
+        m = CHAPTER_LINE.match(raw)
+        if m and prev_blank and not self.wrapped_text_line(s) and self.plausible_chapter(m.group("number")):
+            self.chapter = m.group("number")
+            self.section = None
+            title = m.group("title")
+            self.start(_Unit(self.chapter, "chapter", lineno, [title], title=title, chapter=self.chapter))
+            return
+        m = SECTION_LINE.match(raw)
+        if m and prev_blank and not self.wrapped_text_line(s) and self.plausible_section(m.group("number")):
+            number = m.group("number")
+            self.section, self.chapter = number, number[0]
+            title = m.group("title")
+            self.start(_Unit(number, "section", lineno, [title], title=title, section=number,
+                             chapter=number[0], parent=number[0]))
+            return
+        m = EXAMPLE_LINE.match(raw)
+        if m:
+            if self.current is None or self.current.kind in ("chapter", "section"):
+                if self.fragment:
+                    self.passage(lineno, s)
+                else:
+                    self.warn("orphan-example", f"example with no rule above: {s[:60]!r}", lineno)
+                return
+            self.current.examples.append([m.group("text").strip()])
+            return
+        self.text(raw, s, lineno, prev_blank)
+
+    def text(self, raw: str, s: str, lineno: int, prev_blank: bool) -> None:
+        """A line with no number and no "Example:": continues the current paragraph."""
+        if self.fragment:
+            self.fragment_text(s, lineno, prev_blank)
+            return
+        if self.current is None or self.current.kind in ("chapter", "section"):
+            self.warn("unparsed-line", f"text outside any rule: {s[:60]!r}", lineno)
+            return
+        joiner = " " if self.wrapped and not prev_blank and not raw[:1].isspace() else "\n"
+        if self.wrapped and not prev_blank and raw.startswith(("  ",)) and not raw.startswith("     "):
+            joiner = " "  # 1999-04-23 indents whole paragraphs by two spaces
+        self.current.add(s, joiner)
+
+    def wrapped_text_line(self, s: str) -> bool:
+        """A heading never ends like a sentence; a wrapped text line often does."""
+        return s.endswith((".", ",", ";")) and not s.endswith("...")
+
+    def fragment_text(self, s: str, lineno: int, prev_blank: bool) -> None:
+        cur = self.current
+        if cur is not None and cur.kind == "passage" and not prev_blank:
+            cur.add(s, "\n")
+            return
+        self.passage(lineno, s)
+
+    def finish(self) -> list[Rule]:
+        rules: list[Rule] = []
+        seen: dict[str, Rule] = {}
+        counts: dict[str, int] = {}
+        for u in self.units:
+            text = "\n".join(p for p in u.parts if p)
+            examples = tuple(" ".join(e).strip() if self.wrapped else "\n".join(e).strip() for e in u.examples)
+            title = u.title or _title_of(u) or _passage_title(u)
+            rid = u.number
+            if rid in seen:
+                first = seen[rid]
+                if self.fragment and first.text == text:
+                    self.warn("repeated-quote", f"{rid} quoted again, identical: kept once", u.line, rid)
+                    continue
+                counts[rid] = counts.get(rid, 1) + 1
+                rid = f"{u.number}~{counts[u.number]}"
+                self.warn("duplicate-number", f"{u.number} appears again (line {first.line}): kept as {rid}",
+                          u.line, u.number)
+            rule = Rule(id=rid, number=u.number, kind=u.kind, text=text, line=u.line, title=title,
+                        examples=examples, parent=u.parent, section=u.section, chapter=u.chapter)
+            seen.setdefault(u.number, rule)
+            rules.append(rule)
+        return rules
+
+
+def _slug(term: str) -> str:
+    s = re.sub(r"[^\w]+", "-", term.lower(), flags=re.UNICODE).strip("-")
+    return s or "entry"
+
+
+def _split_aliases(head: str) -> tuple[str, tuple[str, ...]]:
+    """"Control, Controller" → ("Control", ("Controller",)); "Active Player, Nonactive
+    Player Order" stays whole (its parts do not share a stem or start with a quote)."""
+    parts = [p.strip() for p in re.split(r",\s+(?=[^”\"]*(?:[“\"]|$))", head) if p.strip()]
+    if len(parts) < 2:
+        return head, ()
+    first = parts[0]
+    ok = all(p[:1] in "“\"" or p[:3].lower() == first[:3].lower() for p in parts[1:])
+    return (first, tuple(parts[1:])) if ok else (head, ())
+
+
+def parse_glossary(lines: list[str], offset: int, wrapped: bool) -> tuple[list[GlossaryEntry], list[ParseWarning]]:
+    """Parse glossary lines (after the "Glossary" heading) into entries.
+
+    A headword is an unindented line after a blank line and followed by text.
+    Indented lines continue the entry (1999-04-23 indents definitions, 2001–2008
+    indent further paragraphs); numbered lines ("1. …") start numbered senses.
+    """
+    entries: list[GlossaryEntry] = []
+    warnings: list[ParseWarning] = []
+    slugs: dict[str, int] = {}
+    head: tuple[str, int] | None = None
+    body: list[str] = []
+
+    def flush() -> None:
+        nonlocal head, body
+        if head is None:
+            return
+        raw_term, line = head
+        obsolete = bool(_OBSOLETE.search(raw_term))
+        term = _OBSOLETE.sub("", raw_term).strip()
+        name, aliases = _split_aliases(term)
+        senses: list[str] = []
+        for para in body:
+            m = _SENSE.match(para)
+            if m or not senses:
+                senses.append(m.group(2) if m else para)
+            else:
+                senses[-1] = f"{senses[-1]}\n{para}"
+        slug = _slug(term)
+        slugs[slug] = slugs.get(slug, 0) + 1
+        if slugs[slug] > 1:
+            slug = f"{slug}-{slugs[slug]}"
+        entries.append(GlossaryEntry(term=name, aliases=aliases, obsolete=obsolete, senses=tuple(senses),
+                                     text="\n".join(body), line=line, slug=slug))
+        head, body = None, []
+
+    prev_blank = True
+    n = len(lines)
+    for i, raw in enumerate(lines):
+        s = raw.strip()
+        if not s or DIVIDER.match(s):
+            prev_blank = True
+            continue
+        next_is_text = i + 1 < n and lines[i + 1].strip() != "" and not DIVIDER.match(lines[i + 1])
+        is_head = (prev_blank and not raw[:1].isspace() and next_is_text and len(s) <= 90
+                   and not s.endswith((".", ",")))
+        if is_head:
+            flush()
+            head = (s, i + 1 + offset)
+        elif head is None:
+            warnings.append(ParseWarning("unparsed-line", f"glossary text before any headword: {s[:60]!r}",
+                                         i + 1 + offset))
+        elif wrapped and body and not prev_blank and not raw.startswith("    ") and not _SENSE.match(s):
+            body[-1] = f"{body[-1]} {s}"
+        else:
+            body.append(s)
+        prev_blank = False
+    flush()
+    return entries, warnings
+
+
+def parse_text(
+    text: str,
+    source: str = "<text>",
+    *,
+    lang: str | None = None,
+    effective: date | None = None,
+    kind: str | None = None,
+    title: str | None = None,
+    sha256: str | None = None,
+) -> Edition:
+    """Parse decoded text (``\\n`` line endings) into an :class:`Edition`.
+
+    ``lang``, ``effective``, ``kind`` and ``title`` override what is detected (an
+    ``editions.toml`` beside the sources may give them for a fragment). A document
+    with an effective date and a glossary is an ``edition``; anything else is a
+    ``fragment``. Never raises on odd text: what it cannot place becomes a warning.
+    """
+    lang = lang or detect_language(text)
+    effective = effective or detect_effective_date(text, lang)
+    lines = text.split("\n")
+    stem = Path(source).stem
+    body_start = _find_body(lines)
+    glossary_at = _find_line(lines, GLOSSARY_HEADINGS, body_start) if body_start is not None else None
+    if kind is None:
+        kind = "edition" if effective is not None and glossary_at is not None else "fragment"
+    fragment = kind == "fragment"
+    warnings: list[ParseWarning] = []
+    glossary: list[GlossaryEntry] = []
+    if fragment:
+        body, offset = lines, 0
+        wrapped = False
+    else:
+        assert body_start is not None
+        end = glossary_at if glossary_at is not None else len(lines)
+        body, offset = lines[body_start:end], body_start
+        wrapped = _is_hard_wrapped(body)
+        if glossary_at is not None:
+            g_end = _find_line(lines, AFTER_GLOSSARY, glossary_at + 1) or len(lines)
+            glossary, gw = parse_glossary(lines[glossary_at + 1 : g_end], glossary_at + 1, wrapped)
+            warnings.extend(gw)
+    parser = _Parser(body, fragment=fragment, wrapped=wrapped, offset=offset)
+    parser.run()
+    rules = parser.finish()
+    warnings = parser.warnings + warnings
+    name = f"{lang}/{effective.isoformat()}" if effective and not fragment else f"{lang}/{stem}"
+    if title is None:
+        title = f"Comprehensive Rules, {effective.isoformat()}" if not fragment and effective else stem
+    digest = sha256 or hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return Edition(name=name, lang=lang, effective=effective, kind=kind, source=str(source), sha256=digest,
+                   title=title, rules=tuple(rules), glossary=tuple(glossary), warnings=tuple(warnings),
+                   sources=(str(source),))
