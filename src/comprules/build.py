@@ -1,0 +1,165 @@
+"""``comprules build``: the whole pipeline, from source files to a knowledge base.
+
+Reads like the pipeline's table of contents (after mkdocs' ``commands/build.py``)::
+
+    load sources → resolve references → graph → data/ → index/ → site/
+
+The knowledge base directory holds ``data/`` (one JSON per edition, ``editions.json``,
+``graph.graphml``), ``index/`` (whoosh) and ``site/`` (static HTML). Each output is
+written into a temporary folder inside the knowledge base and swapped in only when
+complete, under an exclusive lock, so a failed or interrupted build leaves the
+previous knowledge base intact and a second concurrent build fails clearly.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import shutil
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import export, graph, references
+from .corpus import load_sources
+from .errors import BuildLocked, SourceError
+from .model import Edition
+
+STAGES = ("data", "index", "site")
+
+
+@dataclass
+class BuildReport:
+    """What a build did: editions built, bad files, timings in seconds."""
+
+    kb: Path
+    editions: list[Edition] = field(default_factory=list)
+    errors: list[SourceError] = field(default_factory=list)
+    notices: list[str] = field(default_factory=list)
+    timings: dict[str, float] = field(default_factory=dict)
+    dangling: dict[str, int] = field(default_factory=dict)
+
+
+def default_kb() -> Path:
+    """``$COMPRULES_KB`` or ``./build``."""
+    return Path(os.environ.get("COMPRULES_KB", "build"))
+
+
+@contextmanager
+def kb_lock(kb: Path) -> Iterator[None]:
+    """Hold the knowledge base's build lock; :class:`BuildLocked` if another build has it."""
+    kb.mkdir(parents=True, exist_ok=True)
+    with open(kb / ".lock", "a+") as fh:
+        try:
+            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            fh.seek(0)
+            holder = fh.read().strip() or "another process"
+            raise BuildLocked(f"another build is running on {kb} ({holder}); wait for it to finish") from None
+        fh.seek(0)
+        fh.truncate()
+        fh.write(f"pid {os.getpid()}")
+        fh.flush()
+        try:
+            yield
+        finally:
+            fh.seek(0)
+            fh.truncate()
+            fcntl.flock(fh, fcntl.LOCK_UN)
+
+
+def swap_dir(new: Path, dest: Path) -> None:
+    """Replace ``dest`` by the complete folder ``new`` (two renames; the old one is removed)."""
+    old = None
+    if dest.exists():
+        old = dest.with_name(f".{dest.name}.old-{os.getpid()}")
+        if old.exists():
+            shutil.rmtree(old)
+        os.replace(dest, old)
+    os.replace(new, dest)
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)
+
+
+def write_data(editions: list[Edition], resolutions: dict, kb_graph, out: Path) -> None:
+    """Write ``out/{lang}/{name}.json`` per edition, ``out/editions.json`` and ``out/graph.graphml``."""
+    manifest = []
+    for ed in editions:
+        res = resolutions[ed.name]
+        path = export.edition_path(out, ed.name)
+        export.write_atomic(path, export.dumps(export.edition_to_dict(ed, res.refs)))
+        manifest.append({
+            "name": ed.name, "lang": ed.lang, "kind": ed.kind, "title": ed.title,
+            "effective": ed.effective.isoformat() if ed.effective else None,
+            "rules": len(ed.numbered()), "glossary": len(ed.glossary), "sha256": ed.sha256,
+            "path": str(path.relative_to(out)), "dangling": len(res.dangling),
+        })
+    export.write_atomic(out / "editions.json", export.dumps({"editions": manifest}))
+    graph.write_graphml(kb_graph, out / "graph.graphml")
+
+
+def build(
+    sources: list[str | os.PathLike],
+    kb: Path | None = None,
+    *,
+    only: tuple[str, ...] = STAGES,
+    jobs: int = 1,
+    progress: Callable[[str], None] | None = None,
+) -> BuildReport:
+    """Build the knowledge base at ``kb`` from ``sources`` (files or folders).
+
+    Bad source files are reported in ``BuildReport.errors`` and skipped. Raises
+    :class:`BuildLocked` when another build holds the lock, and
+    :class:`~comprules.errors.UsageError` when no source could be read at all.
+    """
+    from .errors import UsageError
+
+    kb = Path(kb or default_kb())
+    say = progress or (lambda _msg: None)
+    report = BuildReport(kb=kb)
+    with kb_lock(kb):
+        t = time.perf_counter()
+        loaded = load_sources(list(sources), jobs=jobs)
+        report.editions, report.errors, report.notices = loaded.editions, loaded.errors, loaded.notices
+        report.timings["parse"] = time.perf_counter() - t
+        say(f"parsed {len(report.editions)} editions ({report.timings['parse']:.1f} s)")
+        if not report.editions:
+            raise UsageError("no edition could be built from the sources given")
+
+        t = time.perf_counter()
+        resolutions = {ed.name: references.resolve(ed) for ed in report.editions}
+        report.dangling = {name: len(r.dangling) for name, r in resolutions.items()}
+        kb_graph = graph.kb_graph(report.editions)
+        report.timings["references"] = time.perf_counter() - t
+        say(f"resolved references and built the graph ({report.timings['references']:.1f} s)")
+
+        work = Path(tempfile.mkdtemp(prefix=".build-", dir=kb))
+        try:
+            if "data" in only:
+                t = time.perf_counter()
+                write_data(report.editions, resolutions, kb_graph, work / "data")
+                swap_dir(work / "data", kb / "data")
+                report.timings["data"] = time.perf_counter() - t
+                say(f"wrote data/ ({report.timings['data']:.1f} s)")
+            if "index" in only:
+                from .indexer import build_index
+
+                t = time.perf_counter()
+                build_index(report.editions, work / "index")
+                swap_dir(work / "index", kb / "index")
+                report.timings["index"] = time.perf_counter() - t
+                say(f"wrote index/ ({report.timings['index']:.1f} s)")
+            if "site" in only:
+                from .site import render_site
+
+                t = time.perf_counter()
+                render_site(report.editions, work / "site", graph=kb_graph, data_dir=kb / "data")
+                swap_dir(work / "site", kb / "site")
+                report.timings["site"] = time.perf_counter() - t
+                say(f"wrote site/ ({report.timings['site']:.1f} s)")
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+    return report

@@ -1,0 +1,170 @@
+"""The ``comprules`` command line: parse arguments, call one library function, print.
+
+Exit codes (DESIGN.md): 0 ok, 1 nothing found, 2 bad usage or bad input (one clear
+line on stderr). Library errors (:mod:`comprules.errors`) become that one line here
+and nowhere else.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from .errors import BuildLocked, ComprulesError, NotFound, UsageError
+
+KB_HELP = "knowledge base directory (default ./build or $COMPRULES_KB)"
+
+
+class Fail(click.ClickException):
+    """One line on stderr and an exit code (2 bad usage/input, 1 nothing found)."""
+
+    def __init__(self, message: str, code: int = 2):
+        super().__init__(message)
+        self.exit_code = code
+
+    def show(self, file=None) -> None:
+        click.echo(f"comprules: {self.format_message()}", err=True)
+
+
+def _run(fn, *args, **kwargs):
+    try:
+        return fn(*args, **kwargs)
+    except NotFound as exc:
+        raise Fail(str(exc), 1) from None
+    except (UsageError, BuildLocked, ComprulesError) as exc:
+        raise Fail(str(exc), 2) from None
+
+
+def _kb(path: str | None):
+    from .build import default_kb
+    from .kb import KnowledgeBase
+
+    return _run(KnowledgeBase, Path(path) if path else default_kb())
+
+
+def _emit_json(data) -> None:
+    click.echo(json.dumps(data, ensure_ascii=False, indent=1))
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="comprules")
+def main() -> None:
+    """Knowledge base, search and offline site for the Magic: The Gathering Comprehensive Rules."""
+
+
+@main.command()
+@click.argument("sources", nargs=-1, required=True, type=click.Path())
+@click.option("--kb", "kb_dir", type=click.Path(), help=KB_HELP)
+@click.option("--only", default="data,index,site", show_default=True, help="stages to write: data,index,site")
+@click.option("--jobs", "-j", default=2, show_default=True, help="parallel parsing processes")
+@click.option("--json", "as_json", is_flag=True, help="print the build report as JSON")
+def build(sources, kb_dir, only, jobs, as_json):
+    """Build the knowledge base from SOURCES (files or folders of CR text, PDF, DOCX)."""
+    from .build import STAGES, build as run_build, default_kb
+
+    stages = tuple(s.strip() for s in only.split(",") if s.strip())
+    unknown = [s for s in stages if s not in STAGES]
+    if unknown:
+        raise Fail(f"--only: unknown stage {unknown[0]!r} (choose from {', '.join(STAGES)})")
+    say = (lambda msg: None) if as_json else (lambda msg: click.echo(msg, err=True))
+    report = _run(run_build, list(sources), Path(kb_dir) if kb_dir else default_kb(), only=stages, jobs=jobs,
+                  progress=say)
+    for err in report.errors:
+        click.echo(f"error: {err}", err=True)
+    for note in report.notices:
+        click.echo(f"warning: {note}", err=True)
+    if as_json:
+        _emit_json({
+            "kb": str(report.kb),
+            "editions": [e.name for e in report.editions],
+            "errors": [str(e) for e in report.errors],
+            "warnings": report.notices,
+            "timings": {k: round(v, 3) for k, v in report.timings.items()},
+        })
+    else:
+        rules = sum(len(e.numbered()) for e in report.editions)
+        click.echo(f"built {len(report.editions)} editions ({rules} rules) into {report.kb}"
+                   + (f"; {len(report.errors)} file(s) failed" if report.errors else ""))
+
+
+@main.command()
+@click.argument("query")
+@click.option("--kb", "kb_dir", type=click.Path(), help=KB_HELP)
+@click.option("--edition", "-e", help="edition to search (default: latest of each language)")
+@click.option("--lang", type=click.Choice(["en", "fr", "any"]), default="any", show_default=True)
+@click.option("--section", help="only rules of this section or chapter (702, 7)")
+@click.option("--limit", "-n", default=10, show_default=True)
+@click.option("--json", "as_json", is_flag=True)
+def search(query, kb_dir, edition, lang, section, limit, as_json):
+    """Ranked full-text search (rule numbers, words, "phrases", prefix*, fuzzy~1)."""
+    from .indexer import search as run_search
+
+    kb = _kb(kb_dir)
+    name = _run(kb.resolve_name, edition) if edition else None
+    result = _run(run_search, kb.index_dir, query, edition=name, lang=None if lang == "any" else lang,
+                  section=section, limit=limit)
+    if as_json:
+        _emit_json({
+            "query": result.query,
+            "hits": [h.as_json() for h in result.hits],
+            "suggestion": result.suggestion,
+        })
+    else:
+        from .render_text import print_hits
+
+        print_hits(result)
+    if not result.hits:
+        sys.exit(1)
+
+
+@main.command()
+@click.argument("number")
+@click.option("--kb", "kb_dir", type=click.Path(), help=KB_HELP)
+@click.option("--edition", "-e", help="edition (default: latest English)")
+@click.option("--json", "as_json", is_flag=True)
+def show(number, kb_dir, edition, as_json):
+    """Print one rule with its subrules, examples, references and "cited by"."""
+    from .kb import show_rule
+
+    kb = _kb(kb_dir)
+    ed = _run(kb.load, edition)
+    view = _run(show_rule, ed, number)
+    if as_json:
+        def one(r):
+            return {"number": r.number, "id": r.id, "kind": r.kind, "title": r.title, "text": r.text,
+                    "examples": list(r.examples), "parent": r.parent}
+
+        _emit_json({"edition": view.edition, "rule": one(view.rule), "subrules": [one(c) for c in view.children],
+                    "refs": view.refs, "cited_by": view.cited_by})
+    else:
+        from .render_text import print_rule
+
+        print_rule(view)
+
+
+@main.command(name="export")
+@click.argument("edition")
+@click.option("--kb", "kb_dir", type=click.Path(), help=KB_HELP)
+@click.option("-o", "--output", type=click.Path(), help="write to FILE instead of stdout")
+def export_cmd(edition, kb_dir, output):
+    """Print the per-edition JSON (DESIGN.md export shape)."""
+    from . import export, references
+
+    if Path(edition).is_file():
+        from .corpus import parse_file
+
+        ed = _run(parse_file, edition)
+    else:
+        ed = _run(_kb(kb_dir).load, edition)
+    text = export.dumps(export.edition_to_dict(ed, references.resolve(ed).refs))
+    if output:
+        export.write_atomic(Path(output), text)
+    else:
+        click.echo(text, nl=False)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,56 @@
+"""Terminal output of the read commands (rich): search hits and one rule."""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.markup import escape
+from rich.text import Text
+
+
+def _console() -> Console:
+    return Console(highlight=False, soft_wrap=True)
+
+
+def print_hits(result) -> None:
+    """Search hits, best first, with the matched words highlighted in colour."""
+    console = _console()
+    if not result.hits:
+        console.print(f"no match for {escape(result.query)!s}")
+    for hit in result.hits:
+        head = Text(f"{hit.edition}  ", style="dim")
+        head.append(hit.number, style="bold cyan")
+        if hit.title:
+            head.append(f"  {hit.title}", style="bold")
+        head.append(f"  ({hit.kind}, {hit.score:.2f})", style="dim")
+        console.print(head)
+        body = Text(hit.plain_snippet or hit.snippet)
+        for start, end in hit.highlights:
+            body.stylize("bold yellow", start, end)
+        console.print(Text("    ").append(body))
+    if result.suggestion:
+        console.print(Text("did you mean: ", style="dim").append(result.suggestion, style="bold"))
+
+
+def print_rule(view) -> None:
+    """One rule: number, title, text, examples, subrules, references and cited-by."""
+    console = _console()
+
+    def one(rule, indent: str = "") -> None:
+        line = Text(indent).append(rule.number, style="bold cyan")
+        if rule.title and rule.title != rule.text:
+            line.append(f" {rule.title}", style="bold")
+        line.append(f" {rule.text}")
+        console.print(line)
+        for ex in rule.examples:
+            console.print(Text(f"{indent}    Example: ", style="italic dim").append(ex, style="italic"))
+
+    console.print(Text(view.edition, style="dim"))
+    if view.rule.parent:
+        console.print(Text(f"parent: {view.rule.parent}", style="dim"))
+    one(view.rule)
+    for child in view.children:
+        one(child, "  ")
+    if view.refs:
+        console.print(Text("refers to: ", style="dim").append(", ".join(view.refs)))
+    if view.cited_by:
+        console.print(Text("cited by: ", style="dim").append(", ".join(view.cited_by)))
