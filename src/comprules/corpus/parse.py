@@ -82,7 +82,10 @@ class _Unit:
     def add(self, text: str, joiner: str) -> None:
         target = self.examples[-1] if self.examples else self.parts
         if target and joiner == " ":
-            target[-1] = f"{target[-1].rstrip()} {text.strip()}"
+            head = target[-1].rstrip()
+            # "turn-\nbased" (a compound cut at its hyphen by the wrap) joins without a space.
+            sep = "" if head.endswith("-") and head[-2:-1].isalpha() else " "
+            target[-1] = f"{head}{sep}{text.strip()}"
         else:
             target.append(text.strip())
 
@@ -180,17 +183,27 @@ class _Parser:
         unit.parts.append(text.strip())
         self.start(unit)
 
-    def plausible_section(self, number: str) -> bool:
+    def heading_allowed(self, prev_blank: bool, s: str) -> bool:
+        """Headings follow a blank line, except in unwrapped text (the DOCX has none)."""
+        return (prev_blank or not self.wrapped) and not self.wrapped_text_line(s)
+
+    def plausible_section(self, number: str, prev_blank: bool = True) -> bool:
+        """Sections only go forward; without a blank line before, only to the next chapter's or the same."""
         if self.fragment:
-            return True
+            return prev_blank
         if self.section is not None and int(number) <= int(self.section):
             return False
-        return self.chapter is None or number[0] >= self.chapter
+        if self.chapter is not None and number[0] < self.chapter:
+            return False
+        return prev_blank or self.chapter is None or number[0] in (self.chapter, str(int(self.chapter) + 1))
 
-    def plausible_chapter(self, number: str) -> bool:
+    def plausible_chapter(self, number: str, prev_blank: bool = True) -> bool:
+        """Chapters only go forward; without a blank line before, only to the next one."""
         if self.fragment:
+            return prev_blank
+        if self.chapter is None:
             return True
-        return self.chapter is None or number > self.chapter
+        return number > self.chapter if prev_blank else int(number) == int(self.chapter) + 1
 
     def run(self) -> None:
         prev = ""
@@ -224,14 +237,14 @@ class _Parser:
                 self.section, self.chapter = section, section[0]
             return
         m = CHAPTER_LINE.match(raw)
-        if m and prev_blank and not self.wrapped_text_line(s) and self.plausible_chapter(m.group("number")):
+        if m and self.heading_allowed(prev_blank, s) and self.plausible_chapter(m.group("number"), prev_blank):
             self.chapter = m.group("number")
             self.section = None
             title = m.group("title")
             self.start(_Unit(self.chapter, "chapter", lineno, [title], title=title, chapter=self.chapter))
             return
         m = SECTION_LINE.match(raw)
-        if m and prev_blank and not self.wrapped_text_line(s) and self.plausible_section(m.group("number")):
+        if m and self.heading_allowed(prev_blank, s) and self.plausible_section(m.group("number"), prev_blank):
             number = m.group("number")
             self.section, self.chapter = number, number[0]
             title = m.group("title")
