@@ -90,7 +90,7 @@ def write_data(editions: list[Edition], resolutions: dict, kb_graph, out: Path) 
     for ed in editions:
         res = resolutions[ed.name]
         path = export.edition_path(out, ed.name)
-        export.write_atomic(path, export.dumps(export.edition_to_dict(ed, res.refs)))
+        export.write_atomic(path, export.dumps(export.edition_to_dict(ed, res)))
         manifest.append({
             "name": ed.name, "lang": ed.lang, "kind": ed.kind, "title": ed.title,
             "effective": ed.effective.isoformat() if ed.effective else None,
@@ -127,7 +127,9 @@ def build(
         report.timings["parse"] = time.perf_counter() - t
         say(f"parsed {len(report.editions)} editions ({report.timings['parse']:.1f} s)")
         if not report.editions:
-            raise UsageError("no edition could be built from the sources given")
+            first = f": {report.errors[0]}" if report.errors else ""
+            more = f" (and {len(report.errors) - 1} more)" if len(report.errors) > 1 else ""
+            raise UsageError(f"no edition could be built from the sources given{first}{more}")
 
         t = time.perf_counter()
         resolutions = {ed.name: references.resolve(ed) for ed in report.editions}
@@ -148,16 +150,14 @@ def build(
                 from .indexer import build_index
 
                 t = time.perf_counter()
-                build_index(report.editions, work / "index")
-                swap_dir(work / "index", kb / "index")
+                build_index(report.editions, kb / "index")  # swaps itself in atomically
                 report.timings["index"] = time.perf_counter() - t
                 say(f"wrote index/ ({report.timings['index']:.1f} s)")
             if "site" in only:
                 from .site import render_site
 
                 t = time.perf_counter()
-                render_site(report.editions, work / "site", graph=kb_graph, data_dir=kb / "data")
-                swap_dir(work / "site", kb / "site")
+                render_site(report.editions, kb / "site", graph=kb_graph, data_dir=kb / "data")  # atomic too
                 report.timings["site"] = time.perf_counter() - t
                 say(f"wrote site/ ({report.timings['site']:.1f} s)")
         finally:

@@ -138,7 +138,8 @@ def show(number, kb_dir, edition, as_json):
                     "examples": list(r.examples), "parent": r.parent}
 
         _emit_json({"edition": view.edition, "rule": one(view.rule), "subrules": [one(c) for c in view.children],
-                    "refs": view.refs, "cited_by": view.cited_by})
+                    "refs": view.refs, "cited_by": view.cited_by,
+                    "cited_by_glossary": view.cited_by_glossary})
     else:
         from .render_text import print_rule
 
@@ -159,7 +160,7 @@ def export_cmd(edition, kb_dir, output):
         ed = _run(parse_file, edition)
     else:
         ed = _run(_kb(kb_dir).load, edition)
-    text = export.dumps(export.edition_to_dict(ed, references.resolve(ed).refs))
+    text = export.dumps(export.edition_to_dict(ed, references.resolve(ed)))
     if output:
         export.write_atomic(Path(output), text)
     else:

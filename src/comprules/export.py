@@ -23,9 +23,11 @@ from pathlib import Path
 from .model import Edition, GlossaryEntry, ParseWarning, Rule
 
 
-def edition_to_dict(edition: Edition, refs: dict[str, tuple[str, ...]] | None = None) -> dict:
-    """The export shape of one edition; ``refs`` maps rule ids (and ``glossary:slug``) to targets."""
-    refs = refs or {}
+def edition_to_dict(edition: Edition, resolution=None) -> dict:
+    """The export shape of one edition, with the references of a
+    :class:`~comprules.references.Resolution` (rule id → targets, glossary slug → targets)."""
+    refs = resolution.refs if resolution is not None else {}
+    glossary_refs = resolution.glossary_refs if resolution is not None else {}
     return {
         "edition": {
             "name": edition.name,
@@ -60,7 +62,7 @@ def edition_to_dict(edition: Edition, refs: dict[str, tuple[str, ...]] | None = 
                 "obsolete": g.obsolete,
                 "senses": list(g.senses),
                 "text": g.text,
-                "refs": list(refs.get(f"glossary:{g.slug}", ())),
+                "refs": list(glossary_refs.get(g.slug, ())),
                 "slug": g.slug,
                 "line": g.line,
             }

@@ -113,6 +113,7 @@ class RuleView:
     children: list[Rule]
     refs: list[str]
     cited_by: list[str]
+    cited_by_glossary: list[str]
 
 
 def show_rule(edition: Edition, number: str) -> RuleView:
@@ -126,6 +127,7 @@ def show_rule(edition: Edition, number: str) -> RuleView:
         raise NotFound(f"no rule {number} in {edition.name}")
     resolution = references.resolve(edition)
     children = sorted(edition.children.get(rule.number, []), key=lambda r: sort_key(r.id))
-    cited = sorted({src for src, targets in resolution.refs.items() if rule.id in targets and src != rule.id},
-                   key=sort_key)
-    return RuleView(edition.name, rule, children, list(resolution.refs.get(rule.id, ())), cited)
+    cited = [src for src in resolution.cited_by().get(rule.id, []) if src != rule.id]
+    terms = {g.slug: g.term for g in edition.glossary}
+    glossary = [terms[slug] for slug, targets in resolution.glossary_refs.items() if rule.id in targets]
+    return RuleView(edition.name, rule, children, list(resolution.refs.get(rule.id, ())), cited, glossary)

@@ -54,3 +54,5 @@ def print_rule(view) -> None:
         console.print(Text("refers to: ", style="dim").append(", ".join(view.refs)))
     if view.cited_by:
         console.print(Text("cited by: ", style="dim").append(", ".join(view.cited_by)))
+    if view.cited_by_glossary:
+        console.print(Text("glossary: ", style="dim").append(", ".join(view.cited_by_glossary)))

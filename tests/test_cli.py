@@ -1,0 +1,109 @@
+"""The command line contract of DESIGN.md, on a knowledge base built from real sources (issue 2)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+from click.testing import CliRunner
+
+from comprules.cli import main
+
+
+@pytest.fixture(scope="module")
+def kb(tmp_path_factory, en_dir, seeds_dir):
+    """A knowledge base of 2009-07-11 (the renumbering), 2026-08-07 and the five seeds."""
+    root = tmp_path_factory.mktemp("kb")
+    src = root / "src"
+    src.mkdir()
+    for name in ("2009-07-11.txt", "2026-08-07.txt"):
+        shutil.copy(en_dir / name, src / name)
+    result = CliRunner().invoke(main, ["build", str(src), str(seeds_dir), "--kb", str(root / "kb"), "--jobs", "1"])
+    assert result.exit_code == 0, result.output
+    return root / "kb"
+
+
+def run(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def test_build_reports_editions_and_writes_data_index_site(kb):
+    assert (kb / "data" / "en" / "2026-08-07.json").is_file()
+    assert (kb / "data" / "fr" / "003_816c607ad111474a.json").is_file()
+    assert (kb / "data" / "graph.graphml").is_file()
+    assert (kb / "index").is_dir()
+    assert (kb / "site" / "en" / "2026-08-07" / "702.html").is_file()
+    names = [e["name"] for e in json.loads((kb / "data" / "editions.json").read_text())["editions"]]
+    assert names == ["en/2009-07-11", "en/2026-08-07"] + sorted(n for n in names if n.startswith("fr/"))
+    assert len(names) == 7
+
+
+def test_search_phasing_lists_702_26b_in_top_five_with_a_highlighted_snippet(kb):
+    result = run("search", "phasing", "--edition", "en/2026-08-07", "--kb", kb, "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    top = [h["number"] for h in data["hits"][:5]]
+    assert "702.26b" in top
+    hit = data["hits"][top.index("702.26b")]
+    assert hit["edition"] == "en/2026-08-07"
+    start, end = hit["highlights"][0]
+    assert hit["snippet"][start:end].lower().startswith("phas")
+
+
+def test_search_phasing_prints_the_rule_number_in_the_terminal(kb):
+    result = run("search", "phasing", "--edition", "en/2026-08-07", "--kb", kb)
+    assert result.exit_code == 0
+    assert "702.26b" in result.output
+
+
+def test_search_creature_volante_in_french_finds_seed_003_on_flying(kb):
+    result = run("search", "créature volante", "--lang", "fr", "--kb", kb, "--json")
+    assert result.exit_code == 0, result.output
+    hits = json.loads(result.output)["hits"]
+    assert hits[0]["edition"] == "fr/003_816c607ad111474a"
+    assert hits[0]["title"] == "Vol"
+
+
+def test_show_704_5aa_prints_it_with_parent_704_5(kb):
+    result = run("show", "704.5aa", "--edition", "en/2026-08-07", "--kb", kb)
+    assert result.exit_code == 0, result.output
+    assert "704.5aa" in result.output and "parent: 704.5" in result.output
+    data = json.loads(run("show", "704.5aa", "--edition", "en/2026-08-07", "--kb", kb, "--json").output)
+    assert data["rule"]["parent"] == "704.5"
+    assert data["refs"] == ["702.179"]
+
+
+def test_show_lists_subrules_and_cited_by(kb):
+    data = json.loads(run("show", "R70237", "--edition", "2026-08-07", "--kb", kb, "--json").output)
+    assert data["rule"]["title"] == "Morph"
+    assert [s["number"] for s in data["subrules"]][:3] == ["702.37a", "702.37b", "702.37c"]
+    assert {"Morph", "Megamorph", "Face Down"} <= set(data["cited_by_glossary"])
+    sub = json.loads(run("show", "702.37e", "--edition", "2026-08-07", "--kb", kb, "--json").output)
+    assert sub["cited_by"] == ["701.40c", "701.58c"]
+    text = run("show", "702.37e", "--edition", "2026-08-07", "--kb", kb).output
+    assert "cited by: 701.40c, 701.58c" in text
+
+
+def test_unknown_rule_exits_1_and_unknown_edition_exits_2(kb):
+    missing = run("show", "999.99", "--edition", "en/2026-08-07", "--kb", kb)
+    assert missing.exit_code == 1 and "no rule 999.99" in missing.output
+    bad = run("show", "100.1", "--edition", "en/1900-01-01", "--kb", kb)
+    assert bad.exit_code == 2 and "no edition" in bad.output
+
+
+def test_export_prints_the_design_export_shape(kb):
+    result = run("export", "en/latest", "--kb", kb)
+    data = json.loads(result.output)
+    assert data["edition"]["effective"] == "2026-08-07" and data["edition"]["lang"] == "en"
+    rule = next(r for r in data["rules"] if r["number"] == "702.37a")
+    assert rule["parent"] == "702.37" and rule["section"] == "702" and rule["chapter"] == "7"
+    assert set(rule) >= {"number", "parent", "section", "chapter", "title", "text", "examples", "refs"}
+    assert set(data["glossary"][0]) >= {"term", "aliases", "obsolete", "senses", "refs"}
+
+
+def test_build_with_no_readable_source_exits_2_with_one_line(tmp_path):
+    (tmp_path / "empty.txt").write_bytes(b"")
+    result = run("build", tmp_path / "empty.txt", "--kb", tmp_path / "kb")
+    assert result.exit_code == 2
+    assert "empty.txt: empty file" in result.output
