@@ -12,7 +12,8 @@ import pytest
 from comprules.corpus import parse_file, parse_text
 from comprules.model import sort_key
 
-NUMBERED = re.compile(r"^\s*\d{3}\.\d+[a-z]{0,2}\.?(\s|$)")
+# "100.1. Text", "100.1a Text", "305.3.After" (1999, no space), "702. 37a Storm" (2009-07-11).
+NUMBERED = re.compile(r"^\s*(\d{3}\.\d+[a-z]{0,2}(\.?(\s|$)|\.[A-Z])|\d{3}\. \d+[a-z]{1,2}\s)")
 
 
 def independent_rule_line_count(path: Path) -> int:
@@ -58,9 +59,9 @@ def test_rule_lines_parsed_equal_an_independent_count(en_files, stem):
 
 
 @pytest.mark.parametrize("name,rules,sections,glossary", [
-    ("1999-04-23", 346, 63, 175),      # hard-wrapped, indented subrules, "-----" dividers
+    ("1999-04-23", 347, 63, 175),      # hard-wrapped, indented subrules, "-----" dividers, "305.3.After"
     ("2003-10-01", 686, 69, 299),      # hard-wrapped with "See rule\n103.4." continuations
-    ("2009-07-11", 1470, 104, 408),    # the Magic 2010 renumbering
+    ("2009-07-11", 1472, 104, 408),    # the Magic 2010 renumbering; "702. 37a" misprint
     ("2026-08-07", 3162, 147, 739),
 ])
 def test_counts_of_landmark_editions(en_dir, name, rules, sections, glossary):
@@ -239,3 +240,11 @@ def test_example_after_a_no_break_space_line_still_attaches():
            "100.1. A rule.\n\u00a0\nExample: the example.\n\nGlossary\n\nTerm\nDefinition.\n"
     edition = parse_text(text, "nbsp.txt")
     assert edition.get("100.1").examples == ("the example.",)
+
+
+def test_misprinted_numbers_305_3_after_and_702_space_37a_are_read_with_a_warning(en_dir):
+    assert parsed(str(en_dir / "1999-04-23.txt")).get("305.3").text.startswith("After triggered abilities")
+    edition = parsed(str(en_dir / "2009-07-11.txt"))
+    assert edition.get("702.37a").text.startswith("Storm is a triggered ability")
+    assert edition.get("702.37").title == "Storm"
+    assert [w.number for w in edition.warnings if w.kind == "malformed-number"] == ["702.37a", "702.37b"]

@@ -134,7 +134,7 @@ def build(
         t = time.perf_counter()
         resolutions = {ed.name: references.resolve(ed) for ed in report.editions}
         report.dangling = {name: len(r.dangling) for name, r in resolutions.items()}
-        kb_graph = graph.kb_graph(report.editions)
+        kb_graph = graph.kb_graph(report.editions, resolutions)
         report.timings["references"] = time.perf_counter() - t
         say(f"resolved references and built the graph ({report.timings['references']:.1f} s)")
 

@@ -27,16 +27,18 @@ from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
-from ..model import Edition, GlossaryEntry, ParseWarning, Rule, number_kind, parent_number
+from ..model import Edition, GlossaryEntry, ParseWarning, Rule
 from .detect import detect_effective_date, detect_language
 
-# A rule or subrule line: "100.1. Text", "100.1a Text", "102.8 Text", "  214.6a Text".
+# A rule or subrule line: "100.1. Text", "100.1a Text", "102.8 Text", "  214.6a Text",
+# and two misprints of real editions: "305.3.After" (no space, 1999) and "702. 37a Storm"
+# (a space inside the number, 2005-08-01 "606. 8b", 2009-07-11 "702. 37a").
 RULE_LINE = re.compile(
-    r"^[ \t]*(?P<number>\d{3}\.\d+(?P<letters>[a-z]{1,2})?)\.?(?=[\s\u00a0]|$)[\s\u00a0]*(?P<text>.*)"
+    r"^[ \t]*(?P<number>\d{3}\.(?P<gap> (?=\d+[a-z]))?\d+(?P<letters>[a-z]{1,2})?)"
+    r"(?:\.?(?=[\s\u00a0]|$)|\.(?=[A-Z]))[\s\u00a0]*(?P<text>.*)"
 )
 # A section heading: "100. General", "   101. Starting the Game", "406 : Capacité de mana".
 SECTION_LINE = re.compile(r"^[ \t]*(?P<number>\d{3})(?:\.|[ \t]*:)[ \t]+(?P<title>\S.{0,90}?)\s*$")
@@ -67,17 +69,18 @@ _OBSOLETE = re.compile(r"\s*\((?:Obsolete|Obsolète|obsolète)\)\s*$")
 _TITLE_END = re.compile(r"[.;!?\"”)]$")
 
 
-@dataclass
 class _Unit:
-    number: str
-    kind: str
-    line: int
-    parts: list[str] = field(default_factory=list)
-    examples: list[list[str]] = field(default_factory=list)
-    title: str | None = None
-    section: str | None = None
-    chapter: str | None = None
-    parent: str | None = None
+    """A rule being read: its text parts and examples grow line by line."""
+
+    __slots__ = ("number", "kind", "line", "parts", "examples", "title", "section", "chapter", "parent")
+
+    def __init__(self, number: str, kind: str, line: int, parts: list[str] | None = None, *,
+                 title: str | None = None, section: str | None = None, chapter: str | None = None,
+                 parent: str | None = None):
+        self.number, self.kind, self.line = number, kind, line
+        self.parts: list[str] = parts if parts is not None else []
+        self.examples: list[list[str]] = []
+        self.title, self.section, self.chapter, self.parent = title, section, chapter, parent
 
     def add(self, text: str, joiner: str) -> None:
         target = self.examples[-1] if self.examples else self.parts
@@ -226,11 +229,16 @@ class _Parser:
             return
         m = RULE_LINE.match(raw)
         if m and after_break:
-            number = m.group("number")
-            kind = number_kind(number)
-            section = number.split(".")[0]
-            unit = _Unit(number, kind, lineno, section=section, chapter=section[0],
-                         parent=parent_number(number))
+            number, letters = m.group("number", "letters")
+            if m.group("gap"):
+                printed, number = number, number.replace(" ", "")
+                self.warn("malformed-number", f"{printed!r} read as {number}", lineno, number)
+            section = number[:3]
+            if letters:
+                unit = _Unit(number, "subrule", lineno, section=section, chapter=section[0],
+                             parent=number[: -len(letters)])
+            else:
+                unit = _Unit(number, "rule", lineno, section=section, chapter=section[0], parent=section)
             unit.parts.append(m.group("text").strip())
             self.start(unit)
             if self.fragment and section != self.section:

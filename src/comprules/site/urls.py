@@ -1,0 +1,311 @@
+"""Every URL of the static site, built in one place (datasette's ``url_builder.py``).
+
+Paths are *site paths*: relative to the site root, ``/``-separated, no leading slash
+(``en/2026-08-07/702.html``). Pages never print a site path: they print a link
+*relative to themselves* (``702.html#702.37a``, ``../../index.html``) through
+:class:`Urls`, so the site works opened from disk (``file://``) and from any
+sub-folder of a web server. Anchors follow ``DESIGN.md``: the printed rule id
+(``702.37a``), the citation alias (``R70237a``), the glossary slug.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from dataclasses import dataclass, field
+
+from ..model import Edition, Rule
+from ..references import glossary_key
+
+HOME = "index.html"
+STATIC = "static"
+LATEST = "latest"
+
+
+def edition_dir(name: str) -> str:
+    """``en/2026-08-07`` → ``en/2026-08-07`` (an edition's folder is its name)."""
+    return name
+
+
+def latest_dir(lang: str) -> str:
+    """``en`` → ``en/latest``, the alias folder of a language's latest edition."""
+    return f"{lang}/{LATEST}"
+
+
+def edition_index(name: str) -> str:
+    """The table of contents of an edition, or the single page of a fragment."""
+    return f"{edition_dir(name)}/index.html"
+
+
+def section_page(name: str, section: str, part: int = 1) -> str:
+    """``702`` → ``en/2026-08-07/702.html``; a long section's later parts ``702-2.html``."""
+    suffix = "" if part == 1 else f"-{part}"
+    return f"{edition_dir(name)}/{section}{suffix}.html"
+
+
+def glossary_page(name: str) -> str:
+    return f"{edition_dir(name)}/glossary.html"
+
+
+def data_file(name: str) -> str:
+    """``/data/{lang}/{date}.json``, the edition's export (when a data dir is given)."""
+    return f"data/{name}.json"
+
+
+def permalink(path: str) -> str:
+    """The dated link of an edition page, the same from its ``latest/`` copy.
+
+    ``en/2026-08-07/702.html`` → ``../2026-08-07/702.html``.
+    """
+    folder, _, base = path.rpartition("/")
+    return f"../{folder.rpartition('/')[2]}/{base}"
+
+
+def alias_anchor(number: str) -> str:
+    """The citation-style alias anchor: ``702.37a`` → ``R70237a``, ``702`` → ``R702``."""
+    return "R" + number.replace(".", "")
+
+
+_ALIAS = re.compile(r"^R(\d)(\d\d)?(\d+)?([a-z]{0,2})$")
+
+
+def number_from_alias(alias: str) -> str | None:
+    """``R70237a`` → ``702.37a``; anything else → ``None``."""
+    m = _ALIAS.match(alias)
+    if not m:
+        return None
+    chapter, section, rule, letters = m.groups()
+    if not section:
+        return chapter if not (rule or letters) else None
+    if not rule:
+        return chapter + section if not letters else None
+    return f"{chapter}{section}.{rule}{letters}"
+
+
+def slugify(text: str) -> str:
+    """A glossary anchor from a headword, as the parser makes ``GlossaryEntry.slug``.
+
+    ``Base Toughness`` → ``base-toughness``; letters stay as they are (``dégâts``).
+    """
+    return re.sub(r"[^\w]+", "-", text.lower()).strip("-")
+
+
+def relative(from_page: str, to: str) -> str:
+    """The link from one site page to a site path (optionally with ``#anchor``).
+
+    >>> relative("en/2026-08-07/702.html", "en/2026-08-07/702.html#702.37a")
+    '#702.37a'
+    >>> relative("en/2026-08-07/702.html", "en/2026-08-07/601.html#601.2")
+    '601.html#601.2'
+    >>> relative("en/2026-08-07/index.html", "index.html")
+    '../../index.html'
+    """
+    path, hash_, anchor = to.partition("#")
+    if path == from_page and hash_:
+        return "#" + anchor
+    here, _, _ = from_page.rpartition("/")
+    there, _, base = path.rpartition("/")
+    if here == there:
+        rel = base
+    else:
+        rel = posixpath.relpath(path, here or ".")
+    return rel + hash_ + anchor
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where every unit of one edition lives: the page of each rule id.
+
+    Chapters live on the edition's table of contents (anchor = chapter number), a
+    section and its rules on the section's page (or one of its parts when the section
+    is split to keep pages small), every unit of a fragment on its single page.
+    """
+
+    edition: str
+    lang: str
+    fragment: bool
+    pages: dict[str, str]
+    sections: dict[str, list[str]] = field(default_factory=dict)
+    glossary: dict[str, str] = field(default_factory=dict)
+
+    def rule(self, rule_id: str) -> str | None:
+        """Site path with anchor of a rule id, or ``None`` when the edition lacks it."""
+        page = self.pages.get(rule_id)
+        return None if page is None else f"{page}#{rule_id}"
+
+    def section(self, number: str) -> str | None:
+        """Site path of a section's (first) page; a fragment's page with anchor."""
+        if self.fragment:
+            return self.rule(number)
+        parts = self.sections.get(number)
+        return parts[0] if parts else None
+
+    def chapter(self, number: str) -> str | None:
+        return self.rule(number)
+
+    def glossary_term(self, term: str) -> str | None:
+        """Site path of a glossary entry from its headword, alias or slug."""
+        slug = next((self.glossary[k] for k in _glossary_variants(glossary_key(term))
+                     if k in self.glossary), None)
+        if slug is None:
+            return None
+        page = edition_index(self.edition) if self.fragment else glossary_page(self.edition)
+        return f"{page}#{slug}"
+
+    def target(self, kind: str, number: str) -> str | None:
+        """Site path of a reference target of any kind, or ``None`` (dangling)."""
+        if kind == "glossary":
+            return self.glossary_term(number)
+        if kind == "section":
+            return self.section(number)
+        if kind == "chapter":
+            return self.chapter(number)
+        return self.rule(number)
+
+
+def is_fragment(edition: Edition) -> bool:
+    """A document without an effective date or marked as a fragment: one page."""
+    return edition.kind == "fragment" or edition.effective is None
+
+
+def split_parts(rules: list[Rule], budget: int, extra: dict[str, int] | None = None
+                ) -> list[list[Rule]]:
+    """Cut a section's rules into the fewest pages of at most ~``budget`` characters.
+
+    Cuts fall only before a rule (``NNN.N``), never between a rule and its subrules,
+    and the parts are balanced (a 150,000-character section with a 100,000 budget
+    makes two pages of ~75,000, not 100,000 + 50,000). ``extra`` adds weight per rule
+    id (the "cited by" lists).
+    """
+    runs: list[list[Rule]] = []
+    for rule in rules:
+        if rule.kind == "rule" or not runs:
+            runs.append([])
+        runs[-1].append(rule)
+    extra = extra or {}
+    weights = [sum(_weight(r) + extra.get(r.id, 0) for r in run) for run in runs]
+    total = sum(weights)
+    count = max(1, -(-total // budget))
+    parts: list[list[Rule]] = [[] for _ in range(count)]
+    done = 0
+    for run, weight in zip(runs, weights):
+        middle = done + weight / 2
+        parts[min(count - 1, int(middle * count // total))].extend(run)
+        done += weight
+    return [part for part in parts if part] or [[]]
+
+
+def _weight(rule: Rule) -> int:
+    """Characters a unit puts on a page, markup included (roughly)."""
+    return len(rule.text) + sum(len(e) + 40 for e in rule.examples) + 90
+
+
+def layout(edition: Edition, budget: int, extra: dict[str, int] | None = None
+           ) -> tuple[Layout, dict[str, list[list[Rule]]]]:
+    """Place every unit of an edition on a page; return the layout and section parts."""
+    name = edition.name
+    pages: dict[str, str] = {}
+    glossary = _glossary_keys(edition)
+    if is_fragment(edition):
+        page = edition_index(name)
+        pages = {r.id: page for r in edition.rules}
+        return Layout(name, edition.lang, True, pages, {}, glossary), {}
+    index = edition_index(name)
+    by_section: dict[str, list[Rule]] = {}
+    for rule in edition.rules:
+        if rule.kind == "section":
+            by_section.setdefault(rule.number, [])
+        elif rule.kind != "chapter" and rule.section is not None:
+            by_section.setdefault(rule.section, []).append(rule)
+    parts_of: dict[str, list[list[Rule]]] = {}
+    sections: dict[str, list[str]] = {}
+    for section, rules in by_section.items():
+        parts = split_parts(rules, budget, extra)
+        parts_of[section] = parts
+        sections[section] = [section_page(name, section, i + 1) for i in range(len(parts))]
+        pages[section] = sections[section][0]
+        for i, part in enumerate(parts):
+            for rule in part:
+                pages[rule.id] = sections[section][i]
+    for rule in edition.rules:
+        pages.setdefault(rule.id, index)  # chapters, and units outside any section
+    return Layout(name, edition.lang, False, pages, sections, glossary), parts_of
+
+
+def _glossary_keys(edition: Edition) -> dict[str, str]:
+    """Glossary lookup keys (``references.glossary_key``) → entry slug.
+
+    Keys are the headword, its aliases, the comma-separated parts of a headword
+    (``Active Player, Nonactive Player Order``) and the slug itself.
+    """
+    keys: dict[str, str] = {}
+    for entry in edition.glossary:
+        names = [entry.term, *entry.aliases, *(p for p in entry.term.split(", ") if p)]
+        for name in names:
+            keys.setdefault(glossary_key(name), entry.slug)
+        keys.setdefault(entry.slug, entry.slug)
+    return keys
+
+
+def _glossary_variants(key: str) -> list[str]:
+    """A printed headword's key, then its singular or plural ("Sources of Damage")."""
+    if key.endswith("ies"):
+        return [key, key[:-3] + "y"]
+    if key.endswith("es"):
+        return [key, key[:-1], key[:-2]]
+    if key.endswith("s"):
+        return [key, key[:-1]]
+    return [key, key + "s"]
+
+
+class Urls:
+    """Links as printed on one page: every method returns a relative link.
+
+    ``layout`` is the layout of the page's own edition (for references); pages that
+    belong to no edition (the home page) pass ``None``.
+    """
+
+    def __init__(self, page: str, layout: Layout | None = None):
+        self.page = page
+        self.layout = layout
+        self._cache: dict[str, str] = {}
+
+    def __call__(self, path: str) -> str:
+        """The relative link from this page to a site path (``#anchor`` allowed)."""
+        try:
+            return self._cache[path]
+        except KeyError:
+            link = self._cache[path] = relative(self.page, path)
+            return link
+
+    def home(self) -> str:
+        return self(HOME)
+
+    def static(self, name: str) -> str:
+        return self(f"{STATIC}/{name}")
+
+    def edition(self, name: str) -> str:
+        return self(edition_index(name))
+
+    def latest(self, lang: str) -> str:
+        return self(f"{latest_dir(lang)}/index.html")
+
+    def glossary(self, name: str) -> str:
+        return self(glossary_page(name))
+
+    def data(self, name: str) -> str:
+        return self(data_file(name))
+
+    def target(self, kind: str, number: str) -> str | None:
+        """Link to a reference target of this page's edition, or ``None`` (dangling)."""
+        path = self.layout.target(kind, number) if self.layout else None
+        return None if path is None else self(path)
+
+    def rule(self, rule_id: str) -> str | None:
+        path = self.layout.rule(rule_id) if self.layout else None
+        return None if path is None else self(path)
+
+    def section(self, number: str) -> str | None:
+        path = self.layout.section(number) if self.layout else None
+        return None if path is None else self(path)
+

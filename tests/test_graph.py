@@ -1,0 +1,132 @@
+"""The knowledge-base graph: containment, citations, backlinks, GraphML output."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import networkx as nx
+import pytest
+
+from comprules.graph import cited_by, edition_graph, kb_graph, node_id, write_graphml
+from comprules.model import Edition, GlossaryEntry, Rule
+from comprules.references import resolve
+
+
+def _rule(number: str, kind: str, text: str, parent: str | None, title: str | None = None,
+          line: int = 1) -> Rule:
+    section = number[:3] if kind != "chapter" else None
+    return Rule(id=number, number=number, kind=kind, text=text, line=line, title=title,
+                parent=parent, section=section, chapter=number[0])
+
+
+def _edition(name: str = "en/2030-01-01") -> Edition:
+    rules = (
+        _rule("7", "chapter", "Additional Rules", None, "Additional Rules"),
+        _rule("702", "section", "Keyword Abilities", "7", "Keyword Abilities"),
+        _rule("702.9", "rule", "Flying cares about morph (see rule 702.37).", "702"),
+        _rule("702.10", "rule", "Haste, then rule 702.37a and rule 702.99.", "702"),
+        _rule("702.37", "rule", "Morph", "702", "Morph"),
+        _rule("702.37a", "subrule", "Morph turns cards face down. See rule 708.", "702.37"),
+        _rule("708", "section", "Face-Down Spells", "7", "Face-Down Spells"),
+        _rule("708.1", "rule", "A rule about faces, as described in 702.37a.", "708"),
+    )
+    glossary = (
+        GlossaryEntry("Megamorph", (), False, ("See Morph.",), "See Morph.", 90, "megamorph"),
+        GlossaryEntry("Morph", (), False, ("See rule 702.37.",), "See rule 702.37.", 91, "morph"),
+    )
+    return Edition(name=name, lang="en", effective=date(2030, 1, 1), kind="edition",
+                   source="fixture", sha256="0" * 64, title="fixture", rules=rules,
+                   glossary=glossary)
+
+
+def _edges(graph: nx.MultiDiGraph, kind: str) -> set[tuple[str, str]]:
+    return {(u.split("/", 2)[2], v.split("/", 2)[2]) for u, v, k in graph.edges(keys=True)
+            if k == kind}
+
+
+def test_contains_edges_run_chapter_7_to_section_702_to_rule_702_37_to_subrule_702_37a():
+    contains = _edges(edition_graph(_edition()), "contains")
+    assert {("7", "702"), ("702", "702.37"), ("702.37", "702.37a"), ("7", "708")} <= contains
+    assert len(contains) == 7
+
+
+def test_nodes_carry_kind_number_title_and_edition():
+    graph = edition_graph(_edition())
+    attrs = graph.nodes[node_id("en/2030-01-01", "702.37")]
+    assert attrs["kind"] == "rule" and attrs["number"] == "702.37"
+    assert attrs["title"] == "Morph" and attrs["edition"] == "en/2030-01-01"
+    assert "title" not in graph.nodes["en/2030-01-01/702.37a"]
+
+
+def test_cites_edge_runs_from_702_37a_to_section_708_and_from_a_bare_702_37a():
+    cites = _edges(edition_graph(_edition()), "cites")
+    assert ("702.37a", "708") in cites
+    assert ("708.1", "702.37a") in cites
+
+
+def test_dangling_citation_of_702_99_adds_no_node_and_no_edge():
+    graph = edition_graph(_edition())
+    assert "en/2030-01-01/702.99" not in graph
+    assert resolve(_edition()).dangling[0][:2] == ("702.10", "702.99")
+
+
+def test_cited_by_702_37_lists_702_9_before_702_10_and_glossary_last():
+    graph = edition_graph(_edition())
+    assert cited_by(graph, "en/2030-01-01/702.37") == [
+        "en/2030-01-01/702.9", "en/2030-01-01/glossary/morph"]
+    assert cited_by(graph, "en/2030-01-01/702.37a") == [
+        "en/2030-01-01/702.10", "en/2030-01-01/708.1"]
+    assert cited_by(graph, "en/2030-01-01/nowhere") == []
+
+
+def test_glossary_see_morph_links_megamorph_to_the_morph_entry():
+    graph = edition_graph(_edition())
+    assert cited_by(graph, "en/2030-01-01/glossary/morph") == ["en/2030-01-01/glossary/megamorph"]
+    assert graph.nodes["en/2030-01-01/glossary/morph"]["title"] == "Morph"
+
+
+def test_kb_graph_is_the_union_of_editions_kept_apart_by_name():
+    one, two = _edition("en/2030-01-01"), _edition("en/2031-01-01")
+    graph = kb_graph([one, two])
+    single = edition_graph(one)
+    assert graph.number_of_nodes() == 2 * single.number_of_nodes()
+    assert graph.number_of_edges() == 2 * single.number_of_edges()
+    assert cited_by(graph, "en/2031-01-01/702.37") == [
+        "en/2031-01-01/702.9", "en/2031-01-01/glossary/morph"]
+
+
+def test_write_graphml_round_trips_and_replaces_the_file(tmp_path):
+    graph = edition_graph(_edition())
+    path = tmp_path / "data" / "graph.graphml"
+    write_graphml(graph, path)
+    write_graphml(graph, path)  # a second build replaces it
+    back = nx.read_graphml(path, force_multigraph=True)
+    assert back.number_of_nodes() == graph.number_of_nodes()
+    assert back.number_of_edges() == graph.number_of_edges()
+    assert back.nodes["en/2030-01-01/702.37"]["title"] == "Morph"
+    assert [p.name for p in path.parent.iterdir()] == ["graph.graphml"]
+    assert path.stat().st_mode & 0o777 == 0o644
+
+
+def test_write_graphml_that_fails_leaves_the_old_file_and_no_temporary(tmp_path, monkeypatch):
+    path = tmp_path / "graph.graphml"
+    path.write_text("old")
+
+    def boom(*args, **kwargs):
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr(nx, "write_graphml", boom)
+    with pytest.raises(RuntimeError):
+        write_graphml(edition_graph(_edition()), path)
+    assert path.read_text() == "old"
+    assert [p.name for p in tmp_path.iterdir()] == ["graph.graphml"]
+
+
+def test_real_2026_08_07_graph_links_rule_100_1b_to_chapter_8(en_dir):
+    from comprules.corpus import parse_file
+
+    edition = parse_file(en_dir / "2026-08-07.txt")
+    graph = edition_graph(edition)
+    assert graph.number_of_nodes() == len(edition.rules) + len(edition.glossary)
+    assert "en/2026-08-07/100.1b" in cited_by(graph, "en/2026-08-07/8")
+    assert graph.has_edge("en/2026-08-07/702", "en/2026-08-07/702.37", key="contains")
