@@ -53,3 +53,27 @@ def seed_files(seeds_dir) -> list[Path]:
     files = sorted(seeds_dir.glob("*.txt"))
     assert len(files) == 5
     return files
+
+
+@pytest.fixture(scope="session")
+def editions(en_files, seed_files) -> dict:
+    """Every English edition and seed, parsed once per test session: name → Edition."""
+    from comprules.corpus import load_sources
+
+    result = load_sources([*en_files, *seed_files])
+    assert result.errors == []
+    return {e.name: e for e in result.editions}
+
+
+@pytest.fixture(scope="session")
+def full_kb(tmp_path_factory, en_dir, seeds_dir):
+    """The knowledge base of all 74 English editions and the 5 seeds, built once.
+
+    Exactly what ``make site CORPUS="../shared/corpus/en ../shared/seeds"`` builds:
+    ``data/``, ``index/`` and ``site/``. Returns ``(kb_dir, BuildReport)``.
+    """
+    from comprules.build import build
+
+    kb = tmp_path_factory.mktemp("full") / "kb"
+    report = build([en_dir, seeds_dir], kb)
+    return kb, report

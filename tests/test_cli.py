@@ -106,4 +106,5 @@ def test_build_with_no_readable_source_exits_2_with_one_line(tmp_path):
     (tmp_path / "empty.txt").write_bytes(b"")
     result = run("build", tmp_path / "empty.txt", "--kb", tmp_path / "kb")
     assert result.exit_code == 2
-    assert "empty.txt: empty file" in result.output
+    assert "empty.txt: " in result.output and "empty file" in result.output
+    assert result.output.count("comprules:") == 1

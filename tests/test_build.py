@@ -1,0 +1,66 @@
+"""The whole pipeline on the whole corpus: what ``make site`` builds (issue 2)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from comprules.build import build, kb_lock
+from comprules.errors import BuildLocked
+from comprules.indexer import search
+
+
+@pytest.mark.slow
+def test_all_74_editions_and_5_seeds_build_with_no_error(full_kb):
+    kb, report = full_kb
+    assert report.errors == [] and report.notices == []
+    names = [e.name for e in report.editions]
+    assert len(names) == 79
+    assert sum(n.startswith("en/") for n in names) == 74 and sum(n.startswith("fr/") for n in names) == 5
+    manifest = json.loads((kb / "data" / "editions.json").read_text())["editions"]
+    assert [m["name"] for m in manifest] == names
+    for m in manifest:
+        assert (kb / "data" / m["path"]).is_file()
+    assert (kb / "data" / "graph.graphml").stat().st_size > 1_000_000
+    assert set(report.timings) == {"parse", "references", "data", "index", "site"}
+
+
+@pytest.mark.slow
+def test_full_index_answers_for_the_latest_edition_by_default(full_kb):
+    kb, _ = full_kb
+    result = search(kb / "index", "phasing")
+    assert "702.26b" in [h.number for h in result.hits[:5]]
+    assert all(h.edition == "en/2026-08-07" or h.edition.startswith("fr/") for h in result.hits)
+
+
+@pytest.mark.slow
+def test_full_site_has_home_with_every_edition(full_kb):
+    kb, _ = full_kb
+    home = (kb / "site" / "index.html").read_text(encoding="utf-8")
+    assert home.count('href="en/') >= 74
+    assert "2026-08-07" in home and "1999-04-23" in home and "003_816c607ad111474a" in home
+
+
+def test_a_second_build_on_the_same_kb_fails_clearly_while_one_holds_the_lock(tmp_path, en_dir):
+    kb = tmp_path / "kb"
+    with kb_lock(kb):
+        with pytest.raises(BuildLocked) as info:
+            build([en_dir / "2026-08-07.txt"], kb)
+    assert "another build is running" in str(info.value)
+    assert "pid" in str(info.value)
+
+
+def test_a_failing_build_keeps_the_previous_knowledge_base(tmp_path, en_dir, monkeypatch):
+    kb = tmp_path / "kb"
+    build([en_dir / "2025-02-07.txt"], kb, only=("data",))
+    before = (kb / "data" / "editions.json").read_text()
+
+    def boom(*args, **kwargs):
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr("comprules.build.write_data", boom)
+    with pytest.raises(RuntimeError):
+        build([en_dir / "2026-08-07.txt"], kb, only=("data",))
+    assert (kb / "data" / "editions.json").read_text() == before
+    assert not list(kb.glob(".build-*"))

@@ -1,0 +1,524 @@
+"""The search index: build, rule-number look-up, ranked bilingual search, atomic rebuild.
+
+Small editions written here (toy wording, not CR text) pin the behaviour; the real
+2026-08-07 edition and the French seeds check the user stories on real text.
+"""
+
+from __future__ import annotations
+
+import doctest
+import json
+import threading
+from datetime import date
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from comprules.errors import UsageError
+from comprules.indexer import ALL_EDITIONS, build_index, lookup, search
+from comprules.indexer import analysis, fields, query, snippets
+from comprules.model import Edition, GlossaryEntry, Rule, number_kind, parent_number
+
+
+# --- toy editions -------------------------------------------------------------------
+
+
+def rule(number: str, text: str = "", title: str | None = None, examples: tuple[str, ...] = (), id: str | None = None) -> Rule:
+    base = (id or number).split("~")[0]
+    kind = number_kind(base)
+    return Rule(
+        id=id or number,
+        number=number,
+        kind=kind,
+        text=text or (title or ""),
+        line=1,
+        title=title,
+        examples=examples,
+        parent=parent_number(base),
+        section=base[:3] if kind != "chapter" else None,
+        chapter=base[0],
+    )
+
+
+def passage(pos: int, text: str, title: str | None = None) -> Rule:
+    return Rule(id=f"¶{pos}", number=f"¶{pos}", kind="passage", text=text, line=pos, title=title)
+
+
+def gloss(term: str, text: str, aliases: tuple[str, ...] = ()) -> GlossaryEntry:
+    slug = "-".join(term.lower().replace(",", "").split())
+    return GlossaryEntry(term=term, aliases=aliases, obsolete=False, senses=(text,), text=text, line=1, slug=slug)
+
+
+def edition(name: str, rules, glossary=(), effective: date | None = None, kind: str = "edition") -> Edition:
+    lang = name.split("/")[0]
+    return Edition(
+        name=name, lang=lang, effective=effective, kind=kind, source=f"{name}.txt",
+        sha256=name, title=name, rules=tuple(rules), glossary=tuple(glossary),
+    )
+
+
+LONG_FILLER = " ".join(["The active player keeps turning cards and counting tokens on the table."] * 8)
+
+EN_OLD_RULES = [
+    rule("7", title="Additional Rules"),
+    rule("702", title="Keyword Abilities"),
+    rule("702.9", title="Flying"),
+    rule("702.9a", "Flying is a keyword that lets a creature soar over ground blockers."),
+    rule("702.36", title="Morph"),
+    rule("702.36a", "Morph lets you cast a card face down for a generic cost."),
+]
+
+EN_NEW_RULES = [
+    rule("1", title="Game Concepts"),
+    rule("104", title="Ending the Game"),
+    rule("104.1", "A player who is out of life leaves the game. " + LONG_FILLER + " Then the quokka wins."),
+    rule("7", title="Additional Rules"),
+    rule("702", title="Keyword Abilities"),
+    rule("702.9", title="Flying"),
+    rule("702.9a", "Flying is a keyword that lets a creature soar over ground blockers."),
+    rule("702.9b", "A creature with reach may block a creature with flying."),
+    rule("702.26", title="Phasing"),
+    rule("702.26a", "Phasing makes a permanent blink out of existence during its controller's untap step."),
+    rule("702.26b", "A phased-out permanent is treated as though it does not exist.",
+         examples=("A phased-out wall cannot block.",)),
+    rule("702.36", title="Exalted"),
+    rule("702.36a", "Exalted gives a lone attacker a bonus."),
+    rule("702.37", title="Morph"),
+    rule("702.37a", "Morph lets you cast a card face down for a generic cost, then turn it face up."),
+    rule("702.175", "The first of two rules printed with the same number."),
+    rule("702.175", "The second of two rules printed with the same number.", id="702.175~2"),
+    rule("8", title="Multiplayer Rules"),
+    rule("800", title="General"),
+    rule("800.4", "In a multiplayer game, flying works as in a duel (see rule 702.9)."),
+]
+
+EN_GLOSSARY = [
+    gloss("Flying", "A keyword ability about evasion. See rule 702.9."),
+    gloss("Control, Controller", "Who decides what a permanent does.", aliases=("Controller",)),
+]
+
+FR_RULES = [
+    rule("7", title="Règles additionnelles"),
+    rule("702", title="Capacités mot-clé"),
+    rule("702.9", title="Vol"),
+    rule("702.9a", "Le vol est une capacité d’évasion : une créature volante plane au-dessus des bloqueurs terrestres."),
+    rule("702.9b", "Une créature bloquée par une créature avec la portée reste bloquée."),
+]
+
+FRAGMENT_RULES = [
+    passage(1, "Notes de table"),
+    passage(2, "Célérité\nUne créature avec la célérité peut attaquer dès son arrivée.", title="Célérité"),
+    passage(3, "Piétinement\nLes blessures en trop d’une créature qui piétine vont au joueur.", title="Piétinement"),
+]
+
+
+def toy_editions() -> list[Edition]:
+    return [
+        edition("en/2020-01-01", EN_OLD_RULES, EN_GLOSSARY, date(2020, 1, 1)),
+        edition("en/2021-01-01", EN_NEW_RULES, EN_GLOSSARY, date(2021, 1, 1)),
+        edition("fr/2020-06-01", FR_RULES, (), date(2020, 6, 1)),
+        edition("fr/notes_abc", FRAGMENT_RULES, (), None, kind="fragment"),
+    ]
+
+
+@pytest.fixture(scope="module")
+def toy_index(tmp_path_factory) -> Path:
+    index_dir = tmp_path_factory.mktemp("kb") / "index"
+    stats = build_index(toy_editions(), index_dir)
+    assert stats.editions == 4
+    return index_dir
+
+
+def numbers(result) -> list[str]:
+    return [hit.number for hit in result.hits]
+
+
+# --- exact rule numbers -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text", ["702.37a", "702.37A", "R70237a", "702.37a."])
+def test_rule_number_query_702_37a_finds_that_subrule_first(toy_index, text):
+    result = search(toy_index, text)
+    assert result.hits[0].number == "702.37a"
+    assert result.hits[0].edition == "en/2021-01-01"
+
+
+def test_rule_number_query_702_9_lists_the_rule_in_each_language_then_rules_citing_it(toy_index):
+    hits = search(toy_index, "702.9").hits
+    assert {(h.lang, h.number) for h in hits[:2]} == {("en", "702.9"), ("fr", "702.9")}
+    assert {h.number for h in hits[2:4]} == {"800.4", "flying"}
+    assert numbers(search(toy_index, "702.9", lang="en"))[0] == "702.9"
+
+
+def test_section_number_702_finds_the_section_heading_first(toy_index):
+    assert search(toy_index, "702").hits[0].kind == "section"
+
+
+def test_lookup_accepts_the_r70237a_citation_style(toy_index):
+    hits = lookup(toy_index, "R70237a")
+    assert [(h.edition, h.number) for h in hits] == [("en/2021-01-01", "702.37a")]
+
+
+def test_lookup_of_duplicated_702_175_returns_both_copies_with_their_ids(toy_index):
+    hits = lookup(toy_index, "702.175")
+    assert sorted(h.id for h in hits) == ["702.175", "702.175~2"]
+    assert [h.id for h in lookup(toy_index, "702.175~2")] == ["702.175~2"]
+
+
+def test_lookup_in_an_old_edition_finds_morph_under_its_old_number_702_36a(toy_index):
+    (hit,) = lookup(toy_index, "702.36a", edition="en/2020-01-01")
+    assert hit.text.startswith("Morph lets you cast")
+    (new,) = lookup(toy_index, "702.36a")
+    assert new.text.startswith("Exalted")
+
+
+def test_lookup_of_a_fragment_passage_by_its_positional_id(toy_index):
+    (hit,) = lookup(toy_index, "¶2", edition="notes_abc")
+    assert (hit.kind, hit.title) == ("passage", "Célérité")
+
+
+def test_lookup_of_something_that_is_not_a_rule_number_is_a_usage_error(toy_index):
+    with pytest.raises(UsageError, match="not a rule number"):
+        lookup(toy_index, "flying")
+
+
+# --- ranking ------------------------------------------------------------------------
+
+
+def test_keyword_heading_702_9_flying_and_its_glossary_entry_rank_first(toy_index):
+    result = search(toy_index, "flying", edition="en/2021-01-01")
+    assert set(numbers(result)[:2]) == {"flying", "702.9"}
+    assert numbers(result).index("702.9a") < numbers(result).index("800.4")
+
+
+def test_subrules_of_a_keyword_rule_are_found_through_its_title(toy_index):
+    # 702.26b never says "phasing": its rule's title does
+    assert "702.26b" in numbers(search(toy_index, "phasing"))[:4]
+
+
+def test_glossary_entry_is_found_by_its_alias(toy_index):
+    hit = search(toy_index, "controller").hits[0]
+    assert (hit.kind, hit.number, hit.title) == ("glossary", "control-controller", "Control, Controller")
+
+
+def test_examples_are_searchable_with_the_rule_they_illustrate(toy_index):
+    assert numbers(search(toy_index, "wall"))[0] == "702.26b"
+
+
+def test_every_word_must_match_unless_no_unit_has_them_all(toy_index):
+    result = search(toy_index, "reach flying")
+    assert numbers(result) == ["702.9b"] and not result.relaxed
+    relaxed = search(toy_index, "reach zebra")
+    assert relaxed.relaxed and numbers(relaxed) == ["702.9b"]
+
+
+def test_phrase_query_needs_the_words_next_to_each_other(toy_index):
+    assert numbers(search(toy_index, '"face down"', edition="en/2021-01-01")) == ["702.37a"]
+    assert search(toy_index, '"down face"').hits == []
+
+
+def test_not_operator_removes_units_with_the_word(toy_index):
+    result = search(toy_index, "creature NOT reach", lang="en")
+    assert "702.9a" in numbers(result) and "702.9b" not in numbers(result)
+
+
+def test_prefix_star_matches_every_word_it_starts(toy_index):
+    assert {"702.26", "702.26a", "702.26b"} <= set(numbers(search(toy_index, "phas*")))
+
+
+def test_fuzzy_tilde_matches_a_misspelled_word(toy_index):
+    assert numbers(search(toy_index, "exalte~1"))[:2] == ["702.36", "702.36a"]
+
+
+def test_question_words_and_marks_are_not_searched(toy_index):
+    assert numbers(search(toy_index, "what is phasing?")) == numbers(search(toy_index, "phasing"))
+
+
+def test_keyword_scores_agree_with_whoosh_bm25f(toy_index):
+    from whoosh.index import open_dir
+    from whoosh.scoring import BM25F
+
+    from comprules.indexer.query import keyword_query
+
+    q = keyword_query("creature flying", ("en", "fr"))
+    ix = open_dir(str(toy_index))
+    with ix.searcher(weighting=BM25F()) as searcher:
+        expected = {r.docnum: r.score for r in searcher.search(q, limit=None)}
+        found = {searcher.stored_fields(n)["unit"]["number"]: s for n, s in expected.items()}
+    ours = {h.number: h.score for h in search(toy_index, "creature flying", edition=ALL_EDITIONS, limit=50).hits}
+    assert ours.keys() == found.keys()
+    for number, score in found.items():
+        # whoosh stores field lengths rounded to a byte: a few percent apart at most
+        assert ours[number] == pytest.approx(score, rel=0.08)
+
+
+# --- languages and accents ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("text", ["créature bloquée", "creature bloquee", "CRÉATURE BLOQUÉE", "créatures bloquées"])
+def test_accents_and_plurals_fold_to_the_same_french_terms(toy_index, text):
+    assert numbers(search(toy_index, text, lang="fr")) == ["702.9b"]
+
+
+def test_french_search_finds_a_feminine_adjective_from_its_noun(toy_index):
+    # "volante" and "vol" share the stem "vol"
+    assert numbers(search(toy_index, "vol", lang="fr"))[:2] == ["702.9", "702.9a"]
+
+
+def test_fragment_passages_are_searched_by_default(toy_index):
+    hit = search(toy_index, "celerite").hits[0]
+    assert (hit.edition, hit.number, hit.title) == ("fr/notes_abc", "¶2", "Célérité")
+
+
+def test_lang_option_keeps_one_language(toy_index):
+    assert {h.lang for h in search(toy_index, "flying OR vol", lang="fr").hits} == {"fr"}
+    assert {h.lang for h in search(toy_index, "flying OR vol", lang="en").hits} == {"en"}
+
+
+# --- editions and filters -----------------------------------------------------------
+
+
+def test_default_scope_is_the_latest_edition_of_each_language_and_fragments(toy_index):
+    editions = {h.edition for h in search(toy_index, "creature", limit=50).hits}
+    assert editions == {"en/2021-01-01", "fr/2020-06-01", "fr/notes_abc"}
+
+
+def test_unchanged_rule_lists_every_edition_holding_its_text(toy_index):
+    (hit,) = [h for h in search(toy_index, "soar").hits]
+    assert hit.edition == "en/2021-01-01"
+    assert hit.editions == ("en/2020-01-01", "en/2021-01-01")
+
+
+def test_all_editions_scope_shows_each_distinct_text_once(toy_index):
+    hits = search(toy_index, "morph", edition=ALL_EDITIONS, limit=20).hits
+    texts = [(h.edition, h.number) for h in hits if h.number.endswith("a")]
+    assert sorted(texts) == [("en/2020-01-01", "702.36a"), ("en/2021-01-01", "702.37a")]
+
+
+@pytest.mark.parametrize(
+    "name, expected",
+    [("en/2020-01-01", "en/2020-01-01"), ("2020-01-01", "en/2020-01-01"), ("en/latest", "en/2021-01-01"),
+     ("notes_abc", "fr/notes_abc"), ("fr/latest", "fr/2020-06-01")],
+)
+def test_edition_names_resolve_by_full_name_bare_date_latest_and_stem(toy_index, name, expected):
+    assert {h.edition for h in search(toy_index, "creature OR notes", edition=name, limit=50).hits} == {expected}
+
+
+@pytest.mark.parametrize("name", ["en/1999-01-01", "latest", "de/latest"])
+def test_unknown_or_ambiguous_edition_is_a_usage_error(toy_index, name):
+    with pytest.raises(UsageError):
+        search(toy_index, "flying", edition=name)
+
+
+def test_section_and_chapter_options_filter_by_number(toy_index):
+    assert numbers(search(toy_index, "flying", section="800")) == ["800.4"]
+    assert set(numbers(search(toy_index, "game", section="1"))) <= {"1", "104", "104.1"}
+
+
+# --- snippets -----------------------------------------------------------------------
+
+
+def test_snippet_marks_the_words_and_offsets_point_at_them(toy_index):
+    hit = search(toy_index, "phased-out permanent").hits[0]
+    assert hit.number == "702.26b"
+    assert hit.snippet.startswith("A **phased**-**out** **permanent** is treated")
+    assert [hit.plain_snippet[s:e] for s, e in hit.highlights][:3] == ["phased", "out", "permanent"]
+    assert hit.marked("<", ">").startswith("A <phased>-<out> <permanent>")
+
+
+def test_long_text_snippet_is_a_window_around_the_match(toy_index):
+    hit = search(toy_index, "quokka").hits[0]
+    assert hit.number == "104.1"
+    assert hit.plain_snippet.startswith("…") and len(hit.plain_snippet) <= snippets.SNIPPET_CHARS + 2
+    assert [hit.plain_snippet[s:e] for s, e in hit.highlights] == ["quokka"]
+
+
+def test_hit_json_has_plain_snippet_and_highlight_offsets(toy_index):
+    data = search(toy_index, "morph").as_json()
+    assert set(data) == {"query", "hits", "suggestion"}
+    assert set(data["hits"][0]) == {"edition", "number", "title", "kind", "score", "snippet", "highlights"}
+    assert "**" not in data["hits"][0]["snippet"]
+
+
+# --- suggestions --------------------------------------------------------------------
+
+
+def test_misspelled_word_gets_a_suggestion(toy_index):
+    result = search(toy_index, "phasng")
+    assert result.hits == [] and result.suggestion == "phasing"
+
+
+def test_known_words_and_stop_words_get_no_suggestion(toy_index):
+    assert search(toy_index, "the flying creature").suggestion is None
+
+
+# --- errors -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    ['"flying', "AND", "flying AND", "OR flying", "flying AND OR reach", "(flying", "flying)", "", "   ",
+     "x" * 10240, "NOT flying", "*", "f*"],
+    ids=["unbalanced-quote", "lone-AND", "trailing-AND", "leading-OR", "two-operators", "open-paren",
+         "close-paren", "empty", "blank", "10KB", "only-NOT", "lone-star", "one-letter-prefix"],
+)
+def test_malformed_query_is_a_one_line_usage_error(toy_index, text):
+    with pytest.raises(UsageError) as info:
+        search(toy_index, text)
+    assert "\n" not in str(info.value) and len(str(info.value)) < 200
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from(list('ab é7.~*?"()[]{}:^+-!\\/|&') + [" AND ", " OR ", " NOT ", "702.9", "fly"]),
+                max_size=12).map("".join))
+def test_any_typed_query_gives_hits_or_a_usage_error_never_a_traceback(toy_index, text):
+    try:
+        result = search(toy_index, text)
+    except UsageError as error:
+        assert "\n" not in str(error)
+    else:
+        assert all(h.plain_snippet[s:e] for h in result.hits for s, e in h.highlights)
+
+
+@pytest.mark.parametrize("options", [{"lang": "de"}, {"section": "70"}, {"limit": 0}])
+def test_bad_option_is_a_usage_error(toy_index, options):
+    with pytest.raises(UsageError):
+        search(toy_index, "flying", **options)
+
+
+def test_missing_index_is_a_one_line_usage_error(tmp_path):
+    with pytest.raises(UsageError, match="no search index"):
+        search(tmp_path / "nowhere", "flying")
+    with pytest.raises(UsageError, match="no search index"):
+        lookup(tmp_path / "nowhere", "702.9")
+
+
+def test_stop_words_only_query_finds_nothing(toy_index):
+    assert search(toy_index, "the of and").hits == []
+
+
+# --- building -----------------------------------------------------------------------
+
+
+def test_build_counts_units_and_distinct_documents(tmp_path):
+    stats = build_index(toy_editions(), tmp_path / "index")
+    units = sum(len([r for r in e.rules if r.text or r.title]) + len(e.glossary) for e in toy_editions())
+    assert stats.units == units
+    # the old edition's units are all in the new one, but 702.36 and 702.36a (now Exalted)
+    assert stats.documents == units - (len(EN_OLD_RULES) - 2) - len(EN_GLOSSARY)
+
+
+def test_the_same_document_given_twice_is_indexed_once(tmp_path):
+    eds = toy_editions()
+    assert build_index(eds + eds[:1], tmp_path / "index").editions == 4
+
+
+def test_rebuild_swaps_atomically_while_the_old_index_stays_readable(tmp_path):
+    from whoosh.index import open_dir
+
+    index_dir = tmp_path / "index"
+    build_index(toy_editions()[:2], index_dir)
+    old_reader = open_dir(str(index_dir)).searcher()
+    assert numbers(search(index_dir, "celerite")) == []
+
+    halfway, release = threading.Event(), threading.Event()
+
+    def slow_editions():
+        yield from toy_editions()[:3]
+        halfway.set()
+        release.wait(10)
+        yield toy_editions()[3]
+
+    builder = threading.Thread(target=build_index, args=(slow_editions(), index_dir))
+    builder.start()
+    try:
+        assert halfway.wait(10)
+        # mid-build: index_dir is still the whole old index
+        assert numbers(search(index_dir, "celerite")) == []
+        assert numbers(search(index_dir, "702.37a"))[0] == "702.37a"
+    finally:
+        release.set()
+        builder.join(30)
+    assert numbers(search(index_dir, "celerite")) == ["¶2"]
+    # a reader opened before the swap still reads the old generation
+    assert old_reader.doc_count() > 0 and old_reader.stored_fields(0)["unit"]
+    old_reader.close()
+    assert not list(tmp_path.glob(".index.build-*"))
+
+
+def test_failed_build_leaves_the_previous_index_in_place(tmp_path):
+    index_dir = tmp_path / "index"
+    build_index(toy_editions()[:2], index_dir)
+
+    def broken():
+        yield toy_editions()[2]
+        raise RuntimeError("parser crashed")
+
+    with pytest.raises(RuntimeError):
+        build_index(broken(), index_dir)
+    assert numbers(search(index_dir, "702.37a"))[0] == "702.37a"
+    assert not list(tmp_path.glob(".index.build-*"))
+
+
+def test_old_generations_are_pruned_keeping_the_previous_one(tmp_path):
+    index_dir = tmp_path / "index"
+    for _ in range(4):
+        build_index(toy_editions()[:1], index_dir)
+    assert len(list(tmp_path.glob(".index.gen-*"))) == 2
+
+
+@pytest.mark.parametrize("module", [analysis, fields, query, snippets])
+def test_docstring_examples_run(module):
+    assert doctest.testmod(module).failed == 0
+
+
+# --- the real corpus ----------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def real_index(tmp_path_factory, en_dir, seeds_dir) -> Path:
+    corpus = pytest.importorskip("comprules.corpus")
+    editions = [corpus.parse_file(en_dir / "2026-08-07.txt")]
+    editions += [corpus.parse_file(p) for p in sorted(seeds_dir.glob("*.txt"))]
+    index_dir = tmp_path_factory.mktemp("real") / "index"
+    build_index(editions, index_dir)
+    return index_dir
+
+
+def test_phasing_lists_702_26b_in_top_five_with_a_highlighted_snippet(real_index):
+    hits = search(real_index, "phasing", edition="en/2026-08-07").hits
+    top = [h.number for h in hits[:5]]
+    assert "702.26b" in top and top[:2] == ["phasing", "702.26"]
+    hit = hits[top.index("702.26b")]
+    assert hit.highlights and "**phase" in hit.snippet
+
+
+def test_creature_volante_finds_the_flying_passage_of_seed_003(real_index):
+    hit = search(real_index, "créature volante", lang="fr").hits[0]
+    assert hit.edition == "fr/003_816c607ad111474a" and hit.title == "Vol"
+    assert "**volante**" in hit.snippet
+
+
+def test_creature_bloquee_with_or_without_accents_finds_the_same_french_units(real_index):
+    accented = numbers(search(real_index, "créature bloquée", lang="fr"))
+    assert accented and accented == numbers(search(real_index, "creature bloquee", lang="fr"))
+
+
+def test_number_query_702_26b_is_answered_first_and_r70226b_too(real_index):
+    assert search(real_index, "702.26b").hits[0].number == "702.26b"
+    assert [h.number for h in lookup(real_index, "R70226b")] == ["702.26b"]
+
+
+@pytest.mark.slow
+def test_all_74_editions_and_seeds_index_together(full_kb, tmp_path):
+    kb, _ = full_kb
+    meta = json.loads((kb / "index" / "comprules-index.json").read_text())
+    assert len(meta["editions"]) == 79 and meta["documents"] < meta["units"] / 4
+    top = numbers(search(kb / "index", "phasing", edition="en/2026-08-07"))[:5]
+    assert "702.26b" in top
+    tmp_path = kb  # the searches below read the full knowledge base's index
+    # morph first appeared in 2002-10-07 as 502.26
+    assert "502.26" in numbers(search(tmp_path / "index", "morph", edition="en/2002-10-07"))[:3]
+    assert {h.edition for h in search(tmp_path / "index", "morph").hits} == {"en/2026-08-07"}
