@@ -130,3 +130,56 @@ def test_real_2026_08_07_graph_links_rule_100_1b_to_chapter_8(en_dir):
     assert graph.number_of_nodes() == len(edition.rules) + len(edition.glossary)
     assert "en/2026-08-07/100.1b" in cited_by(graph, "en/2026-08-07/8")
     assert graph.has_edge("en/2026-08-07/702", "en/2026-08-07/702.37", key="contains")
+
+
+# --- issue 3: defines edges, fragments, backlinks of every rule --------------------
+
+
+def test_glossary_morph_defines_rule_702_37_and_see_morph_is_no_definition():
+    graph = edition_graph(_edition())
+    defines = _edges(graph, "defines")
+    assert defines == {("glossary/morph", "702.37")}
+    assert graph.has_edge("en/2030-01-01/glossary/morph", "en/2030-01-01/702.37", key="cites")
+    from comprules.graph import defined_by
+
+    assert defined_by(graph, "en/2030-01-01/702.37") == ["en/2030-01-01/glossary/morph"]
+    assert defined_by(graph, "en/2030-01-01/nowhere") == []
+
+
+def test_real_2026_08_07_every_glossary_reference_to_a_rule_is_a_defines_edge(editions):
+    edition = editions["en/2026-08-07"]
+    resolution = resolve(edition)
+    graph = edition_graph(edition, resolution)
+    defines = [(u, v) for u, v, k in graph.edges(keys=True) if k == "defines"]
+    assert len(defines) == sum(map(len, resolution.glossary_refs.values())) == 814
+    assert ("en/2026-08-07/glossary/morph", "en/2026-08-07/702.37") in defines
+    assert all("/glossary/" in u and "/glossary/" not in v for u, v in defines)
+
+
+def test_graph_cited_by_equals_the_cited_by_that_show_prints_for_every_rule_of_2026_08_07(editions):
+    from comprules.kb import show_rule
+
+    edition = editions["en/2026-08-07"]
+    resolution = resolve(edition)
+    graph = edition_graph(edition, resolution)
+    backlinks = resolution.cited_by()
+    for rule in edition.rules:
+        from_graph = [n.split("/", 2)[2] for n in cited_by(graph, f"en/2026-08-07/{rule.id}")
+                      if "/glossary/" not in n]
+        assert from_graph == [s for s in backlinks.get(rule.id, []) if s != rule.id], rule.id
+    view = show_rule(edition, "702.37e")
+    assert view.cited_by == ["701.40c", "701.58c"]
+
+
+def test_kb_graph_has_chapters_sections_rules_glossary_notes_of_editions_and_fragments(editions):
+    from collections import Counter
+
+    names = ["en/1999-04-23", "en/2026-08-07", "fr/002_89b48a7ac2467f84", "fr/003_816c607ad111474a"]
+    graph = kb_graph([editions[n] for n in names])
+    kinds = Counter((d["edition"], d["kind"]) for _, d in graph.nodes(data=True))
+    assert kinds[("en/2026-08-07", "chapter")] == 9 and kinds[("en/2026-08-07", "section")] == 147
+    assert kinds[("en/2026-08-07", "glossary")] == 739 and kinds[("en/1999-04-23", "chapter")] > 0
+    assert kinds[("fr/002_89b48a7ac2467f84", "note")] == 5
+    assert kinds[("fr/003_816c607ad111474a", "glossary")] == 9
+    assert graph.nodes["fr/003_816c607ad111474a/glossary/vol"]["title"] == "Vol"
+    assert {k for _, _, k in graph.edges(keys=True)} == {"contains", "cites", "defines"}

@@ -166,11 +166,13 @@ def test_seed_000_numbered_rules_402_to_406(seeds_dir):
     assert edition.get("402.8").examples[0].startswith("une capacité dont l'un des coûts")
 
 
-def test_seed_000_forum_chatter_is_kept_as_passages_not_rules(seeds_dir):
+def test_seed_000_forum_chatter_is_kept_as_notes_not_rules(seeds_dir):
     edition = seed(seeds_dir, "000")
-    passages = [r for r in edition.rules if r.kind == "passage"]
-    assert passages[0].id == "¶1" and passages[0].text == "Capacité=effet ?"
+    notes = [r for r in edition.rules if r.kind == "note"]
+    assert [n.id for n in notes] == ["¶1", "¶2", "¶3", "¶4", "¶5", "¶6", "406¶1"]
+    assert notes[0].text == "Capacité=effet ?" and notes[-1].text == "Sinon : Les règles en français"
     assert not any("Salut" in r.text for r in edition.numbered())
+    assert not [r for r in edition.rules if r.kind == "passage"]
 
 
 def test_seed_001_unnumbered_section_602_becomes_positional_passages(seeds_dir):
@@ -185,15 +187,17 @@ def test_seed_002_section_with_colon_and_repeated_quote_kept_once(seeds_dir):
     edition = seed(seeds_dir, "002")
     assert edition.get("406").title == "Capacité de mana"
     assert [r.id for r in edition.numbered()] == [f"406.{i}" for i in range(1, 7)]
-    assert [w.kind for w in edition.warnings] == ["repeated-quote"]
+    assert [(w.kind, w.line) for w in edition.warnings] == [("lost-symbol", 17), ("repeated-quote", 27)]
 
 
-def test_seed_003_rulebook_headings_title_their_passages(seeds_dir):
+def test_seed_003_rulebook_headings_become_glossary_entries(seeds_dir):
     edition = seed(seeds_dir, "003")
-    titles = [r.title for r in edition.rules if r.title]
-    assert titles[:4] == ["Peur", "Initiative", "Vol", "Célérité"]
-    vol = next(r for r in edition.rules if r.title == "Vol")
-    assert "Une créature volante" in vol.text
+    assert [g.term for g in edition.glossary] == [
+        "Peur", "Initiative", "Vol", "Célérité", "Traversée de terrain", "Protection contre",
+        "Régénération", "Piétinement", "Double initiative"]
+    vol = edition.glossary[2]
+    assert (vol.slug, vol.line) == ("vol", 15) and vol.text.startswith("Une créature volante")
+    assert not edition.numbered() and not [r for r in edition.rules if r.kind == "passage"]
 
 
 def test_seed_004_keyword_headings_without_trailing_dot(seeds_dir):
@@ -248,3 +252,54 @@ def test_misprinted_numbers_305_3_after_and_702_space_37a_are_read_with_a_warnin
     assert edition.get("702.37a").text.startswith("Storm is a triggered ability")
     assert edition.get("702.37").title == "Storm"
     assert [w.number for w in edition.warnings if w.kind == "malformed-number"] == ["702.37a", "702.37b"]
+
+
+# --- issue 3: hard cases -------------------------------------------------------------
+
+
+def test_602_2a_printed_twice_in_2005_08_01_is_read_once_with_a_warning(en_dir):
+    edition = parsed(str(en_dir / "2005-08-01.txt"))
+    assert edition.get("602.2a").text.startswith("Any rule, object, or effect that refers to")
+    assert [(w.kind, w.number, w.line) for w in edition.warnings if w.kind == "repeated-number"] == [
+        ("repeated-number", "602.2a", 2013)]
+
+
+def test_keyword_headings_ending_in_a_bang_for_mirrodin_and_start_your_engines_are_titles(en_dir):
+    edition = parsed(str(en_dir / "2026-08-07.txt"))
+    assert edition.get("702.163").title == "For Mirrodin!"
+    assert edition.get("702.179").title == "Start Your Engines!"
+    assert edition.get("702.186").title == "∞ (Infinity)"
+
+
+def test_sentences_ending_in_a_colon_like_704_5_are_not_titles(en_dir):
+    edition = parsed(str(en_dir / "2026-08-07.txt"))
+    assert edition.get("704.5").title is None
+    assert edition.get("704.5").text == "The state-based actions are as follows:"
+
+
+def test_704_5_lists_its_subrules_past_the_skipped_letters_l_and_o(en_dir):
+    edition = parsed(str(en_dir / "2026-08-07.txt"))
+    letters = [r.number[len("704.5"):] for r in edition.children["704.5"]]
+    assert letters == list("abcdefghijkmnpqrstuvwxyz") + ["aa"]
+
+
+def test_underscore_italics_of_2008_to_2014_are_kept_as_printed_and_plain_text_strips_them(en_dir):
+    from comprules.model import plain_text
+
+    rule = parsed(str(en_dir / "2010-07-16.txt")).get("100.6").text
+    assert "__Magic: The Gathering__ Tournament Rules" in rule
+    assert "the Magic: The Gathering Tournament Rules" in plain_text(rule) and "_" not in plain_text(rule)
+    odyssey = parsed(str(en_dir / "2009-07-11.txt")).get("107.8").text
+    assert "_Odyssey_TM block" in odyssey and "OdysseyTM block" in plain_text(odyssey)
+    oracle = parsed(str(en_dir / "2008-07-15.txt")).get("200.2").text
+    assert "Oracle_(TM) card reference" in oracle and "Oracle(TM) card reference" in plain_text(oracle)
+    wolf = next(r.text for r in parsed(str(en_dir / "2026-08-07.txt")).rules if "________" in r.text)
+    assert plain_text(wolf) == wolf  # "Wolf in ________ Clothing": a blank to fill, not emphasis
+
+
+def test_trademarks_and_quotes_are_kept_as_printed(en_dir):
+    assert "DCI(tm) Magic" in parsed(str(en_dir / "1999-11-01.txt")).get("100.3").text
+    assert "DCI™ Floor Rules" in parsed(str(en_dir / "2004-02-01.txt")).get("100.5").text
+    assert "Unfinity™" in parsed(str(en_dir / "2026-08-07.txt")).get("100.7").text
+    assert 'See section 6, "Multiplayer Rules."' in parsed(str(en_dir / "2008-07-15.txt")).get("100.1b").text
+    assert "See section 8, “Multiplayer Rules.”" in parsed(str(en_dir / "2026-08-07.txt")).get("100.1b").text

@@ -32,3 +32,7 @@ class NotFound(ComprulesError):
 
 class BuildLocked(ComprulesError):
     """Another build holds the knowledge base's lock."""
+
+
+class FetchError(ComprulesError):
+    """A download that failed: no network, not found, timed out, truncated (one line)."""

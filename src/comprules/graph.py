@@ -9,9 +9,17 @@ node's ``title`` is its headword). Edges carry ``kind``:
 - ``contains``: chapter → section → rule → subrule, as printed
   (``en/2026-08-07/7`` → ``en/2026-08-07/702`` → ``…/702.37`` → ``…/702.37a``);
 - ``cites``: a rule or glossary entry → the rule, section, chapter or glossary
-  entry it refers to (``…/702.37a`` → ``…/708``), from :func:`references.resolve`.
+  entry it refers to (``…/702.37a`` → ``…/708``), from :func:`references.resolve`;
+- ``defines``: a glossary entry → each rule, section or chapter its definition
+  refers to, the rules governing the term it defines (``…/glossary/morph`` →
+  ``…/702.37``). The same pairs are ``cites`` edges too, so that "cited by" lists
+  the glossary entries; ``defines`` alone gives the glossary layer without the
+  glossary's cross-links ("See Cast.").
 
-Edge keys are the kinds, so one pair is never linked twice the same way.
+Fragments (forum posts, rulebook extracts) are in the graph like editions: their
+passages and notes are nodes (kinds ``passage``, ``note``), their keyword entries
+glossary nodes. Edge keys are the kinds, so one pair is never linked twice the same
+way. :data:`EDGE_KINDS` lists them.
 """
 
 from __future__ import annotations
@@ -26,7 +34,10 @@ import networkx as nx
 from .model import Edition, sort_key
 from .references import Resolution, resolve
 
-__all__ = ["edition_graph", "kb_graph", "cited_by", "write_graphml", "node_id"]
+__all__ = ["EDGE_KINDS", "edition_graph", "kb_graph", "cited_by", "defined_by", "write_graphml", "node_id"]
+
+#: The kinds of edges, each also the edge's key.
+EDGE_KINDS = ("contains", "cites", "defines")
 
 
 def node_id(edition: str, rule_id: str) -> str:
@@ -68,6 +79,10 @@ def _add_edition(graph: nx.MultiDiGraph, edition: Edition, resolution: Resolutio
     graph.add_edges_from(
         (_glossary_node(name, slug), f"{name}/{target}", "cites", cites)
         for slug, targets in resolution.glossary_refs.items() for target in targets)
+    defines = {"kind": "defines"}
+    graph.add_edges_from(
+        (_glossary_node(name, slug), f"{name}/{target}", "defines", defines)
+        for slug, targets in resolution.glossary_refs.items() for target in targets)
     graph.add_edges_from(
         (f"{name}/{source}", _glossary_node(name, slug), "cites", cites)
         for source, slugs in resolution.glossary_links.items() for slug in slugs)
@@ -105,6 +120,14 @@ def cited_by(graph: nx.MultiDiGraph, node: str) -> list[str]:
     if node not in graph:
         return []
     sources = {u for u, _, kind in graph.in_edges(node, data="kind") if kind == "cites"}
+    return sorted(sources, key=lambda n: _order(graph, n))
+
+
+def defined_by(graph: nx.MultiDiGraph, node: str) -> list[str]:
+    """The glossary entries with a ``defines`` edge to ``node`` (a rule), by headword."""
+    if node not in graph:
+        return []
+    sources = {u for u, _, kind in graph.in_edges(node, data="kind") if kind == "defines"}
     return sorted(sources, key=lambda n: _order(graph, n))
 
 

@@ -55,6 +55,31 @@ def parent_number(number: str) -> str | None:
     return None
 
 
+#: Underscore italics of the 2008–2014 text editions: ``_Magic_``, ``__Magic: The
+#: Gathering__`` (2010-07-16), ``_Odyssey_TM`` (2009-07-11, the mark glued on). Not a
+#: blank to fill (``Wolf in ________ Clothing``) nor a name inside a URL (``UTR_MTG``).
+EMPHASIS = re.compile(r"(?<![\w])(__?)([^\s_](?:[^_\n]*?[^\s_])?)\1(?=TM\b|\(|[^\w]|$)")
+#: The closing underscore alone before a mark: ``the Oracle_(TM) card reference`` (2008–2013).
+_MARK_UNDERSCORE = re.compile(r"(?<=\w)_(?=\((?:TM|R)\))")
+
+
+def plain_text(text: str) -> str:
+    """The text without the underscore italics of 2008–2014: what search and alignment see.
+
+    The parser keeps every text as printed (``These _Magic_ rules``); the site renders
+    the underscores as emphasis; whatever compares or indexes words calls this first.
+    Blanks (``Wolf in ________ Clothing``) and underscores inside words or URLs
+    (``UTR_MTG.asp``) are kept; a lone underscore glued before a mark goes
+    (``Oracle_(TM)`` → ``Oracle(TM)``). "(TM)", "™" and quotes are left as printed.
+
+    >>> plain_text("These _Magic_ rules; the __Magic: The Gathering__ rules; _Odyssey_TM cards")
+    'These Magic rules; the Magic: The Gathering rules; OdysseyTM cards'
+    """
+    if "_" not in text:
+        return text
+    return _MARK_UNDERSCORE.sub("", EMPHASIS.sub(r"\2", text))
+
+
 def letters_value(letters: str) -> int:
     """Order of subrule letters: ``a`` < … < ``z`` < ``aa`` < ``ab`` (bijective base 26)."""
     value = 0
@@ -146,8 +171,10 @@ class Edition:
 
     ``name`` is the edition's identifier, ``{lang}/{effective date}`` (``en/2026-08-07``)
     or ``{lang}/{file stem}`` for a document without an effective date.
-    ``rules`` holds every unit in document order (chapters and sections included);
-    ``kind`` is ``edition`` (a complete CR) or ``fragment``.
+    ``rules`` holds every unit in document order (chapters and sections included;
+    in a fragment, its passages and notes too); ``kind`` is ``edition`` (a complete
+    CR) or ``fragment``. A fragment's ``glossary`` holds the keyword entries of a
+    rulebook extract ("Peur", "Vol").
     """
 
     name: str

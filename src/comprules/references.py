@@ -30,14 +30,18 @@ after a citing word (``rule``, ``section``, ``règle``…), as a later member of
 (``rules 614 and 615``), or after "See"/"Voir" when its quoted title follows.
 
 :func:`resolve` checks every reference of one :class:`~comprules.model.Edition`
-against the rules and glossary it holds and reports the dangling ones.
+against the rules and glossary it holds and reports the dangling ones (in a fragment,
+the *external* ones: a forum post cites rules it does not quote), and checks every
+quoted title against the target's (:func:`titles_agree`: "rule 727, “Day and
+Night”" when 727 is "Merging with Permanents" is reported).
 """
 
 from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import lru_cache
 from itertools import accumulate
 from typing import Callable, NamedTuple, Sequence
 
@@ -54,7 +58,9 @@ __all__ = [
     "extract_many",
     "expand_range",
     "Dangling",
+    "TitleMismatch",
     "Resolution",
+    "titles_agree",
     "resolve",
     "glossary_key",
 ]
@@ -647,6 +653,22 @@ class Dangling(NamedTuple):
     citation: str
 
 
+class TitleMismatch(NamedTuple):
+    """A reference whose quoted title is not the title of the rule it names.
+
+    ``rule 727, “Day and Night”`` when 727 is "Merging with Permanents" (2024-07-30):
+    ``quoted`` is what the citation prints, ``actual`` the target's title (for an
+    untitled rule, the title of its nearest titled parent, or ``None``).
+    """
+
+    source: str
+    target: str
+    line: int
+    quoted: str
+    actual: str | None
+    citation: str
+
+
 @dataclass(frozen=True)
 class Resolution:
     """Every reference of one edition, resolved.
@@ -656,9 +678,15 @@ class Resolution:
     ``glossary_refs``: glossary slug → rule ids its definition cites.
     ``glossary_links``: rule id or ``glossary/{slug}`` → slugs of the glossary
     entries it points to ("See Cast.").
-    ``dangling``: the references whose target does not exist in the edition (in a
-    fragment, such as a forum post quoting two rules, most targets are outside it).
-    ``count``: how many references were printed (a range counts once).
+    ``dangling``: the targets the edition does not hold, one per missing number (a
+    range "112.5a-j" citing ten missing subrules gives ten).
+    ``external``: in a *fragment* (a forum post quoting two rules) a missing target is
+    not a defect but a rule outside the extract: those go here, and ``dangling`` stays
+    empty. A complete edition has none.
+    ``titles``: references whose quoted title disagrees with the target's
+    (:func:`titles_agree`).
+    ``count``: how many references were printed (a range or a list member counts
+    once); ``unresolved``: how many of them name at least one missing target.
     """
 
     edition: str
@@ -667,6 +695,19 @@ class Resolution:
     glossary_links: dict[str, tuple[str, ...]]
     dangling: list[Dangling]
     count: int = 0
+    external: list[Dangling] = field(default_factory=list)
+    titles: list[TitleMismatch] = field(default_factory=list)
+    unresolved: int = 0
+
+    @property
+    def resolved(self) -> int:
+        """Printed references whose every target exists in the edition."""
+        return self.count - self.unresolved
+
+    @property
+    def share(self) -> float:
+        """``resolved / count`` (1.0 for a document citing nothing)."""
+        return self.resolved / self.count if self.count else 1.0
 
     def cited_by(self) -> dict[str, list[str]]:
         """Backlinks: rule id → ids of the rules citing it, in rule order."""
@@ -683,6 +724,7 @@ _QUOTES = str.maketrans("", "", "“”‘’\"'?")
 _QUALIFIER = re.compile(r"\s*\((?:informal|obsolete|officieux|obsolète)\)\s*$", re.I)
 
 
+@lru_cache(maxsize=16384)
 def glossary_key(term: str) -> str:
     """How headwords are compared: case-folded, without quotes (straight, curly, or
     the "?" a wrong code page left: ``Intervening ?If? Clause``), punctuation, or a
@@ -691,12 +733,94 @@ def glossary_key(term: str) -> str:
     return " ".join(term.split())
 
 
+# ---------------------------------------------------------------------------
+# Quoted titles
+
+_TITLE_WORD = re.compile(r"[^\W_]+")
+_TITLE_STOP = frozenset("of the a an and or to in on for with from by as "
+                        "de du des la le les l d et ou à au aux en sur par pour".split())
+
+
+@lru_cache(maxsize=8192)
+def _title_words(title: str) -> tuple[str, ...]:
+    """Folded words, singular: "Playing Spells and Abilities" → (playing, spell, and, ability)."""
+    return tuple(map(_singular, _TITLE_WORD.findall(title.translate(_QUOTES).casefold())))
+
+
+def _singular(word: str) -> str:
+    """"abilities" → "ability", "lands" → "land"; "loss", "its" and short words unchanged."""
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word
+
+
+def _subsequence(short: tuple[str, ...], long: tuple[str, ...]) -> bool:
+    it = iter(long)
+    return all(w in it for w in short)
+
+
+def titles_agree(quoted: str, actual: str) -> bool:
+    """True when a quoted title names the same thing as the target's title.
+
+    Compared as folded words, singular or plural alike, quotes ignored (straight,
+    curly, or the "?" of a wrong code page); they agree when the words are the same
+    (in any order: "Prevention and Replacement Effects" is 419, "Replacement and
+    Prevention Effects", 1999), or when one title's words are a part of the other's,
+    in order ("Free-for-All" for 806 "Free-for-All Variant", "Continuous Effects" for
+    613 "Interaction of Continuous Effects"). "Day and Night" for 727 "Merging with
+    Permanents" disagrees.
+
+    >>> titles_agree("Lands", "Land"), titles_agree("Exert", "Goad")
+    (True, False)
+    """
+    q, a = _title_words(quoted), _title_words(actual)
+    if not q or not a:
+        return False
+    if q == a or set(q) == set(a):
+        return True
+    return _subsequence(q, a) if len(q) < len(a) else _subsequence(a, q)
+
+
+def _untitled_agrees(quoted: str, text: str) -> bool:
+    """A quoted title for a rule without one ("rule 609.7, “Sources of Damage”"): it
+    agrees when its words (small words aside) are all words of the rule's text."""
+    wanted = [w for w in _title_words(quoted) if w not in _TITLE_STOP]
+    if not wanted:
+        return False
+    words = set(_title_words(text))
+    return all(w in words for w in wanted)
+
+
+def _check_title(edition: Edition, target: str, quoted: str) -> tuple[bool, str | None]:
+    """(agrees, the title compared against) for a titled reference to ``target``."""
+    rule = edition.by_id.get(target)
+    if rule is None:
+        return True, None
+    if rule.title:
+        return titles_agree(quoted, rule.title), rule.title
+    if _untitled_agrees(quoted, rule.text):
+        return True, None
+    parent = rule.parent
+    while parent is not None:
+        up = edition.by_id.get(parent)
+        if up is None:
+            break
+        if up.title:
+            return titles_agree(quoted, up.title), up.title
+        parent = up.parent
+    return False, None
+
+
 def _glossary_index(edition: Edition) -> dict[str, str]:
     """Glossary key → slug, for every headword, alias and comma-separated part."""
     index: dict[str, str] = {}
     for entry in edition.glossary:
         for name in (entry.term, *entry.aliases):
             index.setdefault(glossary_key(name), entry.slug)
+        if "," not in entry.term:
+            continue
         parts = [p for p in re.split(r",\s*", entry.term) if p]
         if len(parts) > 1:
             for p in parts:
@@ -740,44 +864,76 @@ def resolve(edition: Edition) -> Resolution:
     A reference to ``702.37`` resolves if the edition holds that rule, to ``702`` if
     it holds the section, to ``8`` if it holds chapter 8; a glossary headword
     resolves to the entry whose term or alias it names (case and quotes ignored,
-    a plural or singular form accepted). The others are listed in ``dangling``.
+    a plural or singular form accepted). The others are listed in ``dangling`` (in
+    ``external`` for a fragment, which quotes a few rules and cites the rest). A
+    quoted title is checked against its target's title (``titles``). Never raises.
     """
     by_id = edition.by_id
-    gindex = _glossary_index(edition)
-    units: list[tuple[str, int, str]] = []  # (source, line, text), one per paragraph
+    units: list[tuple[str, int]] = []  # (source, line), one per paragraph
+    texts: list[str] = []
     for rule in edition.rules:
-        units.extend((rule.id, rule.line, t) for t in (rule.text, *rule.examples) if t)
+        if rule.text:
+            units.append((rule.id, rule.line))
+            texts.append(rule.text)
+        for t in rule.examples:
+            units.append((rule.id, rule.line))
+            texts.append(t)
     for entry in edition.glossary:
         if entry.text:
-            units.append((f"glossary/{entry.slug}", entry.line, entry.text))
-    found_all = extract_many([text for _, _, text in units], edition.lang)
+            units.append((f"glossary/{entry.slug}", entry.line))
+            texts.append(entry.text)
+    found_all = extract_many(texts, edition.lang)
 
+    gindex: dict[str, str] | None = None
     targets: dict[str, dict[str, None]] = {}
     slugs: dict[str, dict[str, None]] = {}
-    dangling: list[Dangling] = []
-    for (source, line, text), found in zip(units, found_all):
+    missing_all: list[Dangling] = []
+    titles: list[TitleMismatch] = []
+    unresolved = 0
+    count = 0
+    for (source, line), text, found in zip(units, texts, found_all):
+        if not found:
+            continue
+        count += len(found)
+        glossary_found = False
         for ref in found:
             if ref.kind == "glossary":
+                glossary_found = True
                 continue
+            ok = True
             for t in ref.targets:
                 if t in by_id:
                     targets.setdefault(source, {})[t] = None
                 else:
-                    dangling.append(Dangling(source, t, line, ref.kind, text[ref.start:ref.end]))
+                    ok = False
+                    missing_all.append(Dangling(source, t, line, ref.kind, text[ref.start:ref.end]))
+            unresolved += not ok
+            if ref.title is not None and ok and len(ref.targets) == 1:
+                agrees, actual = _check_title(edition, ref.targets[0], ref.title)
+                if not agrees:
+                    titles.append(TitleMismatch(source, ref.targets[0], line, ref.title, actual,
+                                                text[ref.start:ref.end]))
+        if not glossary_found:
+            continue
+        if gindex is None:
+            gindex = _glossary_index(edition)
         for run in _runs([r for r in found if r.kind == "glossary"], text):
             ok, missing = _resolve_glossary(run, text, gindex)
             for slug in ok:
                 if source != f"glossary/{slug}":
                     slugs.setdefault(source, {})[slug] = None
-            dangling.extend(Dangling(source, r.targets[0], line, "glossary", text[r.start:r.end])
-                            for r in missing)
+            unresolved += len(missing)
+            missing_all.extend(Dangling(source, r.targets[0], line, "glossary", text[r.start:r.end])
+                               for r in missing)
 
     refs = {k: tuple(v) for k, v in targets.items() if not k.startswith("glossary/")}
     glossary_refs = {k.removeprefix("glossary/"): tuple(v) for k, v in targets.items()
                      if k.startswith("glossary/")}
     links = {k: tuple(v) for k, v in slugs.items()}
-    count = sum(len(f) for f in found_all)
-    return Resolution(edition.name, refs, glossary_refs, links, dangling, count)
+    fragment = edition.kind == "fragment"
+    return Resolution(edition.name, refs, glossary_refs, links,
+                      dangling=[] if fragment else missing_all, count=count,
+                      external=missing_all if fragment else [], titles=titles, unresolved=unresolved)
 
 
 _RUN_GAP = re.compile(r"[\s,]*(?:and|et)?\s*")

@@ -99,7 +99,7 @@ def decode_bytes(data: bytes, path: str = "<bytes>") -> Decoded:
     outside a UTF-16 file, a PDF/ZIP/other binary signature.
     """
     if not data.strip():
-        raise SourceError(path, "empty file, no text to parse")
+        raise SourceError(path, "empty file, no text to parse", 1)
     if data.startswith(codecs.BOM_UTF8):
         enc, body = "utf-8-sig", data[3:]
         text = body.decode("utf-8", errors="strict") if _is_utf8(body) else None
@@ -109,11 +109,13 @@ def decode_bytes(data: bytes, path: str = "<bytes>") -> Decoded:
         enc = "utf-16-le" if data.startswith(codecs.BOM_UTF16_LE) else "utf-16-be"
         body = data[2:]
         if len(body) % 2:
-            raise SourceError(path, f"{enc.upper()} file with an odd number of bytes (truncated)")
+            raise SourceError(path, f"{enc.upper()} file with an odd number of bytes (truncated)",
+                              _utf16_line(body, enc, len(body) - 1))
         try:
             text = body.decode(enc)
         except UnicodeDecodeError as exc:
-            raise SourceError(path, f"invalid {enc.upper()} text ({exc.reason})") from None
+            raise SourceError(path, f"invalid {enc.upper()} text ({exc.reason})",
+                              _utf16_line(body, enc, exc.start)) from None
     else:
         _reject_binary(data, path)
         if _is_utf8(data):
@@ -159,6 +161,11 @@ def _is_utf8(data: bytes) -> bool:
     except UnicodeDecodeError:
         return False
     return True
+
+
+def _utf16_line(body: bytes, enc: str, offset: int) -> int:
+    """The line (1-based) of byte ``offset`` of UTF-16 text, for error messages."""
+    return body[: offset - offset % 2].decode(enc, errors="replace").count("\n") + 1
 
 
 def _bad_utf8_line(data: bytes) -> int:

@@ -10,10 +10,11 @@ naming both.
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
-from datetime import date
+from datetime import date, datetime
 from pathlib import Path
 
 from ..errors import SourceError
@@ -24,6 +25,43 @@ from .parse import parse_text
 #: File name endings read from a source folder; a file named explicitly is always read.
 SOURCE_SUFFIXES = (".txt", ".pdf", ".docx")
 METADATA_FILE = "editions.toml"
+
+
+#: An edition name is a relative path of two safe parts, ``{lang}/{date or stem}``: it names
+#: files and folders of the knowledge base (``data/en/2026-08-07.json``, ``site/en/…``).
+EDITION_NAME = re.compile(r"[a-z]{2,3}/\w[\w.-]{0,99}")
+_LANG = re.compile(r"[a-z]{2,3}")
+_UNSAFE = re.compile(r"[^\w.-]+")
+META_KINDS = ("edition", "fragment")
+
+
+def is_safe_name(name: str) -> bool:
+    """True for ``en/2026-08-07``, ``fr/000_f51ad62258817a66``; false for ``../x``, ``/etc``, ``en/..``."""
+    return isinstance(name, str) and EDITION_NAME.fullmatch(name) is not None
+
+
+def safe_stem(stem: str) -> str:
+    """A file stem made fit for an edition name: ``my notes (v2)`` → ``my-notes-v2``, ``..`` → ``document``."""
+    cleaned = _UNSAFE.sub("-", stem).strip(".-")[:100].rstrip(".-")
+    return cleaned or "document"
+
+
+def check_metadata(meta: dict, path: str) -> dict:
+    """The ``editions.toml`` entry of ``path``, checked: :class:`SourceError` for a value that
+    could name files outside the knowledge base or is not of its type."""
+    lang = meta.get("lang")
+    if lang is not None and (not isinstance(lang, str) or not _LANG.fullmatch(lang)):
+        raise SourceError(path, f"editions.toml: bad lang {lang!r} (two or three lowercase letters, e.g. en, fr)", 1)
+    kind = meta.get("kind")
+    if kind is not None and kind not in META_KINDS:
+        raise SourceError(path, f"editions.toml: bad kind {kind!r} (edition or fragment)", 1)
+    title = meta.get("title")
+    if title is not None and not isinstance(title, str):
+        raise SourceError(path, f"editions.toml: bad title {title!r} (a string)", 1)
+    when = meta.get("date")
+    if isinstance(when, datetime) or (when is not None and not isinstance(when, (str, date))):
+        raise SourceError(path, f"editions.toml: bad date {when!r} (YYYY-MM-DD)", 1)
+    return meta
 
 
 @dataclass
@@ -97,7 +135,7 @@ def read_text(path: Path) -> tuple[str, str]:
 def parse_file(path, meta: dict | None = None) -> Edition:
     """Decode and parse one source file. Raises :class:`SourceError` for bad input."""
     path = Path(path)
-    meta = meta or {}
+    meta = check_metadata(meta or {}, str(path))
     text, digest = read_text(path)
     effective = meta.get("date")
     if isinstance(effective, str):
@@ -107,6 +145,11 @@ def parse_file(path, meta: dict | None = None) -> Edition:
             raise SourceError(str(path), f"editions.toml: bad date {effective!r}") from None
     edition = parse_text(text, str(path), lang=meta.get("lang"), effective=effective, kind=meta.get("kind"),
                          title=meta.get("title"), sha256=digest)
+    if not is_safe_name(edition.name):  # a file stem such as "my notes", ".." or "~draft"
+        lang, _, rest = edition.name.partition("/")
+        edition = replace(edition, name=f"{lang}/{safe_stem(rest)}")
+    if not is_safe_name(edition.name):  # defence in depth: lang is checked above, and detected as en or fr
+        raise SourceError(str(path), f"edition name {edition.name!r} is not a safe relative path", 1)
     if not edition.numbered() and not edition.glossary and edition.kind == "edition":
         raise SourceError(str(path), "no rules found: not a Comprehensive Rules document")
     if not edition.rules and not edition.glossary:

@@ -18,9 +18,18 @@ Hard cases, each from a real edition:
 * examples ("Example:", "EXAMPLE:", "Exemple :"), all of them attached to the rule
   above (613.6 has four), even across a line holding only a no-break space;
 * duplicated numbers, kept both (``702.175`` and ``702.175~2``) with a warning;
-* fragments (forum posts, rulebook extracts) with no header: numbered rules are
-  parsed where they are, every other paragraph becomes a positional passage
-  (``602¶1``) so nothing is lost.
+* a number printed twice ("602.2a 602.2a Any rule …", 2005-08-01): read once, with
+  a ``repeated-number`` warning;
+* keyword headings ending in "!" ("702.163. For Mirrodin!", "702.179. Start Your
+  Engines!") are titles too;
+* fragments (forum posts, rulebook extracts) with no header, see :class:`_Parser`
+  and :mod:`.fragment`: numbered rules are parsed where they are; an unnumbered
+  paragraph right under a section heading is rule text, a positional *passage*
+  (``602¶1``, seed 001); forum noise and chatter (quote headers, signatures, edit
+  stamps, author lines, talk between the rules) becomes a positional *note*, kept
+  in the document but out of the rules; keyword headings of a rulebook with no
+  numbers ("Peur", "Vol", seed 003) become glossary entries; PDF artefacts ("oT"
+  for {T}, a stray page number) are repaired where unambiguous, flagged otherwise.
 """
 
 from __future__ import annotations
@@ -31,6 +40,7 @@ from datetime import date
 from pathlib import Path
 
 from ..model import Edition, GlossaryEntry, ParseWarning, Rule
+from . import fragment as frag
 from .detect import detect_effective_date, detect_language
 
 # A rule or subrule line: "100.1. Text", "100.1a Text", "102.8 Text", "  214.6a Text",
@@ -66,7 +76,8 @@ GLOSSARY_HEADINGS = {"glossary", "glossaire"}
 AFTER_GLOSSARY = {"credits", "crédits", "index", "questions?"}
 _SENSE = re.compile(r"^(\d+)\.\s+(.*)$")
 _OBSOLETE = re.compile(r"\s*\((?:Obsolete|Obsolète|obsolète)\)\s*$")
-_TITLE_END = re.compile(r"[.;!?\"”)]$")
+#: How a keyword heading never ends (a sentence, a list's lead-in "… as follows:").
+_TITLE_END = (".", ";", ":", ",", "?", '"', "”", ".)")
 
 
 class _Unit:
@@ -143,7 +154,10 @@ def _title_of(unit: _Unit) -> str | None:
     if unit.kind != "rule" or unit.examples or len(unit.parts) != 1:
         return None
     text = unit.parts[0]
-    if not text or _TITLE_END.search(text) or len(text.split()) > 8 or not text[0].isupper():
+    # "Morph", "For Mirrodin!", "∞ (Infinity)": short, no sentence end, no lower-case start.
+    if not text or len(text) > 80 or text.endswith(_TITLE_END) or text[0].islower() or text[0].isdigit():
+        return None
+    if len(text.split()) > 8 or ". " in text:
         return None
     return text
 
@@ -159,17 +173,40 @@ def _passage_title(unit: _Unit) -> str | None:
 
 
 class _Parser:
-    def __init__(self, lines: list[str], *, fragment: bool, wrapped: bool, offset: int = 0):
+    """Reads the body lines of one document into units (and, for a fragment, entries).
+
+    In a *fragment* every unnumbered paragraph gets a positional id under its
+    section (``602¶1``, ``¶3`` before any section), counted in document order, and a
+    kind:
+
+    - ``passage``: rule text without a number. Only right under a section heading that
+      no numbered rule has followed yet (seed 001: "602. Capacités" and then its
+      paragraphs), and only if it does not read as chatter (lower-case start,
+      question);
+    - ``note``: anything else: forum noise (quote header, edit stamp, author line,
+      signature after "_________________"), talk before, between and after the
+      quoted rules. Kept in the document, out of the rules;
+    - a glossary-like *entry*: a keyword heading ("Peur") directly followed by its
+      text, in a document part with no section (a rulebook extract, seed 003).
+    """
+
+    def __init__(self, lines: list[str], *, fragment: bool, wrapped: bool, offset: int = 0,
+                 lang: str = "en"):
         self.lines = lines
         self.fragment = fragment
         self.wrapped = wrapped
         self.offset = offset
+        self.lang = lang
         self.units: list[_Unit] = []
+        self.entries: list[_Unit] = []
         self.warnings: list[ParseWarning] = []
         self.chapter: str | None = None
         self.section: str | None = None
         self.current: _Unit | None = None
-        self.passages: dict[str, int] = {}
+        self.positions: dict[str, int] = {}
+        self.prose = False  # fragment: unnumbered paragraphs here are rule text
+        self.signed = False  # fragment: after a signature separator
+        self.idx = 0
 
     def warn(self, kind: str, message: str, line: int, number: str | None = None) -> None:
         self.warnings.append(ParseWarning(kind, message, line, number))
@@ -178,11 +215,12 @@ class _Parser:
         self.units.append(unit)
         self.current = unit
 
-    def passage(self, lineno: int, text: str) -> None:
-        key = self.section or ""
-        self.passages[key] = n = self.passages.get(key, 0) + 1
-        unit = _Unit(f"{key}¶{n}", "passage", lineno, section=self.section, chapter=self.chapter,
-                     parent=self.section)
+    def positional(self, kind: str, lineno: int, text: str) -> None:
+        """A ``passage`` or ``note`` of a fragment: ``{section}¶{n}``, n counting both."""
+        key = self.section or self.chapter or ""
+        self.positions[key] = n = self.positions.get(key, 0) + 1
+        unit = _Unit(f"{key}¶{n}", kind, lineno, section=self.section, chapter=self.chapter,
+                     parent=self.section or self.chapter)
         unit.parts.append(text.strip())
         self.start(unit)
 
@@ -209,6 +247,9 @@ class _Parser:
         return number > self.chapter if prev_blank else int(number) == int(self.chapter) + 1
 
     def run(self) -> None:
+        if self.fragment:
+            self.run_fragment()
+            return
         prev = ""
         prev_blank = True
         for idx, raw in enumerate(self.lines):
@@ -220,6 +261,30 @@ class _Parser:
             after_break = prev_blank or (
                 _ends_sentence(prev) if self.wrapped else not _asks_for_number(prev)
             )
+            self.line(raw, s, lineno, prev_blank, after_break)
+            prev_blank, prev = False, raw
+
+    def run_fragment(self) -> None:
+        """The loop of :meth:`run` for fragments: signatures, PDF repairs, then lines."""
+        prev = ""
+        prev_blank = True
+        for idx, raw in enumerate(self.lines):
+            lineno = idx + 1 + self.offset
+            self.idx = idx
+            if frag.is_signature_rule(raw):
+                self.signed, self.prose, self.current = True, False, None
+                prev_blank, prev = True, ""
+                continue
+            raw, repairs = frag.repair_line(raw, self.lang)
+            for r in repairs:
+                self.warn(r.kind, r.message, lineno)
+            s = raw.strip()
+            if not s and repairs:
+                continue  # a page number alone on its line: gone, the paragraph goes on
+            if not s or DIVIDER.match(s):
+                prev_blank, prev = True, ""
+                continue
+            after_break = prev_blank or not _asks_for_number(prev)
             self.line(raw, s, lineno, prev_blank, after_break)
             prev_blank, prev = False, raw
 
@@ -239,10 +304,17 @@ class _Parser:
                              parent=number[: -len(letters)])
             else:
                 unit = _Unit(number, "rule", lineno, section=section, chapter=section[0], parent=section)
-            unit.parts.append(m.group("text").strip())
+            text = m.group("text").strip()
+            if text.startswith(number) and text[len(number):len(number) + 1] in (" ", "\u00a0"):
+                # "602.2a 602.2a Any rule, object, …" (2005-08-01): the number printed twice
+                text = text[len(number):].strip()
+                self.warn("repeated-number", f"{number} printed twice: read once", lineno, number)
+            unit.parts.append(text)
             self.start(unit)
-            if self.fragment and section != self.section:
-                self.section, self.chapter = section, section[0]
+            if self.fragment:
+                self.prose = self.signed = False
+                if section != self.section:
+                    self.section, self.chapter = section, section[0]
             return
         m = CHAPTER_LINE.match(raw)
         if m and self.heading_allowed(prev_blank, s) and self.plausible_chapter(m.group("number"), prev_blank):
@@ -250,6 +322,7 @@ class _Parser:
             self.section = None
             title = m.group("title")
             self.start(_Unit(self.chapter, "chapter", lineno, [title], title=title, chapter=self.chapter))
+            self.prose, self.signed = True, False
             return
         m = SECTION_LINE.match(raw)
         if m and self.heading_allowed(prev_blank, s) and self.plausible_section(m.group("number"), prev_blank):
@@ -258,16 +331,18 @@ class _Parser:
             title = m.group("title")
             self.start(_Unit(number, "section", lineno, [title], title=title, section=number,
                              chapter=number[0], parent=number[0]))
+            self.prose, self.signed = True, False
             return
         m = EXAMPLE_LINE.match(raw)
         if m:
-            if self.current is None or self.current.kind in ("chapter", "section"):
+            cur = self.current
+            if cur is None or cur.kind in ("chapter", "section", "entry"):
                 if self.fragment:
-                    self.passage(lineno, s)
+                    self.fragment_text(s, lineno, prev_blank)
                 else:
                     self.warn("orphan-example", f"example with no rule above: {s[:60]!r}", lineno)
                 return
-            self.current.examples.append([m.group("text").strip()])
+            cur.examples.append([m.group("text").strip()])
             return
         self.text(raw, s, lineno, prev_blank)
 
@@ -289,11 +364,48 @@ class _Parser:
         return s.endswith((".", ",", ";")) and not s.endswith("...")
 
     def fragment_text(self, s: str, lineno: int, prev_blank: bool) -> None:
+        """An unnumbered line of a fragment: noise, continuation, entry, passage or note."""
+        if frag.noise_kind(s):
+            self.positional("note", lineno, s)
+            self.prose, self.current = False, None  # noise stands alone, on its line
+            return
         cur = self.current
-        if cur is not None and cur.kind == "passage" and not prev_blank:
+        if cur is not None and not prev_blank and cur.kind in ("passage", "note", "entry"):
             cur.add(s, "\n")
             return
-        self.passage(lineno, s)
+        if self.signed:
+            self.positional("note", lineno, s)
+        elif self.section is None and self.chapter is None and frag.is_heading(s) and self.text_follows():
+            entry = _Unit(s, "entry", lineno)
+            self.entries.append(entry)
+            self.current = entry
+        elif self.prose and not frag.is_chatter(s):
+            self.positional("passage", lineno, s)
+        else:
+            self.positional("note", lineno, s)
+
+    def text_follows(self) -> bool:
+        """True if the next line is plain text (the body of a keyword heading)."""
+        nxt = self.lines[self.idx + 1].strip() if self.idx + 1 < len(self.lines) else ""
+        return bool(nxt) and not DIVIDER.match(nxt) and not RULE_LINE.match(nxt) and not frag.noise_kind(nxt)
+
+    def glossary(self) -> list[GlossaryEntry]:
+        """The keyword entries of a fragment (seed 003: "Peur", "Vol", …), in order."""
+        out: list[GlossaryEntry] = []
+        slugs: dict[str, int] = {}
+        for u in self.entries:
+            obsolete = bool(_OBSOLETE.search(u.number))
+            term = _OBSOLETE.sub("", u.number).strip()
+            name, aliases = _split_aliases(term)
+            body = [p for p in u.parts if p]
+            slug = _slug(term)
+            slugs[slug] = slugs.get(slug, 0) + 1
+            if slugs[slug] > 1:
+                slug = f"{slug}-{slugs[slug]}"
+            text = "\n".join(body)
+            out.append(GlossaryEntry(term=name, aliases=aliases, obsolete=obsolete,
+                                     senses=(text,) if text else (), text=text, line=u.line, slug=slug))
+        return out
 
     def finish(self) -> list[Rule]:
         rules: list[Rule] = []
@@ -429,7 +541,8 @@ def parse_text(
         body, offset = lines, 0
         wrapped = False
     else:
-        assert body_start is not None
+        if body_start is None:  # "edition" said by editions.toml of a text with no rules: none to parse
+            body_start = len(lines)
         end = glossary_at if glossary_at is not None else len(lines)
         body, offset = lines[body_start:end], body_start
         wrapped = _is_hard_wrapped(body)
@@ -437,9 +550,11 @@ def parse_text(
             g_end = _find_line(lines, AFTER_GLOSSARY, glossary_at + 1) or len(lines)
             glossary, gw = parse_glossary(lines[glossary_at + 1 : g_end], glossary_at + 1, wrapped)
             warnings.extend(gw)
-    parser = _Parser(body, fragment=fragment, wrapped=wrapped, offset=offset)
+    parser = _Parser(body, fragment=fragment, wrapped=wrapped, offset=offset, lang=lang)
     parser.run()
     rules = parser.finish()
+    if fragment:
+        glossary = parser.glossary()
     warnings = parser.warnings + warnings
     name = f"{lang}/{effective.isoformat()}" if effective and not fragment else f"{lang}/{stem}"
     if title is None:
