@@ -1,0 +1,1044 @@
+"""Align two editions: where did every rule go, and what changed in its words?
+
+Matching rules by number fails exactly when it matters: the 2009-07-11 edition moved
+402 "Abilities" to 112, 406 "Mana Abilities" to 605, every keyword ability 502.x to
+702.y (502.26 Morph → 702.34) and 504 "Face-Down Spells and Permanents" to 707. So
+:func:`align` matches rules on their *text*, in stages, each taking what the previous
+one left::
+
+    identical   same normalised words (hash); a text printed more than once is left
+                to the later stages, where structure breaks the tie
+    gaps        between two identical rules kept in order ("anchors"), the rules left
+                on each side are compared with each other (most edits of consecutive
+                editions: a few words changed in place)
+    similar     the rest, every old rule against every new one (rapidfuzz, on words)
+    structure   a subrule whose parent is aligned is compared with the children of the
+                parent's counterpart; a keyword heading goes where its subrules went
+    split/merge a new rule made of words that left an old rule (or the reverse)
+
+Words are compared after normalisation, *for matching only*: quotes and dashes
+ignored (their typography changed from edition to edition), "(TM)"/"™" and the
+``_italics_`` underscores of 2008–2014 dropped, the symbol font's ``{o3}`` of
+2003–2004 read ``{3}``, spaces ignored, case ignored (case counts again when deciding whether a rule was edited),
+and every rule number a reference prints replaced by the number it cites *after*
+alignment, so that "See rule 502.26" → "See rule 702.34" is a *renumbered reference*,
+not an edit. Displayed words always come from the original text.
+
+A rule of the old edition is ``kept`` (same id, same words), ``edited`` (same id,
+other words), ``renumbered`` (another id; ``changes`` tells whether its words also
+changed), ``removed``, or ``split`` (one row per new rule it became); a rule of the
+new edition is ``added`` or ``merged`` (one row per old rule it came from). Sections
+are classified from where their rules went (402 → 112 is ``renumbered`` although
+its subrules were rewritten too): ``kept``, ``edited`` (same number, title or rules
+changed), ``renumbered``, ``added``, ``removed``, ``split`` or ``merged``.
+
+Both editions may be fragments (forum posts): seed 000 quotes 402.1–402.10 and seed 001
+gives the same section as unnumbered paragraphs, ``402.1`` → ``602¶1``.
+"""
+
+from __future__ import annotations
+
+import re
+import weakref
+from bisect import bisect_left
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from rapidfuzz import process
+from rapidfuzz.distance import Indel, LCSseq
+
+from . import references
+from .model import Edition, Rule, sort_key
+
+__all__ = [
+    "RULE_KINDS",
+    "SECTION_KINDS",
+    "ALIGNED_KINDS",
+    "WordChange",
+    "RuleChange",
+    "SectionChange",
+    "Alignment",
+    "align",
+    "word_changes",
+    "tokens",
+]
+
+#: What can happen to a rule between two editions (DESIGN.md, ``diff`` JSON).
+RULE_KINDS = ("kept", "edited", "renumbered", "added", "removed", "split", "merged")
+#: What can happen to a section: the same kinds.
+SECTION_KINDS = RULE_KINDS
+#: The units aligned as rules: not chapters and sections (aligned apart), nor the
+#: notes of a fragment (forum chatter, quote headers: not rule text).
+ALIGNED_KINDS = ("rule", "subrule", "passage")
+
+# ---------------------------------------------------------------------------
+# Words
+
+#: One token: a removed "(TM)"/"™", a reference placeholder, a number (``702.34a``
+#: stays one token), a word (a French elision keeps its apostrophe: ``n’`` ``est``),
+#: or one punctuation mark. ``_`` is in no class, so ``_Magic_`` reads ``Magic``.
+_TOKEN = re.compile(r"\(TM\)|™|\d+(?:\.\d+[a-z]{0,2})?|[^\W\d_]+(?:['’](?=[^\W\d_]))?|[^\w\s]")
+#: Tokens left out of the comparison: the trademark sign, and (after folding) quotes
+#: and dashes, whose typography changed from edition to edition ("Choose one --" /
+#: "Choose one —"; the 2009-05-01 edition even printed its dashes as "?").
+_IGNORED = frozenset({"(TM)", "™", "'", "-"})
+#: Quotes fold to one mark, single or double, and dashes to "-": the 2008-05-01
+#: edition even printed every curly quote and apostrophe as "?" (a wrong code page),
+#: folded too in such editions (:func:`_prints_quotes_as_qmarks`).
+_FOLD = str.maketrans({
+    "“": "'", "”": "'", "„": "'", "«": "'", "»": "'", "″": "'", '"': "'",
+    "‘": "'", "’": "'", "‚": "'", "′": "'", "`": "'", "´": "'",
+    "‐": "-", "‑": "-", "‒": "-", "–": "-", "—": "-", "―": "-", "−": "-",
+})
+_FOLD_RE = re.compile("[" + "".join(map(chr, _FOLD)) + "]")
+_FOLD_CHARS = {chr(k): v for k, v in _FOLD.items()}
+_REF = "\x00"  # prefix of a reference token: "\x00702.34a" cites 702.34a
+_EXAMPLE_MARK = {"fr": "Exemple :"}
+
+
+def _content(rule: Rule, lang: str) -> str:
+    """The words of a rule as compared: its text, then its examples."""
+    if not rule.examples:
+        return rule.text
+    mark = _EXAMPLE_MARK.get(lang, "Example:")
+    return rule.text + "".join(f"\n{mark} {ex}" for ex in rule.examples)
+
+
+def _segments(text: str, parts: list[tuple[int, int, str]]):
+    """Yield ``(start, end, None)`` for plain text and ``(start, end, number)`` for each
+    reference's printed number, in order."""
+    pos = 0
+    for start, end, target in parts:
+        if start < pos:
+            continue
+        if start > pos:
+            yield pos, start, None
+        yield start, end, target
+        pos = end
+    if pos < len(text):
+        yield pos, len(text), None
+
+
+def _token_list(text: str, parts: list[tuple[int, int, str]], qmarks: bool = False) -> list[str]:
+    """The normalised words of ``text`` (case kept); references as ``"\\x00" + number``.
+
+    ``parts`` are the printed numbers of the references in ``text`` (spans and the
+    rule each cites), as :attr:`Reference.parts` gives them. ``qmarks``: the edition
+    prints quotes as "?" (:func:`_prints_quotes_as_qmarks`).
+    """
+    folded = _fold(text, qmarks)
+    if not parts:
+        out = _TOKEN.findall(folded)
+    else:
+        out = []
+        for start, end, target in _segments(text, parts):
+            if target is None:
+                out.extend(_TOKEN.findall(folded, start, end))
+            else:
+                out.append(_REF + target)
+    out = [t for t in out if t not in _IGNORED]
+    if "{o" in text:  # the symbol font of 2003–2004: "{o3}" is "{3}", "{oT}" is "{T}"
+        out = [t for k, t in enumerate(out) if not (t == "o" and k and out[k - 1] == "{")]
+    return out
+
+
+def _fold(text: str, qmarks: bool = False) -> str:
+    """Quotes and dashes folded, one character for one (spans are unchanged)."""
+    text = _FOLD_RE.sub(_fold_char, text)
+    return text.replace("?", "'") if qmarks else text
+
+
+_QMARK_APOSTROPHE = re.compile(r"[a-z]\?[a-z]")
+
+
+def _prints_quotes_as_qmarks(contents: list[str]) -> bool:
+    """True for an edition whose apostrophes or dashes became "?" ("it?s" in 2008-05-01,
+    "Choose one ?," in 2009-05-01)."""
+    n = 0
+    for text in contents:
+        n += len(_QMARK_APOSTROPHE.findall(text))
+        if n > 20:
+            return True
+    return False
+
+
+def _fold_char(m: re.Match) -> str:
+    return _FOLD_CHARS[m.group()]
+
+
+def _token_spans(text: str, toks: list[str] | tuple[str, ...],
+                 parts: list[tuple[int, int, str]], qmarks: bool = False) -> list[tuple[int, int]]:
+    """The span in ``text`` of each token of ``toks`` (:func:`_token_list` of ``text``)."""
+    folded = _fold(text, qmarks)
+    if "(TM)" in text:  # a "(" could be found inside an ignored "(TM)"
+        out: list[tuple[int, int]] = []
+        for start, end, target in _segments(text, parts):
+            if target is None:
+                out.extend(m.span() for m in _TOKEN.finditer(folded, start, end) if m.group() not in _IGNORED)
+            else:
+                out.append((start, end))
+        return out
+    spans = iter([(s, e) for s, e, t in _segments(text, parts) if t is not None])
+    out = []
+    pos = 0
+    find = folded.find
+    for t in toks:
+        if t[0] == _REF:
+            start, pos = next(spans)
+            out.append((start, pos))
+        else:
+            start = find(t, pos)
+            pos = start + len(t)
+            out.append((start, pos))
+    return out
+
+
+def tokens(text: str, lang: str = "en") -> list[str]:
+    """The normalised words of ``text`` as :func:`align` compares them (case kept).
+
+    References print as ``§`` + the number they cite.
+
+    >>> tokens("See rule 702.34a, “Morph.”")
+    ['See', 'rule', '§702.34a', ',', '"', 'Morph', '.', '"']
+    """
+    refs = references.extract(text, lang)
+    parts = sorted(p for r in refs if r.kind != "glossary" for p in r.parts)
+    return [t.replace(_REF, "§") for t in _token_list(text, parts)]
+
+
+class _Vocabulary:
+    """One character per distinct token, so that a rule's words become a string that
+    rapidfuzz compares word by word (its scorers are fastest on strings)."""
+
+    def __init__(self) -> None:
+        self.codes: dict[str, str] = {}
+        self.keycodes: dict[str, str] = {}  # token as printed → code of its matching form
+        self._next = 0x100
+
+    def key(self, toks: tuple[str, ...]) -> str:
+        """The matching key of a token list: case folded, references masked."""
+        kc = self.keycodes
+        try:
+            return "".join([kc[t] for t in toks])
+        except KeyError:
+            for t in toks:
+                if t not in kc:
+                    kc[t] = self.code(_MASK if t[0] == _REF else t.casefold())
+            return "".join([kc[t] for t in toks])
+
+    def code(self, token: str) -> str:
+        c = self.codes.get(token)
+        if c is None:
+            if self._next == 0xD800:  # no surrogates
+                self._next = 0xE000
+            c = self.codes[token] = chr(self._next)
+            self._next += 1
+        return c
+
+
+_VOCAB = _Vocabulary()
+_MASK = "§"
+
+
+# ---------------------------------------------------------------------------
+# Prepared editions (tokenised once, cached while the edition lives)
+
+
+class _Lazy:
+    """A list whose items are computed on first use (most rules of two consecutive
+    editions are identical as printed and never need their words)."""
+
+    __slots__ = ("_values", "_make")
+
+    def __init__(self, n: int, make):
+        self._values: list = [None] * n
+        self._make = make
+
+    def __getitem__(self, i: int):
+        v = self._values[i]
+        if v is None:
+            v = self._values[i] = self._make(i)
+        return v
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+
+class _Prepared:
+    """An edition's alignable units, tokenised: ``keys`` (for matching: case folded,
+    references masked, one character per word), ``toks`` (normalised words, case kept,
+    references as ``\\x00number``) and ``parts`` (reference spans, for display)."""
+
+    def __init__(self, edition: Edition):
+        self.edition = edition
+        self.units: list[Rule] = [r for r in edition.rules if r.kind in ALIGNED_KINDS]
+        self.pos = {r.id: i for i, r in enumerate(self.units)}
+        self.sections = {r.id: r for r in edition.rules if r.kind == "section"}
+        #: the section of each unit, when the edition holds that section
+        self.section_of = [r.section if r.section in self.sections else None for r in self.units]
+        self.contents = [_content(r, edition.lang) for r in self.units]
+        found = references.extract_many(self.contents, edition.lang)
+        self.parts = [sorted(p for ref in refs if ref.kind != "glossary" for p in ref.parts) for refs in found]
+        n = len(self.units)
+        self.qmarks = _prints_quotes_as_qmarks(self.contents)
+        self.toks = _Lazy(n, lambda i: tuple(_token_list(self.contents[i], self.parts[i], self.qmarks)))
+        self.keys = _Lazy(n, lambda i: _VOCAB.key(self.toks[i]))
+        self.children: dict[str, list[int]] = defaultdict(list)
+        for i, r in enumerate(self.units):
+            if r.parent is not None:
+                self.children[r.parent].append(i)
+
+
+_CACHE: dict[int, tuple[weakref.ref, _Prepared]] = {}
+
+
+def _prepare(edition: Edition) -> _Prepared:
+    hit = _CACHE.get(id(edition))
+    if hit is not None and hit[0]() is edition:
+        return hit[1]
+    prep = _Prepared(edition)
+    key = id(edition)
+    _CACHE[key] = (weakref.ref(edition, lambda _r, k=key: _CACHE.pop(k, None)), prep)
+    return prep
+
+
+# ---------------------------------------------------------------------------
+# Results
+
+
+@dataclass(frozen=True, slots=True)
+class WordChange:
+    """One word-level change of an edited rule.
+
+    ``op`` is ``insert``, ``delete`` or ``replace``; ``old`` and ``new`` are the words
+    as printed (``""`` for the missing side); ``at`` is the index of the first word
+    concerned in the old rule's word list (:func:`tokens`).
+    """
+
+    op: str
+    old: str
+    new: str
+    at: int
+
+    def to_json(self) -> dict:
+        return {"op": self.op, "old": self.old, "new": self.new, "at": self.at}
+
+
+@dataclass(frozen=True, slots=True)
+class RuleChange:
+    """What happened to one rule: ``old`` and ``new`` are rule ids (``None`` for an
+    added or removed rule), ``kind`` one of :data:`RULE_KINDS`, ``similarity`` the
+    word similarity in [0, 1] after normalisation (1.0: no word changed; renumbered
+    references do not count), ``changes`` the word-level changes."""
+
+    old: str | None
+    new: str | None
+    kind: str
+    similarity: float = 1.0
+    changes: tuple[WordChange, ...] = ()
+
+    @property
+    def edited(self) -> bool:
+        """True when the words changed (an ``edited`` rule, or a moved one whose words changed)."""
+        return bool(self.changes)
+
+    def to_json(self) -> dict:
+        return {"old": self.old, "new": self.new, "kind": self.kind, "similarity": round(self.similarity, 4),
+                "edited": self.edited, "changes": [c.to_json() for c in self.changes]}
+
+    @classmethod
+    def from_json(cls, data: dict) -> "RuleChange":
+        changes = tuple(WordChange(c["op"], c["old"], c["new"], c.get("at", 0)) for c in data.get("changes", ()))
+        return cls(data["old"], data["new"], data["kind"], data.get("similarity", 1.0), changes)
+
+
+@dataclass(frozen=True, slots=True)
+class SectionChange:
+    """What happened to one section (``702``): numbers, titles, kind."""
+
+    old: str | None
+    new: str | None
+    kind: str
+    old_title: str | None = None
+    new_title: str | None = None
+
+    def to_json(self) -> dict:
+        return {"old": self.old, "new": self.new, "kind": self.kind,
+                "old_title": self.old_title, "new_title": self.new_title}
+
+    @classmethod
+    def from_json(cls, data: dict) -> "SectionChange":
+        return cls(data["old"], data["new"], data["kind"], data.get("old_title"), data.get("new_title"))
+
+
+@dataclass(frozen=True)
+class Alignment:
+    """The alignment of two editions (``old`` and ``new`` are edition names).
+
+    ``rules`` lists every rule (and passage) of both editions exactly once on its side,
+    in the new edition's order, the removed rules after the rule that preceded them;
+    ``sections`` likewise for sections.
+    """
+
+    old: str
+    new: str
+    rules: tuple[RuleChange, ...]
+    sections: tuple[SectionChange, ...]
+    stats: dict = field(default_factory=dict, compare=False)
+
+    @cached_property
+    def forward(self) -> dict[str, list[RuleChange]]:
+        """Old rule id → its rows (one, or several for a split)."""
+        out: dict[str, list[RuleChange]] = {}
+        for c in self.rules:
+            if c.old is not None:
+                out.setdefault(c.old, []).append(c)
+        return out
+
+    @cached_property
+    def backward(self) -> dict[str, list[RuleChange]]:
+        """New rule id → its rows (one, or several for a merge)."""
+        out: dict[str, list[RuleChange]] = {}
+        for c in self.rules:
+            if c.new is not None:
+                out.setdefault(c.new, []).append(c)
+        return out
+
+    def counts(self) -> dict[str, int]:
+        """How many rows of each kind (rules)."""
+        return dict(Counter(c.kind for c in self.rules))
+
+    def changed(self) -> list[RuleChange]:
+        """The rows that are not ``kept``."""
+        return [c for c in self.rules if c.kind != "kept"]
+
+    def in_section(self, section: str) -> "Alignment":
+        """Only the rules and sections of section (or chapter) ``section`` on either side
+        (``702`` also selects what came from 502 in 2009)."""
+        def inside(number: str | None) -> bool:
+            return number is not None and (number == section or number.startswith(section)
+                                           and (len(section) == 1 or number[len(section):len(section) + 1] in (".", "¶", "~")))
+        rules = tuple(c for c in self.rules if inside(c.old) or inside(c.new))
+        sections = tuple(s for s in self.sections if inside(s.old) or inside(s.new))
+        return Alignment(self.old, self.new, rules, sections, self.stats)
+
+    def to_json(self) -> dict:
+        """The DESIGN.md ``diff`` shape: ``{"old", "new", "sections": [{"old", "new",
+        "kind", …}], "rules": [{"old", "new", "kind", "similarity", "changes", …}]}``."""
+        return {"old": self.old, "new": self.new,
+                "sections": [s.to_json() for s in self.sections],
+                "rules": [c.to_json() for c in self.rules]}
+
+    @classmethod
+    def from_json(cls, data: dict) -> "Alignment":
+        """The inverse of :meth:`to_json` (a stored alignment of the knowledge base)."""
+        return cls(data["old"], data["new"], tuple(RuleChange.from_json(r) for r in data["rules"]),
+                   tuple(SectionChange.from_json(s) for s in data["sections"]))
+
+
+# ---------------------------------------------------------------------------
+# Matching
+
+#: Similarity (0–1, on words) a pair needs, without and with structural evidence
+#: (the parents are aligned), and for texts of at most three words (headings).
+ACCEPT = 0.6
+ACCEPT_STRUCTURED = 0.42
+ACCEPT_SHORT = 0.99
+ACCEPT_SHORT_STRUCTURED = 0.66
+#: A subrule with the same letter under aligned parents (2009: 502.68a → 702.13a,
+#: lifelink rewritten from a triggered to a static ability).
+ACCEPT_LETTER = 0.3
+#: Below this, a pair is not even a candidate.
+CANDIDATE = 0.3
+#: A new rule (at least ``SPLIT_MIN_WORDS`` long) whose words are this much inside an
+#: old rule, and no longer in the old rule's counterpart, was split from it.
+SPLIT_INSIDE = 0.75
+SPLIT_LEFT = 0.5
+SPLIT_MIN_WORDS = 10
+#: Gaps between anchors larger than this (old × new) are left to the global stage.
+GAP_LIMIT = 250_000
+
+
+class _Matcher:
+    """The state of one alignment: pairs found so far and the evidence they give."""
+
+    def __init__(self, old: _Prepared, new: _Prepared):
+        self.o, self.n = old, new
+        self.pairs: dict[int, int] = {}  # old index → new index
+        self.rev: dict[int, int] = {}
+        self.section_map: dict[str, str] = {}
+        self.stats: dict[str, int] = {}
+
+    # -- bookkeeping ------------------------------------------------------
+    def pair(self, i: int, j: int) -> None:
+        self.pairs[i] = j
+        self.rev[j] = i
+
+    def free_old(self) -> list[int]:
+        return [i for i in range(len(self.o.units)) if i not in self.pairs]
+
+    def free_new(self) -> list[int]:
+        return [j for j in range(len(self.n.units)) if j not in self.rev]
+
+    def map_parent(self, parent: str | None) -> str | None:
+        """The counterpart of an old parent (rule id or section number), if known."""
+        if parent is None:
+            return None
+        i = self.o.pos.get(parent)
+        if i is not None:
+            j = self.pairs.get(i)
+            return self.n.units[j].id if j is not None else None
+        return self.section_map.get(parent)
+
+    def parent_ok(self, i: int, j: int) -> bool:
+        po, pn = self.o.units[i].parent, self.n.units[j].parent
+        if po is None and pn is None:
+            return True
+        return pn is not None and self.map_parent(po) == pn
+
+    def bonus(self, i: int, j: int) -> tuple[float, bool, bool]:
+        """Structural evidence for pairing ``i`` with ``j``: (bonus, parents aligned,
+        same subrule letter under aligned parents)."""
+        ro, rn = self.o.units[i], self.n.units[j]
+        ok = self.parent_ok(i, j)
+        b = 0.15 if ok else 0.0
+        if ro.id == rn.id:
+            b += 0.05
+        letter = ok and ro.kind == rn.kind == "subrule" and _letters(ro.number) == _letters(rn.number)
+        if letter:
+            b += 0.05
+        return b, ok, letter
+
+    def acceptable(self, sim: float, i: int, j: int, ok: bool, letter: bool) -> bool:
+        short = min(len(self.o.keys[i]), len(self.n.keys[j])) <= 3
+        if short:
+            return sim >= (ACCEPT_SHORT_STRUCTURED if ok else ACCEPT_SHORT)
+        if letter:
+            return sim >= ACCEPT_LETTER
+        return sim >= (ACCEPT_STRUCTURED if ok else ACCEPT)
+
+    def greedy(self, candidates: list[tuple[float, int, int]], stage: str) -> int:
+        """Accept candidate pairs, best first (similarity plus structural bonus)."""
+        scored = []
+        for sim, i, j in candidates:
+            b, ok, letter = self.bonus(i, j)
+            if self.acceptable(sim, i, j, ok, letter):
+                scored.append((sim + b, -i, -j, sim))
+        scored.sort(reverse=True)
+        n = 0
+        for _score, mi, mj, _sim in scored:
+            i, j = -mi, -mj
+            if i in self.pairs or j in self.rev:
+                continue
+            self.pair(i, j)
+            n += 1
+        self.stats[stage] = self.stats.get(stage, 0) + n
+        return n
+
+    # -- stages -----------------------------------------------------------
+    def identical(self) -> None:
+        """Pair the texts printed exactly once on each side: as printed first, then
+        with normalised words."""
+        n = self._unique_pairs(range(len(self.o.units)), range(len(self.n.units)),
+                               self.o.contents.__getitem__, self.n.contents.__getitem__)
+        n += self._unique_pairs(self.free_old(), self.free_new(), self.o.keys.__getitem__, self.n.keys.__getitem__)
+        self.stats["identical"] = n
+
+    def _unique_pairs(self, olds, news, old_key, new_key) -> int:
+        old_by_key: dict[str, list[int]] = defaultdict(list)
+        for i in olds:
+            old_by_key[old_key(i)].append(i)
+        new_by_key: dict[str, list[int]] = defaultdict(list)
+        for j in news:
+            new_by_key[new_key(j)].append(j)
+        n = 0
+        for k, found in old_by_key.items():
+            other = new_by_key.get(k)
+            if other and len(found) == 1 and len(other) == 1 and k:
+                self.pair(found[0], other[0])
+                n += 1
+        return n
+
+    def anchors(self) -> list[tuple[int, int]]:
+        """The longest chain of pairs in the same order on both sides."""
+        seq = sorted(self.pairs.items())
+        tails: list[int] = []  # new index ending the best chain of each length
+        tail_at: list[int] = []
+        prev: list[int] = [-1] * len(seq)
+        for k, (_i, j) in enumerate(seq):
+            p = bisect_left(tails, j)
+            if p == len(tails):
+                tails.append(j)
+                tail_at.append(k)
+            else:
+                tails[p] = j
+                tail_at[p] = k
+            prev[k] = tail_at[p - 1] if p else -1
+        chain: list[tuple[int, int]] = []
+        k = tail_at[-1] if tail_at else -1
+        while k >= 0:
+            chain.append(seq[k])
+            k = prev[k]
+        return chain[::-1]
+
+    def gaps(self) -> None:
+        """Compare the rules left between consecutive anchors with each other."""
+        chain = [(-1, -1), *self.anchors(), (len(self.o.units), len(self.n.units))]
+        candidates: list[tuple[float, int, int]] = []
+        for (a_i, a_j), (b_i, b_j) in zip(chain, chain[1:]):
+            olds = [i for i in range(a_i + 1, b_i) if i not in self.pairs]
+            news = [j for j in range(a_j + 1, b_j) if j not in self.rev]
+            if not olds or not news or len(olds) * len(news) > GAP_LIMIT:
+                continue
+            candidates.extend(self._compare(olds, news))
+        self.greedy(candidates, "gaps")
+
+    def _compare(self, olds: list[int], news: list[int]) -> list[tuple[float, int, int]]:
+        """Candidate pairs (similarity ≥ :data:`CANDIDATE`) among ``olds`` × ``news``."""
+        okeys, nkeys = self.o.keys, self.n.keys
+        choices = [nkeys[j] for j in news]
+        out = []
+        for i in olds:
+            for _key, score, k in process.extract(okeys[i], choices, scorer=Indel.normalized_similarity,
+                                                  processor=None, score_cutoff=CANDIDATE, limit=None):
+                out.append((score, i, news[k]))
+        return out
+
+    def similar(self) -> None:
+        """Every rule left against every rule left."""
+        olds, news = self.free_old(), self.free_new()
+        if olds and news:
+            self.stats["compared"] = self.stats.get("compared", 0) + len(olds) * len(news)
+            self.greedy(self._compare(olds, news), "similar")
+
+    def structure(self) -> None:
+        """Children of aligned parents with each other; parents where their children went."""
+        for _ in range(3):
+            found = self._top_down() + self._bottom_up()
+            if not found:
+                break
+
+    def _top_down(self) -> int:
+        candidates = []
+        by_parent: dict[str, list[int]] = defaultdict(list)
+        for j in self.free_new():
+            p = self.n.units[j].parent
+            if p is not None:
+                by_parent[p].append(j)
+        groups: dict[str, list[int]] = defaultdict(list)
+        for i in self.free_old():
+            target = self.map_parent(self.o.units[i].parent)
+            if target is not None and target in by_parent:
+                groups[target].append(i)
+        for target, olds in groups.items():
+            news = by_parent[target]
+            for i in olds:
+                for j in news:
+                    sim = Indel.normalized_similarity(self.o.keys[i], self.n.keys[j])
+                    if sim >= CANDIDATE:
+                        candidates.append((sim, i, j))
+        return self.greedy(candidates, "structure")
+
+    def _bottom_up(self) -> int:
+        """A heading goes where most of its subrules went (a renamed keyword)."""
+        n = 0
+        free_new = set(self.free_new())
+        for i in self.free_old():
+            kids = self.o.children.get(self.o.units[i].id)
+            if not kids:
+                continue
+            votes = Counter(self.n.units[self.pairs[k]].parent for k in kids if k in self.pairs)
+            if not votes:
+                continue
+            parent, count = votes.most_common(1)[0]
+            j = self.n.pos.get(parent)
+            if j is None or j not in free_new or count * 2 <= len(kids):
+                continue
+            if not self.parent_ok(i, j) and self.o.units[i].kind != self.n.units[j].kind:
+                continue
+            self.pair(i, j)
+            free_new.discard(j)
+            n += 1
+        self.stats["headings"] = self.stats.get("headings", 0) + n
+        return n
+
+    def splits(self) -> tuple[dict[int, list[int]], dict[int, list[int]]]:
+        """Split (old rule → the extra new rules made of its words) and merged (new rule
+        → the extra old rules whose words it took), among the rules left unpaired."""
+        split = self._parts_of(self.n, self.o, self.free_new(), self.pairs, self.section_map)
+        back = {sn: so for so, sn in self.section_map.items()}
+        merged = self._parts_of(self.o, self.n, self.free_old(), self.rev, back)
+        # an unpaired rule with a single part is that part, shortened or lengthened
+        for w, ps in list(split.items()):
+            if w not in self.pairs and len(ps) == 1 and ps[0] not in self.rev:
+                self.pair(w, ps[0])
+                del split[w]
+        for w, ps in list(merged.items()):
+            if w not in self.rev and len(ps) == 1 and ps[0] not in self.pairs:
+                self.pair(ps[0], w)
+                del merged[w]
+        return split, merged
+
+    def _parts_of(self, side: _Prepared, other: _Prepared, parts: list[int], pairs: dict[int, int],
+                  to_side: dict[str, str]) -> dict[int, list[int]]:
+        """For each unpaired unit of ``side`` whose words lie inside one unit ``w`` of
+        ``other`` (same or aligned section) and no longer inside ``w``'s counterpart."""
+        # only a rule whose words changed can have lost some to another rule
+        by_section: dict[str | None, list[int]] = defaultdict(list)
+        for w, r in enumerate(other.units):
+            counterpart = pairs.get(w)
+            if counterpart is not None and other.contents[w] == side.contents[counterpart]:
+                continue
+            by_section[to_side.get(r.section, r.section) if r.section else None].append(w)
+        out: dict[int, list[int]] = defaultdict(list)
+        for p in parts:
+            key = side.keys[p]
+            if len(key) < SPLIT_MIN_WORDS:
+                continue
+            cands = [w for w in by_section.get(side.units[p].section, ()) if len(other.keys[w]) >= len(key)]
+            if not cands:
+                continue
+            best = process.extractOne(key, [other.keys[w] for w in cands], scorer=LCSseq.similarity,
+                                      processor=None, score_cutoff=SPLIT_INSIDE * len(key))
+            if best is None:
+                continue
+            w = cands[best[2]]
+            counterpart = pairs.get(w)
+            if counterpart is not None and LCSseq.similarity(key, side.keys[counterpart]) > SPLIT_LEFT * len(key):
+                continue
+            out[w].append(p)
+        return out
+
+    def sections(self) -> dict[str, str]:
+        """Provisional section map from the rules paired so far (:func:`_pair_sections`)."""
+        self.section_map = _pair_sections(self, *_flows(self))
+        return self.section_map
+
+
+def _flows(m: "_Matcher") -> tuple[dict[str, Counter], dict[str, Counter]]:
+    """How many paired rules went from each old section to each new one, both ways."""
+    flow: dict[str, Counter] = defaultdict(Counter)
+    back: dict[str, Counter] = defaultdict(Counter)
+    osec, nsec = m.o.section_of, m.n.section_of
+    counts = Counter((osec[i], nsec[j]) for i, j in m.pairs.items())
+    for (so, sn), k in counts.items():
+        if so is not None and sn is not None:
+            flow[so][sn] += k
+            back[sn][so] += k
+    return flow, back
+
+
+def _pair_sections(m: "_Matcher", flow: dict[str, Counter], back: dict[str, Counter]) -> dict[str, str]:
+    """Pair sections: first those with the same title that exchanged rules (406 "Mana
+    Abilities" → 605, although more of its rules went to 106 "Mana"), then the mutual
+    best flows."""
+    pairs: dict[str, str] = {}
+    taken: set[str] = set()
+    titled = sorted(((k, so, sn) for so, c in flow.items() for sn, k in c.items()
+                     if _title_key(m.o.sections[so].title) == _title_key(m.n.sections[sn].title)),
+                    key=lambda x: (-x[0], sort_key(x[1])))
+    for k, so, sn in titled:
+        if so not in pairs and sn not in taken and k * 4 >= max(flow[so].values()):
+            pairs[so] = sn
+            taken.add(sn)
+    for so, c in flow.items():
+        if so in pairs:
+            continue
+        free = Counter({sn: k for sn, k in c.items() if sn not in taken})
+        sn, _k = _best(free, so)
+        if sn is None:
+            continue
+        rivals = Counter({s: k for s, k in back[sn].items() if s not in pairs})
+        if _best(rivals, sn)[0] == so:
+            pairs[so] = sn
+            taken.add(sn)
+    return pairs
+
+
+def _letters(number: str) -> str:
+    """The letters of a subrule number: ``702.34b`` → ``b``."""
+    return number[len(number.rstrip("abcdefghijklmnopqrstuvwxyz")):]
+
+
+def _best(counter: Counter, prefer: str) -> tuple[str | None, int]:
+    """The most frequent key, ties going to ``prefer`` then to the smallest number."""
+    if not counter:
+        return None, 0
+    top = max(counter.values())
+    keys = sorted((k for k, v in counter.items() if v == top), key=lambda k: (k != prefer, sort_key(k)))
+    return keys[0], top
+
+
+# ---------------------------------------------------------------------------
+# Sections
+
+
+def _align_sections(m: _Matcher) -> tuple[list[tuple[str | None, str | None, str]], dict]:
+    """Section rows and the section map: pairs from the flow of their rules
+    (:func:`_pair_sections`), then equal titles among the sections left; a section whose
+    rules went mostly to a paired one is ``split`` (or ``merged``); the rest is
+    ``added`` or ``removed``."""
+    o, n = m.o, m.n
+    flow, back = _flows(m)
+    pairs = _pair_sections(m, flow, back)
+    paired_new = set(pairs.values())
+    # equal titles among the sections left (sections whose rules all changed, or empty)
+    titles: dict[str, list[str]] = defaultdict(list)
+    for sn, r in n.sections.items():
+        if sn not in paired_new:
+            titles[_title_key(r.title)].append(sn)
+    for so, r in o.sections.items():
+        if so in pairs:
+            continue
+        cands = titles.get(_title_key(r.title), [])
+        if len(cands) == 1:
+            pairs[so] = cands[0]
+            paired_new.add(cands[0])
+            cands.clear()
+    rows: list[tuple[str | None, str | None, str]] = []
+    split_of: dict[str, list[str]] = defaultdict(list)
+    merged_into: dict[str, list[str]] = defaultdict(list)
+    for sn in n.sections:
+        if sn in paired_new or not back.get(sn):
+            continue
+        so, k = _best(back[sn], sn)
+        total = sum(back[sn].values())
+        if so in pairs and k * 2 >= total and k >= 2:
+            split_of[so].append(sn)
+    for so in o.sections:
+        if so in pairs or not flow.get(so):
+            continue
+        sn, k = _best(flow[so], so)
+        total = sum(flow[so].values())
+        if sn in paired_new and k * 2 >= total and k >= 2:
+            merged_into[sn].append(so)
+    section_map = dict(pairs)
+    kinds = {}
+    for so, sn in pairs.items():
+        if split_of.get(so):
+            kinds[(so, sn)] = "split"
+        elif merged_into.get(sn):
+            kinds[(so, sn)] = "merged"
+        elif so != sn:
+            kinds[(so, sn)] = "renumbered"
+        else:
+            same_title = _title_key(o.sections[so].title) == _title_key(n.sections[sn].title)
+            kinds[(so, sn)] = "kept" if same_title else "edited"
+    by_new = {sn: so for so, sn in pairs.items()}
+    extra_new = {sn: so for so, sns in split_of.items() for sn in sns}
+    extra_old = {so: sn for sn, sos in merged_into.items() for so in sos}
+    emitted_old: set[str] = set()
+    old_order = list(o.sections)
+    for sn in n.sections:
+        if sn in by_new:
+            so = by_new[sn]
+            _flush_removed(rows, old_order, so, emitted_old, pairs, extra_old)
+            rows.append((so, sn, kinds[(so, sn)]))
+            emitted_old.add(so)
+            for extra in merged_into.get(sn, []):
+                rows.append((extra, sn, "merged"))
+                emitted_old.add(extra)
+        elif sn in extra_new:
+            rows.append((extra_new[sn], sn, "split"))
+        else:
+            rows.append((None, sn, "added"))
+    for so in old_order:
+        if so not in emitted_old and so not in pairs and so not in extra_old:
+            rows.append((so, None, "removed"))
+            emitted_old.add(so)
+    return rows, section_map
+
+
+def _flush_removed(rows, old_order, upto, emitted, pairs, extra_old) -> None:
+    """Emit the removed old sections that come before ``upto`` in the old order."""
+    for so in old_order:
+        if so == upto:
+            return
+        if so not in emitted and so not in pairs and so not in extra_old:
+            rows.append((so, None, "removed"))
+            emitted.add(so)
+
+
+def _title_key(title: str | None) -> str:
+    return " ".join(re.findall(r"[^\W_]+", (title or "").casefold()))
+
+
+# ---------------------------------------------------------------------------
+# Classification and word changes
+
+
+def _mapping(m: _Matcher, section_map: dict[str, str]) -> dict[str, str]:
+    """Old number → new number, for rules, sections and chapters (references)."""
+    out = {m.o.units[i].id: m.n.units[j].id for i, j in m.pairs.items()}
+    out.update(section_map)
+    chapters: dict[str, Counter] = defaultdict(Counter)
+    for so, sn in section_map.items():
+        chapters[so[0]][sn[0]] += 1
+    for co, c in chapters.items():
+        out[co] = _best(c, co)[0]
+    return out
+
+
+def _compare_tokens(toks: tuple[str, ...], mapping: dict[str, str] | None) -> list[str]:
+    if mapping is None:
+        return list(toks)
+    return [_REF + mapping.get(t[1:], t[1:]) if t[0] == _REF else t for t in toks]
+
+
+def word_changes(old_text: str, new_text: str, old_parts=(), new_parts=(), mapping: dict[str, str] | None = None,
+                 ) -> tuple[float, tuple[WordChange, ...]]:
+    """Similarity (0–1) and word-level changes from ``old_text`` to ``new_text``.
+
+    ``*_parts`` are the reference spans of each text (``Reference.parts``) and
+    ``mapping`` maps the old numbers to the new ones: a reference that only followed
+    its target's renumbering is not a change. Words are compared normalised (quotes,
+    dashes, "(TM)", underscores, spacing); the changes print the original words.
+
+    >>> word_changes("is not an ability of the card", "is an ability of the card")[1]
+    (WordChange(op='delete', old='not', new='', at=1),)
+    """
+    old_parts, new_parts = sorted(old_parts), sorted(new_parts)
+    return _changes(old_text, tuple(_token_list(old_text, old_parts)), old_parts,
+                    new_text, tuple(_token_list(new_text, new_parts)), new_parts, mapping)
+
+
+def _changes(old_text, old_toks, old_parts, new_text, new_toks, new_parts, mapping, qmarks=(False, False)):
+    a = _compare_tokens(old_toks, mapping)
+    b = list(new_toks)
+    if a == b:
+        return 1.0, ()
+    sim = Indel.normalized_similarity(a, b)
+    os_ = _token_spans(old_text, old_toks, old_parts, qmarks[0])
+    ns = _token_spans(new_text, new_toks, new_parts, qmarks[1])
+    out = []
+    for i1, i2, j1, j2 in _change_blocks(a, b):
+        old = old_text[os_[i1][0]:os_[i2 - 1][1]] if i2 > i1 else ""
+        new = new_text[ns[j1][0]:ns[j2 - 1][1]] if j2 > j1 else ""
+        op = "replace" if old and new else ("delete" if old else "insert")
+        out.append(WordChange(op, old, new, i1))
+    return sim, tuple(out)
+
+
+def _change_blocks(a: list[str], b: list[str]) -> list[tuple[int, int, int, int]]:
+    """Maximal runs of changed words ``(i1, i2, j1, j2)``: a deletion next to an
+    insertion is one replacement (the longest common subsequence of words is kept)."""
+    blocks: list[list[int]] = []
+    for op in Indel.opcodes(a, b):
+        if op.tag == "equal":
+            continue
+        if blocks and blocks[-1][1] == op.src_start and blocks[-1][3] == op.dest_start:
+            blocks[-1][1], blocks[-1][3] = op.src_end, op.dest_end
+        else:
+            blocks.append([op.src_start, op.src_end, op.dest_start, op.dest_end])
+    return [tuple(x) for x in blocks]
+
+
+def _rule_change(m: _Matcher, i: int, j: int, mapping: dict[str, str], kind: str | None = None) -> RuleChange:
+    o, n = m.o, m.n
+    if o.contents[i] == n.contents[j]:  # printed alike (a stale reference is not a word change)
+        sim, changes = 1.0, ()
+    else:
+        sim, changes = _changes(o.contents[i], o.toks[i], o.parts[i], n.contents[j], n.toks[j], n.parts[j], mapping,
+                                (o.qmarks, n.qmarks))
+    ro, rn = o.units[i], n.units[j]
+    if kind is None:
+        if ro.id == rn.id:
+            kind = "edited" if changes else "kept"
+        else:
+            kind = "renumbered"
+    return RuleChange(ro.id, rn.id, kind, sim, changes)
+
+
+def align(old: Edition, new: Edition) -> Alignment:
+    """Align edition ``old`` with edition ``new`` (same language; fragments too).
+
+    Returns an :class:`Alignment` whose ``rules`` hold one row per rule of either
+    edition (several for a split or merge) and whose ``sections`` hold one row per
+    section. Never raises on odd input: two editions with nothing in common give
+    every old rule ``removed`` and every new one ``added``.
+
+    >>> a = align(editions["en/2009-05-01"], editions["en/2009-07-11"])  # doctest: +SKIP
+    >>> a.forward["502.26"][0].new                                        # doctest: +SKIP
+    '702.34'
+    """
+    m = _Matcher(_prepare(old), _prepare(new))
+    m.identical()
+    m.sections()
+    m.gaps()
+    m.sections()
+    m.structure()
+    m.similar()
+    m.sections()
+    m.structure()
+    split, merged = m.splits()
+    section_rows, section_map = _align_sections(m)
+    m.section_map = section_map
+    mapping = _mapping(m, section_map)
+
+    o, n = m.o, m.n
+    split_kind: dict[int, str] = {}
+    extra_new: dict[int, int] = {}  # new index → old index (split)
+    extra_old: dict[int, int] = {}  # old index → new index (merged)
+    for w, ps in split.items():
+        for p in ps:
+            extra_new[p] = w
+        if w in m.pairs:
+            split_kind[w] = "split"
+    for w, ps in merged.items():
+        for p in ps:
+            extra_old[p] = w
+        if w in m.rev:
+            split_kind[m.rev[w]] = "merged"
+    # split of an unpaired old rule into several new ones: rows are all "split"
+    rows_by_new: dict[int, list[RuleChange]] = defaultdict(list)
+    for i, j in m.pairs.items():
+        rows_by_new[j].append(_rule_change(m, i, j, mapping, split_kind.get(i)))
+    for p, w in extra_new.items():
+        rows_by_new[p].append(_rule_change(m, w, p, mapping, "split"))
+    for p, w in extra_old.items():
+        rows_by_new[w].append(_rule_change(m, p, w, mapping, "merged"))
+    explained_old = set(m.pairs) | set(extra_old) | {w for w in split}
+    rows: list[RuleChange] = []
+    # removed rules are listed after the rule that preceded them in the old edition
+    removed_after: dict[int, list[int]] = defaultdict(list)  # new index (-1: start) → old indices
+    last_new = -1
+    for i in range(len(o.units)):
+        if i in m.pairs:
+            last_new = m.pairs[i]
+        elif i not in explained_old:
+            removed_after[last_new].append(i)
+    for i in removed_after.get(-1, []):
+        rows.append(RuleChange(o.units[i].id, None, "removed", 0.0))
+    for j in range(len(n.units)):
+        if rows_by_new.get(j):
+            rows.extend(rows_by_new[j])
+        else:
+            rows.append(RuleChange(None, n.units[j].id, "added", 0.0))
+        for i in removed_after.get(j, []):
+            rows.append(RuleChange(o.units[i].id, None, "removed", 0.0))
+    sections = tuple(
+        SectionChange(so, sn, kind, o.sections[so].title if so else None, n.sections[sn].title if sn else None)
+        for so, sn, kind in section_rows
+    )
+    sections = _refine_section_kinds(sections, rows)
+    stats = dict(m.stats, old_units=len(o.units), new_units=len(n.units))
+    return Alignment(old.name, new.name, tuple(rows), sections, stats)
+
+
+def _refine_section_kinds(sections: tuple[SectionChange, ...], rows: list[RuleChange]) -> tuple[SectionChange, ...]:
+    """A section kept by number and title is ``edited`` when one of its rules changed."""
+    touched: set[str] = set()
+    for c in rows:
+        if c.kind != "kept":
+            for num in (c.old, c.new):
+                if num and "." in num:
+                    touched.add(num.split(".", 1)[0])
+                elif num and "¶" in num:
+                    touched.add(num.split("¶", 1)[0])
+    out = []
+    for s in sections:
+        if s.kind == "kept" and s.old in touched:
+            s = SectionChange(s.old, s.new, "edited", s.old_title, s.new_title)
+        out.append(s)
+    return tuple(out)

@@ -1,0 +1,366 @@
+"""One rule's history (lineage): its chain through every edition, by alignment.
+
+``702.37a`` of 2026-08-07 (Morph) walks back through the alignments of consecutive
+editions to its first appearance, ``502.26a`` of 2002-10-07, listing each edition
+where its words changed and each renumbering (``502.26a`` → ``702.34a`` in
+2009-07-11, → ``702.36a``, → ``702.37a``), and forward to the latest edition (or to
+the edition that removed it).
+
+Complete editions are walked pair by pair: a rule ``added`` in an edition starts
+there. Fragments (forum posts, extracts) hold only part of the rules, so a rule
+missing from the previous fragment is looked for in the ones before it: the French
+``602¶4`` of seed 001 goes back to ``402.4`` of seed 000.
+
+The alignments come from :func:`comprules.alignment.align` (:func:`history`) or from
+those a build stored in the knowledge base, ``data/alignments/`` (:func:`kb_history`).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Sequence
+
+from .alignment import Alignment, RuleChange, WordChange, align
+from .errors import NotFound, UsageError
+from .model import Edition
+
+__all__ = ["LineageStep", "history", "kb_history", "diff", "write_alignments", "alignment_path", "chains",
+           "format_diff", "format_history", "ALIGNMENTS_DIR"]
+
+ALIGNMENTS_DIR = "alignments"
+
+
+@dataclass(frozen=True)
+class LineageStep:
+    """One step of a lineage: the rule as edition ``edition`` prints it.
+
+    ``kind`` is ``added`` (first appearance after an earlier edition without it),
+    ``first`` (already in the first edition walked), ``edited`` (same number, other
+    words), ``renumbered`` (``changes`` tells whether the words changed too),
+    ``split`` / ``merged``, or ``removed`` (``number`` is then the last number it had,
+    ``text`` is ``None``). ``previous`` is the number in the edition before.
+    """
+
+    edition: str
+    number: str
+    kind: str
+    text: str | None
+    previous: str | None = None
+    similarity: float = 1.0
+    changes: tuple[WordChange, ...] = ()
+
+    def to_json(self) -> dict:
+        return {"edition": self.edition, "number": self.number, "kind": self.kind, "text": self.text,
+                "previous": self.previous, "similarity": round(self.similarity, 4),
+                "changes": [c.to_json() for c in self.changes]}
+
+
+class _Walker:
+    """Walk a chain of edition names with an alignment source and a text source."""
+
+    def __init__(self, names: Sequence[str], fragments: set[str],
+                 alignment: Callable[[str, str], Alignment], text: Callable[[str, str], str | None]):
+        self.names, self.fragments = list(names), fragments
+        self.alignment, self.text = alignment, text
+
+    def walk(self, number: str, at: int) -> list[LineageStep]:
+        back = self._back(number, at)
+        forward = self._forward(number, at)
+        return back + forward
+
+    def _back(self, number: str, k: int) -> list[LineageStep]:
+        steps: list[LineageStep] = []
+        current = number
+        while True:
+            found = None
+            for j in range(k - 1, -1, -1):
+                a = self.alignment(self.names[j], self.names[k])
+                rows = [c for c in a.backward.get(current, []) if c.old is not None]
+                if rows:
+                    found = (j, max(rows, key=lambda c: c.similarity))
+                    break
+                if not (self.names[j] in self.fragments and self.names[k] in self.fragments):
+                    break  # complete editions: the rule was added in names[k]
+            if found is None:
+                kind = "first" if k == 0 else "added"
+                steps.append(LineageStep(self.names[k], current, kind, self.text(self.names[k], current)))
+                return steps[::-1]
+            j, row = found
+            if row.kind != "kept":
+                steps.append(LineageStep(self.names[k], current, row.kind, self.text(self.names[k], current),
+                                         row.old, row.similarity, row.changes))
+            current, k = row.old, j
+
+    def _forward(self, number: str, k: int) -> list[LineageStep]:
+        steps: list[LineageStep] = []
+        current = number
+        while k + 1 < len(self.names):
+            nxt = k + 1
+            if self.names[k] in self.fragments:
+                break  # a fragment's rule is followed backwards only
+            a = self.alignment(self.names[k], self.names[nxt])
+            rows = [c for c in a.forward.get(current, []) if c.new is not None]
+            if not rows:
+                steps.append(LineageStep(self.names[nxt], current, "removed", None, current, 0.0))
+                break
+            row: RuleChange = max(rows, key=lambda c: c.similarity)
+            if row.kind != "kept":
+                steps.append(LineageStep(self.names[nxt], row.new, row.kind, self.text(self.names[nxt], row.new),
+                                         current, row.similarity, row.changes))
+            current, k = row.new, nxt
+        return steps
+
+
+def chain_names(editions: Sequence[Edition], edition: Edition) -> list[Edition]:
+    """The editions a lineage walks through: the same language and the same kind
+    (complete editions by date, or fragments in the order given)."""
+    same = [e for e in editions if e.lang == edition.lang and (e.kind == "fragment") == (edition.kind == "fragment")]
+    if edition.kind != "fragment":
+        same.sort(key=lambda e: (e.effective is None, e.effective, e.name))
+    return same
+
+
+def history(number: str, edition: Edition, editions: Sequence[Edition]) -> list[LineageStep]:
+    """The lineage of rule ``number`` of ``edition`` across ``editions``, oldest first.
+
+    ``editions`` may hold every edition of every language: the walk keeps those of
+    ``edition``'s language and kind (:func:`chain_names`). Alignments are computed
+    (and cached for the call). Raises :class:`NotFound` when ``edition`` has no such
+    rule.
+    """
+    if edition.get(number) is None:
+        raise NotFound(f"no rule {number} in {edition.name}")
+    chain = chain_names(editions, edition)
+    if all(e.name != edition.name for e in chain):
+        chain.append(edition)
+    by_name = {e.name: e for e in chain}
+    cache: dict[tuple[str, str], Alignment] = {}
+
+    def alignment(old: str, new: str) -> Alignment:
+        if (old, new) not in cache:
+            cache[(old, new)] = align(by_name[old], by_name[new])
+        return cache[(old, new)]
+
+    def text(name: str, rule_id: str) -> str | None:
+        r = by_name[name].get(rule_id)
+        return r.text if r else None
+
+    names = [e.name for e in chain]
+    fragments = {e.name for e in chain if e.kind == "fragment"}
+    return _Walker(names, fragments, alignment, text).walk(number, names.index(edition.name))
+
+
+# ---------------------------------------------------------------------------
+# Stored alignments (knowledge base)
+
+
+def alignment_path(data_dir: Path, old: str, new: str) -> Path:
+    """``data/alignments/en/2009-05-01..2009-07-11.json`` for two editions of one
+    language; ``data/alignments/fr-en/{fr}..{en}.json`` across languages."""
+    lo, _, o = old.partition("/")
+    ln, _, n = new.partition("/")
+    folder = lo if lo == ln else f"{lo}-{ln}"
+    return Path(data_dir) / ALIGNMENTS_DIR / folder / f"{o}..{n}.json"
+
+
+def kb_history(kb, number: str, edition: str | None = None) -> list[LineageStep]:
+    """The lineage of rule ``number`` of edition ``edition`` (a name; default the latest
+    English) in a built knowledge base ``kb`` (:class:`comprules.kb.KnowledgeBase`),
+    read from the alignments the build stored (``data/alignments/index.json`` gives
+    each language's chains); a missing alignment is computed. Raises
+    :class:`UsageError` for an unknown edition, :class:`NotFound` for an unknown rule.
+    """
+    name = kb.resolve_name(edition)
+    index = _read_index(kb.data)
+    start = kb.load(name)
+    if start.get(number) is None:
+        raise NotFound(f"no rule {number} in {name}")
+    chain = next((c for c in index.get("chains", []) if name in c["editions"]), None)
+    if chain is None:
+        raise UsageError(f"no stored alignments for {name} (rebuild the knowledge base)")
+    names = chain["editions"]
+    fragments = set(names) if chain.get("kind") == "fragment" else set()
+
+    def alignment(old: str, new: str) -> Alignment:
+        path = alignment_path(kb.data, old, new)
+        if path.is_file():
+            with open(path, encoding="utf-8") as fh:
+                return Alignment.from_json(json.load(fh))
+        return align(kb.load(old), kb.load(new))
+
+    def text(ed_name: str, rule_id: str) -> str | None:
+        r = kb.load(ed_name).get(rule_id)
+        return r.text if r else None
+
+    return _Walker(names, fragments, alignment, text).walk(number, names.index(name))
+
+
+def _read_index(data_dir: Path) -> dict:
+    path = Path(data_dir) / ALIGNMENTS_DIR / "index.json"
+    if not path.is_file():
+        return {}
+    with open(path, encoding="utf-8") as fh:
+        return json.load(fh)
+
+
+def chains(editions: Sequence[Edition], eras: dict[str, str] | None = None) -> list[dict]:
+    """The chains alignments are stored for: per language, the complete editions by
+    date, and the fragments by era (``eras``: fragment name → the English edition it
+    translates, :func:`comprules.crosslang.choose_english`), then by name."""
+    eras = eras or {}
+    out = []
+    for lang in sorted({e.lang for e in editions}):
+        dated = [e for e in editions if e.lang == lang and e.kind != "fragment"]
+        dated.sort(key=lambda e: (e.effective is None, e.effective, e.name))
+        frags = sorted((e for e in editions if e.lang == lang and e.kind == "fragment"),
+                       key=lambda e: (e.name not in eras, eras.get(e.name, ""), e.name))
+        if dated:
+            out.append({"lang": lang, "kind": "edition", "editions": [e.name for e in dated]})
+        if frags:
+            out.append({"lang": lang, "kind": "fragment", "editions": [e.name for e in frags]})
+    return out
+
+
+def english_eras(editions: Sequence[Edition]) -> dict:
+    """Each non-English document's :class:`~comprules.crosslang.EraChoice`."""
+    from .crosslang import choose_english
+
+    english = [e for e in editions if e.lang == "en" and e.kind != "fragment"]
+    if not english:
+        return {}
+    return {d.name: choose_english(d, english) for d in editions if d.lang != "en"}
+
+
+def write_alignments(editions: Sequence[Edition], data_dir: Path) -> dict:
+    """Store the alignments the site and ``history`` read, under ``data_dir/alignments/``.
+
+    ``{lang}/{old}..{new}.json`` for each pair of consecutive editions of a language
+    and for every ordered pair of fragments of a language (fragments are partial, so a
+    lineage may skip some); ``index.json`` lists the chains and the files. Returns the
+    index. Deterministic output (sorted keys, compact).
+    """
+    from .export import write_atomic
+
+    by_name = {e.name: e for e in editions}
+    eras = english_eras(editions)
+    index = {"chains": chains(editions, {k: v.english for k, v in eras.items()}), "pairs": []}
+    for chain in index["chains"]:
+        names = chain["editions"]
+        if chain["kind"] == "fragment":
+            pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]
+        else:
+            pairs = list(zip(names, names[1:]))
+        for old, new in pairs:
+            a = align(by_name[old], by_name[new])
+            path = alignment_path(data_dir, old, new)
+            write_atomic(path, json.dumps(a.to_json(), ensure_ascii=False, sort_keys=True, separators=(",", ":")))
+            index["pairs"].append({"old": old, "new": new, "path": str(path.relative_to(data_dir)),
+                                   "counts": a.counts()})
+    index["crosslang"], terms = _write_crosslang(editions, eras, data_dir, write_atomic)
+    from .crosslang import lexicon
+
+    lex = {"lexicon": lexicon(terms), "aligned": [t.to_json() for t in terms]}
+    write_atomic(Path(data_dir) / ALIGNMENTS_DIR / "lexicon.json",
+                 json.dumps(lex, ensure_ascii=False, sort_keys=True, indent=1) + "\n")
+    write_atomic(Path(data_dir) / ALIGNMENTS_DIR / "index.json",
+                 json.dumps(index, ensure_ascii=False, sort_keys=True, indent=1) + "\n")
+    return index
+
+
+def _write_crosslang(editions: Sequence[Edition], eras: dict, data_dir: Path, write_atomic) -> tuple[list, list]:
+    """Each non-English document aligned with the English edition of its era
+    (``fr-en/{fr}..{en}.json``), and the term pairs found."""
+    from .crosslang import align_languages, aligned_terms
+
+    by_name = {e.name: e for e in editions}
+    rows, terms = [], []
+    for doc in editions:
+        if doc.name not in eras:
+            continue
+        choice = eras[doc.name]
+        a = align_languages(doc, by_name[choice.english])
+        path = alignment_path(data_dir, doc.name, choice.english)
+        write_atomic(path, json.dumps(a.to_json(), ensure_ascii=False, sort_keys=True, separators=(",", ":")))
+        terms.extend(aligned_terms(doc, by_name[choice.english], a))
+        rows.append({"old": doc.name, "new": choice.english, "score": choice.score, "era": list(choice.era),
+                     "path": str(path.relative_to(data_dir)), "aligned": sum(1 for c in a.rules if c.new)})
+    return rows, terms
+
+
+def diff(kb, old: str, new: str, section: str | None = None) -> Alignment:
+    """The alignment of editions ``old`` and ``new`` (names, or source files parsed on
+    the fly; ``kb`` may be ``None`` when both are files), read from the knowledge base
+    when it stored that pair, else computed; restricted to ``section`` (``702``, or a
+    chapter ``7``) when given. Raises :class:`NotFound` when the section selects
+    nothing, :class:`UsageError` for an unknown edition.
+    """
+    if kb is None:
+        from .corpus import parse_file
+
+        old_ed, new_ed = parse_file(old), parse_file(new)
+        result = align(old_ed, new_ed)
+    else:
+        old_ed, new_ed = kb.load(old), kb.load(new)
+        path = alignment_path(kb.data, old_ed.name, new_ed.name)
+        stored = not (Path(old).is_file() or Path(new).is_file()) and path.is_file()
+        if stored:
+            with open(path, encoding="utf-8") as fh:
+                result = Alignment.from_json(json.load(fh))
+        else:
+            result = align(old_ed, new_ed)
+    if section:
+        result = result.in_section(section)
+        if not result.rules and not result.sections:
+            raise NotFound(f"nothing in section {section} of {old_ed.name} or {new_ed.name}")
+    return result
+
+
+def format_diff(a: Alignment, limit: int | None = None) -> str:
+    """``comprules diff`` as text: counts, changed sections, changed rules with words."""
+    counts = a.counts()
+    summary = ", ".join(f"{counts[k]} {k}" for k in ("renumbered", "edited", "added", "removed", "split", "merged",
+                                                     "kept") if counts.get(k))
+    lines = [f"{a.old} → {a.new}: {summary or 'no rules'}"]
+    changed_sections = [s for s in a.sections if s.kind not in ("kept", "edited")]
+    if changed_sections:
+        lines.append("sections:")
+        for s in changed_sections:
+            lines.append(f"  {_side(s.old, s.old_title)} → {_side(s.new, s.new_title)}  {s.kind}")
+    changed = a.changed()
+    if changed:
+        lines.append("rules:")
+    for c in changed[:limit]:
+        words = "; ".join(_word_change(w) for w in c.changes[:6]) + (" …" if len(c.changes) > 6 else "")
+        sim = f" ({c.similarity:.0%})" if c.changes else ""
+        lines.append(f"  {c.old or '—'} → {c.new or '—'}  {c.kind}{sim}" + (f": {words}" if words else ""))
+    if limit is not None and len(changed) > limit:
+        lines.append(f"  … {len(changed) - limit} more (--json for all)")
+    return "\n".join(lines)
+
+
+def _side(number: str | None, title: str | None) -> str:
+    if number is None:
+        return "—"
+    return f"{number} {title}" if title else number
+
+
+def _word_change(w: WordChange) -> str:
+    def cut(s: str) -> str:
+        return s if len(s) <= 60 else s[:57] + "…"
+    if w.op == "insert":
+        return f"+“{cut(w.new)}”"
+    if w.op == "delete":
+        return f"−“{cut(w.old)}”"
+    return f"“{cut(w.old)}” → “{cut(w.new)}”"
+
+
+def format_history(number: str, steps: list[LineageStep]) -> str:
+    """``comprules history`` as text: one line per step, oldest first."""
+    lines = [f"{number}: {len(steps)} step{'s' if len(steps) != 1 else ''}"]
+    for s in steps:
+        moved = f" (was {s.previous})" if s.previous and s.previous != s.number else ""
+        words = "; ".join(_word_change(w) for w in s.changes[:4]) + (" …" if len(s.changes) > 4 else "")
+        lines.append(f"  {s.edition}  {s.number}  {s.kind}{moved}" + (f": {words}" if words else ""))
+    return "\n".join(lines)
