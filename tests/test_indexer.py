@@ -6,8 +6,13 @@ Small editions written here (toy wording, not CR text) pin the behaviour; the re
 
 from __future__ import annotations
 
+import dataclasses
 import doctest
 import json
+import os
+import pickle
+import subprocess
+import sys
 import threading
 from datetime import date
 from pathlib import Path
@@ -18,7 +23,7 @@ from hypothesis import strategies as st
 
 from comprules.errors import UsageError
 from comprules.indexer import ALL_EDITIONS, build_index, lookup, search
-from comprules.indexer import analysis, fields, query, snippets
+from comprules.indexer import analysis, documents, fields, lexicon, query, snippets
 from comprules.model import Edition, GlossaryEntry, Rule, number_kind, parent_number
 
 
@@ -145,11 +150,20 @@ def test_rule_number_query_702_37a_finds_that_subrule_first(toy_index, text):
     assert result.hits[0].edition == "en/2021-01-01"
 
 
-def test_rule_number_query_702_9_lists_the_rule_in_each_language_then_rules_citing_it(toy_index):
+def test_rule_number_query_702_9_lists_the_rule_in_each_language_then_its_subrules_then_rules_citing_it(toy_index):
     hits = search(toy_index, "702.9").hits
-    assert {(h.lang, h.number) for h in hits[:2]} == {("en", "702.9"), ("fr", "702.9")}
-    assert {h.number for h in hits[2:4]} == {"800.4", "flying"}
-    assert numbers(search(toy_index, "702.9", lang="en"))[0] == "702.9"
+    assert [(h.lang, h.number) for h in hits[:6]] == [
+        ("en", "702.9"), ("fr", "702.9"), ("en", "702.9a"), ("fr", "702.9a"), ("en", "702.9b"), ("fr", "702.9b")]
+    assert {h.number for h in hits[6:8]} == {"800.4", "flying"}
+    assert numbers(search(toy_index, "702.9", lang="en"))[:3] == ["702.9", "702.9a", "702.9b"]
+
+
+def test_section_number_702_lists_the_section_then_its_rules_in_order(toy_index):
+    assert numbers(search(toy_index, "702", lang="en"))[:6] == ["702", "702.9", "702.26", "702.36", "702.37", "702.175"]
+
+
+def test_chapter_number_7_lists_the_chapter_then_its_sections(toy_index):
+    assert numbers(search(toy_index, "7", lang="en"))[:2] == ["7", "702"]
 
 
 def test_section_number_702_finds_the_section_heading_first(toy_index):
@@ -207,10 +221,11 @@ def test_examples_are_searchable_with_the_rule_they_illustrate(toy_index):
     assert numbers(search(toy_index, "wall"))[0] == "702.26b"
 
 
-def test_every_word_must_match_unless_no_unit_has_them_all(toy_index):
-    result = search(toy_index, "reach flying")
-    assert numbers(result) == ["702.9b"] and not result.relaxed
-    relaxed = search(toy_index, "reach zebra")
+def test_units_with_every_word_come_first_then_when_few_those_with_some(toy_index):
+    result = search(toy_index, "reach flying", lang="en")
+    assert numbers(result)[0] == "702.9b" and not result.relaxed
+    assert set(numbers(result)[1:]) == {"flying", "702.9", "702.9a", "800.4"}
+    relaxed = search(toy_index, "reach zebra", lang="en")
     assert relaxed.relaxed and numbers(relaxed) == ["702.9b"]
 
 
@@ -236,18 +251,20 @@ def test_question_words_and_marks_are_not_searched(toy_index):
     assert numbers(search(toy_index, "what is phasing?")) == numbers(search(toy_index, "phasing"))
 
 
-def test_keyword_scores_agree_with_whoosh_bm25f(toy_index):
+def test_keyword_scores_agree_with_whoosh_bm25f(tmp_path):
     from whoosh.index import open_dir
     from whoosh.scoring import BM25F
 
     from comprules.indexer.query import keyword_query
 
-    q = keyword_query("creature flying", ("en", "fr"))
+    toy_index = tmp_path / "index"
+    build_index(toy_editions(), toy_index, lexicon=[])  # no translations: whoosh's query has none
+    q = keyword_query("creature", ("en", "fr"))
     ix = open_dir(str(toy_index))
     with ix.searcher(weighting=BM25F()) as searcher:
         expected = {r.docnum: r.score for r in searcher.search(q, limit=None)}
         found = {searcher.stored_fields(n)["unit"]["number"]: s for n, s in expected.items()}
-    ours = {h.number: h.score for h in search(toy_index, "creature flying", edition=ALL_EDITIONS, limit=50).hits}
+    ours = {h.number: h.score for h in search(toy_index, "creature", edition=ALL_EDITIONS, limit=50).hits}
     assert ours.keys() == found.keys()
     for number, score in found.items():
         # whoosh stores field lengths rounded to a byte: a few percent apart at most
@@ -259,7 +276,8 @@ def test_keyword_scores_agree_with_whoosh_bm25f(toy_index):
 
 @pytest.mark.parametrize("text", ["créature bloquée", "creature bloquee", "CRÉATURE BLOQUÉE", "créatures bloquées"])
 def test_accents_and_plurals_fold_to_the_same_french_terms(toy_index, text):
-    assert numbers(search(toy_index, text, lang="fr")) == ["702.9b"]
+    assert numbers(search(toy_index, text, lang="fr")) == numbers(search(toy_index, "créature bloquée", lang="fr"))
+    assert numbers(search(toy_index, text, lang="fr"))[0] == "702.9b"
 
 
 def test_french_search_finds_a_feminine_adjective_from_its_noun(toy_index):
@@ -338,7 +356,7 @@ def test_long_text_snippet_is_a_window_around_the_match(toy_index):
 def test_hit_json_has_plain_snippet_and_highlight_offsets(toy_index):
     data = search(toy_index, "morph").as_json()
     assert set(data) == {"query", "hits", "suggestion"}
-    assert set(data["hits"][0]) == {"edition", "number", "title", "kind", "score", "snippet", "highlights"}
+    assert set(data["hits"][0]) == {"edition", "number", "title", "kind", "score", "snippet", "highlights", "also_in"}
     assert "**" not in data["hits"][0]["snippet"]
 
 
@@ -465,13 +483,184 @@ def test_failed_build_leaves_the_previous_index_in_place(tmp_path):
 def test_old_generations_are_pruned_keeping_the_previous_one(tmp_path):
     index_dir = tmp_path / "index"
     for _ in range(4):
-        build_index(toy_editions()[:1], index_dir)
+        build_index(toy_editions()[:1], index_dir, full=True)
     assert len(list(tmp_path.glob(".index.gen-*"))) == 2
 
 
-@pytest.mark.parametrize("module", [analysis, fields, query, snippets])
+@pytest.mark.parametrize("module", [analysis, documents, fields, lexicon, query, snippets])
 def test_docstring_examples_run(module):
     assert doctest.testmod(module).failed == 0
+
+
+# --- kinds, every edition, languages ------------------------------------------------
+
+
+def test_kind_glossary_keeps_only_glossary_entries(toy_index):
+    assert [(h.kind, h.number) for h in search(toy_index, "flying", kind="glossary").hits] == [("glossary", "flying")]
+
+
+def test_kind_example_searches_examples_and_shows_the_example(toy_index):
+    (hit,) = search(toy_index, "phased", kind="example").hits
+    assert (hit.kind, hit.number) == ("example", "702.26b")
+    assert hit.plain_snippet == "A phased-out wall cannot block."
+
+
+def test_kind_rule_leaves_out_the_glossary(toy_index):
+    kinds = {h.kind for h in search(toy_index, "flying", kind="rule", limit=50).hits}
+    assert "glossary" not in kinds and kinds
+
+
+def test_unknown_kind_is_a_usage_error(toy_index):
+    with pytest.raises(UsageError, match="unknown kind"):
+        search(toy_index, "flying", kind="card")
+
+
+def test_all_editions_collapses_the_versions_of_morph_into_one_hit_also_in_the_other_edition(toy_index):
+    hits = search(toy_index, "morph", edition=ALL_EDITIONS, lang="en").hits
+    headings = [h for h in hits if h.title == "Morph"]
+    # 702.36 Morph (2020) and 702.37 Morph (2021): one rule, shown as last printed
+    assert [(h.edition, h.number, h.also_in) for h in headings] == [("en/2021-01-01", "702.37", 1)]
+    assert headings[0].editions == ("en/2020-01-01", "en/2021-01-01")
+
+
+def test_all_editions_number_query_lists_each_rule_that_had_the_number(toy_index):
+    hits = search(toy_index, "702.36", edition=ALL_EDITIONS, lang="en").hits
+    assert [(h.number, h.title) for h in hits[:2]] == [("702.36", "Exalted"), ("702.36", "Morph")]
+
+
+def test_glossary_headword_lists_its_definition_then_the_rule_it_cites(toy_index):
+    assert numbers(search(toy_index, "flying", lang="en"))[:2] == ["flying", "702.9"]
+
+
+def test_lexicon_finds_the_french_vol_from_english_flying(toy_index):
+    assert numbers(search(toy_index, "flying", lang="fr"))[:2] == ["702.9", "702.9a"]
+    assert {h.lang for h in search(toy_index, "flying", lang="fr").hits} == {"fr"}
+
+
+def test_lexicon_finds_english_flying_from_french_vol(toy_index):
+    assert numbers(search(toy_index, "vol", lang="en"))[:2] == ["flying", "702.9"]
+
+
+def test_index_without_lexicon_finds_no_translation(tmp_path):
+    build_index(toy_editions(), tmp_path / "index", lexicon=[])
+    assert search(tmp_path / "index", "flying", lang="fr").hits == []
+
+
+def test_prefix_and_fuzzy_words_get_no_spelling_suggestion(toy_index):
+    assert search(toy_index, "phasx*").suggestion is None
+    assert search(toy_index, "zzqx~1").suggestion is None
+
+
+# --- incremental builds and locking -------------------------------------------------
+
+
+def changed(ed: Edition, text: str) -> Edition:
+    """``ed`` with one more rule (another sha256): what a corrected edition looks like."""
+    extra = rule("104.2", text)
+    return dataclasses.replace(ed, rules=(*ed.rules, extra), sha256=ed.sha256 + "-changed")
+
+
+def test_rebuild_with_nothing_changed_does_nothing(tmp_path):
+    build_index(toy_editions(), tmp_path / "index")
+    stats = build_index(toy_editions(), tmp_path / "index")
+    assert (stats.mode, stats.reindexed) == ("unchanged", ())
+
+
+def test_rebuild_after_one_edition_changed_reindexes_only_that_edition(tmp_path):
+    index_dir = tmp_path / "index"
+    build_index(toy_editions(), index_dir)
+    eds = toy_editions()
+    eds[1] = changed(eds[1], "A player with a platypus wins the game.")
+    stats = build_index(eds, index_dir)
+    assert (stats.mode, stats.reindexed, stats.removed) == ("incremental", ("en/2021-01-01",), ())
+    assert numbers(search(index_dir, "platypus")) == ["104.2"]
+    # unchanged units keep every edition holding them
+    (soar,) = search(index_dir, "soar").hits
+    assert soar.editions == ("en/2020-01-01", "en/2021-01-01")
+
+
+def test_incremental_build_gives_the_same_hits_and_scores_as_a_full_build(tmp_path):
+    eds = toy_editions()
+    build_index(eds, tmp_path / "a" / "index")
+    eds[1] = changed(eds[1], "A player with a platypus wins the game.")
+    del eds[0]
+    assert build_index(eds, tmp_path / "a" / "index").mode == "incremental"
+    build_index(eds, tmp_path / "b" / "index")
+    for text, edition in [("creature", None), ("morph", ALL_EDITIONS), ("platypus OR soar", None), ("702.9", None)]:
+        a = search(tmp_path / "a" / "index", text, edition=edition, limit=50).hits
+        b = search(tmp_path / "b" / "index", text, edition=edition, limit=50).hits
+        key = lambda h: (h.edition, h.number, round(h.score, 4), h.editions)  # noqa: E731
+        assert sorted(map(key, a)) == sorted(map(key, b)), text
+
+
+def test_removed_edition_disappears_from_an_incremental_build(tmp_path):
+    index_dir = tmp_path / "index"
+    build_index(toy_editions(), index_dir)
+    stats = build_index(toy_editions()[1:], index_dir)
+    assert stats.removed == ("en/2020-01-01",)
+    with pytest.raises(UsageError, match="unknown edition"):
+        search(index_dir, "morph", edition="en/2020-01-01")
+    (soar,) = search(index_dir, "soar").hits
+    assert soar.editions == ("en/2021-01-01",)
+
+
+def test_reader_of_the_old_generation_keeps_reading_through_an_incremental_build(tmp_path):
+    from whoosh.index import open_dir
+
+    index_dir = tmp_path / "index"
+    build_index(toy_editions(), index_dir)
+    old = open_dir(str(index_dir)).searcher()
+    count = old.doc_count()
+    eds = toy_editions()
+    eds[3] = changed(eds[3], "Le platypus gagne.")
+    assert build_index(eds, index_dir).mode == "incremental"
+    assert old.doc_count() == count and all(old.stored_fields(d)["unit"] for d in range(count))
+    old.close()
+
+
+_BUILDER = """
+import pickle, sys, time
+from comprules.indexer import build_index
+from comprules.errors import BuildLocked
+editions = pickle.load(open(sys.argv[1], "rb"))
+try:
+    stats = build_index(editions, sys.argv[2], wait=float(sys.argv[3]))
+except BuildLocked as error:
+    print(error, file=sys.stderr)
+    sys.exit(2)
+print(stats.mode)
+"""
+
+
+def builder(tmp_path: Path, index_dir: Path, wait: float) -> subprocess.Popen:
+    data = tmp_path / "editions.pkl"
+    if not data.exists():
+        data.write_bytes(pickle.dumps(toy_editions()))
+    return subprocess.Popen([sys.executable, "-c", _BUILDER, str(data), str(index_dir), str(wait)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def test_two_processes_building_the_same_index_one_waits_for_the_other(tmp_path):
+    index_dir = tmp_path / "index"
+    procs = [builder(tmp_path, index_dir, 120) for _ in range(2)]
+    outs = [p.communicate(timeout=180) for p in procs]
+    assert [p.returncode for p in procs] == [0, 0], outs
+    assert sorted(out.strip() for out, _ in outs) == ["full", "unchanged"]
+    assert all(err == "" for _, err in outs)
+    assert numbers(search(index_dir, "702.37a"))[0] == "702.37a"
+
+
+def test_second_build_that_cannot_wait_fails_with_one_clear_line(tmp_path):
+    from comprules.indexer.build import index_lock
+
+    index_dir = tmp_path / "index"
+    with index_lock(index_dir):
+        proc = builder(tmp_path, index_dir, 0)
+        out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 2
+    assert err == f"another build of the search index {index_dir} is running (pid {os.getpid()}); " \
+                  "try again when it has finished\n"
+    assert not index_dir.exists()
 
 
 # --- the real corpus ----------------------------------------------------------------
@@ -521,4 +710,6 @@ def test_all_74_editions_and_seeds_index_together(full_kb, tmp_path):
     tmp_path = kb  # the searches below read the full knowledge base's index
     # morph first appeared in 2002-10-07 as 502.26
     assert "502.26" in numbers(search(tmp_path / "index", "morph", edition="en/2002-10-07"))[:3]
-    assert {h.edition for h in search(tmp_path / "index", "morph").hits} == {"en/2026-08-07"}
+    assert {h.edition for h in search(tmp_path / "index", "morph", lang="en").hits} == {"en/2026-08-07"}
+    # in any language, the French Mue of seed 004 too (lexicon)
+    assert "fr/004_99dc3338bd3ea994" in {h.edition for h in search(tmp_path / "index", "morph").hits}

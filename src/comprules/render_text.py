@@ -12,16 +12,26 @@ def _console() -> Console:
 
 
 def print_hits(result) -> None:
-    """Search hits, best first, with the matched words highlighted in colour."""
+    """Search hits, best first, with the matched words highlighted in colour.
+
+    With every edition in scope, each hit says in how many other editions a version
+    of the rule is; a relaxed search (no unit had every word) and a spelling
+    suggestion are said in a dim line.
+    """
     console = _console()
     if not result.hits:
         console.print(f"no match for {escape(result.query)!s}")
+    elif getattr(result, "relaxed", False):
+        console.print(Text("no unit has every word; units with some of them:", style="dim"))
     for hit in result.hits:
         head = Text(f"{hit.edition}  ", style="dim")
         head.append(hit.number, style="bold cyan")
         if hit.title:
             head.append(f"  {hit.title}", style="bold")
         head.append(f"  ({hit.kind}, {hit.score:.2f})", style="dim")
+        also = getattr(hit, "also_in", 0)
+        if getattr(result, "collapsed", False) and also:
+            head.append(f"  also in {also} edition{'s' if also > 1 else ''}", style="magenta")
         console.print(head)
         body = Text(hit.plain_snippet or hit.snippet)
         for start, end in hit.highlights:

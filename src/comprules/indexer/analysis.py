@@ -54,14 +54,23 @@ QUESTION_WORDS = frozenset(
 )
 
 
+#: Stop words of a language that are game terms of the other: "Aura" (a French form
+#: of *avoir*) is an enchantment subtype and a glossary headword.
+GAME_TERMS = frozenset({"aura", "auras"})
+
+
 @lru_cache(maxsize=None)
 def stop_words() -> frozenset[str]:
     """The stop words of every analyzer: English, French and question words, folded.
 
-    One list for both languages, so a query word is searched in both or in neither.
+    One list for both languages, so a query word is searched in both or in neither;
+    game terms (:data:`GAME_TERMS`) are never stop words.
+
+    >>> "the" in stop_words(), "aura" in stop_words()
+    (True, False)
     """
     words = set(STOP_WORDS) | set(stopwords_for_language("fr")) | QUESTION_WORDS
-    return frozenset(fold(w) for w in words)
+    return frozenset(fold(w) for w in words) - GAME_TERMS
 
 
 def english_analyzer() -> Analyzer:
@@ -150,3 +159,14 @@ def term_of(word: str, lang: str) -> str | None:
 
 
 _EXACT = exact_analyzer()
+_WORDS = re.compile(r"[^\W_]+")
+
+
+def heading_key(text: str) -> str:
+    """How a heading or a whole query is compared with headwords: folded words, one
+    space apart (stop words kept: "At End of Turn", "If").
+
+    >>> heading_key("  State-based   ACTIONS? "), heading_key("Piétinement")
+    ('state based actions', 'pietinement')
+    """
+    return " ".join(_WORDS.findall(fold(text)))

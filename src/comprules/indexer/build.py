@@ -1,4 +1,4 @@
-"""Build an index beside the old one, then swap it in atomically.
+"""Build an index beside the old one, then swap it in atomically; re-index only what changed.
 
 ``index_dir`` is a symbolic link to a generation directory ``.{name}.gen-…`` beside
 it. A build writes ``.{name}.build-…``, renames it to a new generation, and replaces
@@ -7,42 +7,74 @@ index or the whole new one, and a reader that already has the old one open keeps
 (the previous generation is kept until the next build). A failed build removes its
 directory and leaves ``index_dir`` untouched. Where symbolic links are not available,
 the old directory is renamed aside and the new one renamed into place.
+
+**Incremental.** The meta file records each edition's sha256. When only a few
+editions changed (or were added or removed), the new generation starts from the
+previous one: whoosh's segment files are hard-linked (they are never rewritten), the
+documents only the old versions held are marked deleted, the new texts go into one
+new segment, and the side table, impacts and lineages are recomputed from the stored
+raw postings (nothing unchanged is analyzed again). Too many changes, or too many
+deleted documents piled up, and the index is rebuilt in full.
+
+**One build at a time.** A build holds ``.{name}.lock`` (``flock``) beside the index;
+a second build waits for it (up to ``wait`` seconds), then finds the index up to date
+or updates it; past ``wait`` it raises :class:`~comprules.errors.BuildLocked`.
 """
 
 from __future__ import annotations
 
+import fcntl
+import hashlib
 import json
 import os
+import pickle
 import shutil
 import time
-from dataclasses import dataclass
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Iterable
+from typing import Iterable, Iterator
 
 from whoosh.codec.whoosh3 import W3Codec
-from whoosh.index import create_in
+from whoosh.index import create_in, open_dir
 
+from ..errors import BuildLocked
 from ..model import Edition
 from .analysis import TOKEN_PATTERN
 from .documents import (
     FORMAT,
-    Corpus,
+    EditionInfo,
     analyzed_texts,
     collect,
-    in_order,
+    current_editions,
+    edition_info,
     make_schema,
     text_fields,
+    unique,
+    units_of,
     vocabulary,
     whoosh_document,
 )
-from .impacts import ImpactWriter
+from .impacts import RAW_FILE, RawPostings, write_impacts
+from .lexicon import LEXICON_FILE, lexicon_pairs
+from .lineage import alignment_links, assign, fallback_keys
+from .table import TABLE_FILE, DocTable
 
 META_FILE = "comprules-index.json"
 VOCAB_FILE = "vocabulary.json"
+CACHE_FILE = "build.pkl"
 
 #: A ``.build-`` directory left this long ago by a crashed build is removed.
 STALE_BUILD_SECONDS = 3600
+#: How long a build waits for another build of the same index, by default.
+LOCK_WAIT = 300.0
+#: Incremental builds re-index at most this many changed (added, removed) editions…
+INCREMENTAL_EDITIONS = 8
+#: …and only while deleted documents are at most this share of whoosh's documents.
+INCREMENTAL_DELETED = 0.25
+#: whoosh segments at most (one is added per incremental build).
+INCREMENTAL_SEGMENTS = 12
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,67 +88,334 @@ class IndexStats:
     #: Distinct units, one whoosh document each.
     documents: int
     seconds: float
+    #: ``full``, ``incremental`` or ``unchanged`` (nothing to do).
+    mode: str = "full"
+    #: The editions whose units were (re-)indexed, and those removed.
+    reindexed: tuple[str, ...] = ()
+    removed: tuple[str, ...] = ()
 
 
-def build_index(editions: Iterable[Edition], index_dir: Path) -> IndexStats:
-    """Index the rules and glossary entries of ``editions`` into ``index_dir``."""
+@dataclass
+class _Plan:
+    editions: list[Edition]
+    previous: Path | None = None
+    changed: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    lexicon: list[tuple[str, str]] = field(default_factory=list)
+    alignments: Path | None = None
+    #: Digests of the lexicon and of the alignments' index (a change re-computes lineages).
+    extras: dict[str, str] = field(default_factory=dict)
+
+
+def build_index(
+    editions: Iterable[Edition],
+    index_dir: Path,
+    *,
+    alignments: Path | None = None,
+    lexicon: Iterable[tuple[str, str]] | None = None,
+    full: bool = False,
+    wait: float = LOCK_WAIT,
+) -> IndexStats:
+    """Index the rules and glossary entries of ``editions`` into ``index_dir``.
+
+    ``alignments`` is a knowledge base's ``data/alignments`` folder (lineages for
+    ``--all-editions``); ``lexicon`` the (English, French) term pairs for cross-language
+    queries (default: :func:`comprules.crosslang.lexicon`). Only the editions whose
+    sha256 changed are re-indexed, unless ``full``.
+    """
     start = time.perf_counter()
     index_dir = Path(index_dir)
     index_dir.parent.mkdir(parents=True, exist_ok=True)
-    _remove_stale_builds(index_dir)
-    work = index_dir.parent / f".{index_dir.name}.build-{os.getpid()}-{time.time_ns()}"
-    work.mkdir()
-    try:
-        corpus = collect(editions)
-        _write(work, corpus)
-        generation = work.with_name(f".{index_dir.name}.gen-{time.time_ns()}")
-        os.rename(work, generation)
-    except BaseException:
-        shutil.rmtree(work, ignore_errors=True)
-        raise
-    _swap_in(index_dir, generation)
+    with index_lock(index_dir, wait):
+        _remove_stale_builds(index_dir)
+        plan = _plan(list(unique(editions)), index_dir, full, alignments, lexicon)
+        if plan.previous is not None and not plan.changed and not plan.removed and _same_extras(plan):
+            meta = _read_meta(plan.previous)
+            return IndexStats(index_dir, len(plan.editions), meta["units"], meta["documents"],
+                              time.perf_counter() - start, mode="unchanged")
+        work = index_dir.parent / f".{index_dir.name}.build-{os.getpid()}-{time.time_ns()}"
+        work.mkdir()
+        try:
+            meta = _write(work, plan)
+            generation = work.with_name(f".{index_dir.name}.gen-{time.time_ns()}")
+            os.rename(work, generation)
+        except BaseException:
+            shutil.rmtree(work, ignore_errors=True)
+            raise
+        _swap_in(index_dir, generation)
     return IndexStats(
         index_dir=index_dir,
-        editions=len(corpus.editions),
-        units=corpus.units,
-        documents=len(corpus.docs),
+        editions=len(plan.editions),
+        units=meta["units"],
+        documents=meta["documents"],
         seconds=time.perf_counter() - start,
+        mode=meta["mode"],
+        reindexed=tuple(plan.changed),
+        removed=tuple(plan.removed),
     )
 
 
-def _write(directory: Path, corpus: Corpus) -> None:
-    docs, current = in_order(corpus)
+@contextmanager
+def index_lock(index_dir: Path, wait: float = LOCK_WAIT) -> Iterator[None]:
+    """Hold the build lock of ``index_dir``, waiting up to ``wait`` seconds for another build."""
+    path = index_dir.with_name(f".{index_dir.name}.lock")
+    with open(path, "a+") as fh:
+        deadline = time.monotonic() + wait
+        while True:
+            try:
+                fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    fh.seek(0)
+                    holder = fh.read().strip() or "another process"
+                    raise BuildLocked(
+                        f"another build of the search index {index_dir} is running ({holder}); "
+                        "try again when it has finished"
+                    ) from None
+                time.sleep(0.05)
+        fh.seek(0)
+        fh.truncate()
+        fh.write(f"pid {os.getpid()}")
+        fh.flush()
+        try:
+            yield
+        finally:
+            fh.seek(0)
+            fh.truncate()
+            fh.flush()
+            fcntl.flock(fh, fcntl.LOCK_UN)
+
+
+# --- planning -------------------------------------------------------------------------
+
+
+def _plan(editions: list[Edition], index_dir: Path, full: bool, alignments, lexicon) -> _Plan:
+    pairs = lexicon_pairs(lexicon)
+    plan = _Plan(editions, lexicon=pairs, alignments=Path(alignments) if alignments else None)
+    plan.extras = {"lexicon": _digest(json.dumps(pairs, ensure_ascii=False)), "alignments": _alignments_digest(alignments)}
+    plan.changed = [e.name for e in editions]
+    previous = _previous(index_dir)
+    if full or previous is None:
+        return plan
+    meta = _read_meta(previous)
+    known = {e["name"]: e.get("sha256") for e in meta["editions"]}
+    names = {e.name for e in editions}
+    changed = [e.name for e in editions if known.get(e.name) != e.sha256]
+    removed = [name for name in known if name not in names]
+    if len(changed) + len(removed) > INCREMENTAL_EDITIONS or not _healthy(previous, meta):
+        return plan
+    plan.previous, plan.changed, plan.removed = previous, changed, removed
+    return plan
+
+
+def _previous(index_dir: Path) -> Path | None:
+    """The generation ``index_dir`` points to, if it is an index of this format with its side files."""
+    try:
+        real = Path(os.path.realpath(index_dir))
+        meta = _read_meta(real)
+    except (OSError, ValueError):
+        return None
+    if meta.get("format") != FORMAT:
+        return None
+    if not all((real / name).is_file() for name in (TABLE_FILE, RAW_FILE, CACHE_FILE, VOCAB_FILE)):
+        return None
+    return real
+
+
+def _healthy(previous: Path, meta: dict) -> bool:
+    """Whether the previous generation is fit to start from (few deletions, few segments)."""
+    total = meta.get("whoosh_documents", 0)
+    return (
+        total > 0
+        and (total - meta["documents"]) <= INCREMENTAL_DELETED * total
+        and meta.get("segments", 1) < INCREMENTAL_SEGMENTS
+    )
+
+
+def _read_meta(directory: Path) -> dict:
+    return json.loads((directory / META_FILE).read_text(encoding="utf-8"))
+
+
+def _same_extras(plan: _Plan) -> bool:
+    return _read_meta(plan.previous).get("extras") == plan.extras
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def _alignments_digest(alignments) -> str:
+    if alignments is None:
+        return ""
+    try:
+        return _digest((Path(alignments) / "index.json").read_text(encoding="utf-8"))
+    except OSError:
+        return ""
+
+
+# --- writing --------------------------------------------------------------------------
+
+
+@dataclass
+class _State:
+    """What a build writes besides whoosh: side table, raw postings, lineage keys."""
+
+    table: DocTable
+    raw: RawPostings
+    digests: dict[bytes, int]
+    keys: list[tuple[bytes, bytes | None]]
+    words: dict[str, set[str]]
+
+
+def _write(directory: Path, plan: _Plan) -> dict:
+    """Write the whole index (or its update) into ``directory``; the meta written."""
+    if plan.previous is None:
+        state, infos, units = _write_full(directory, plan)
+        mode = "full"
+    else:
+        state, infos, units = _write_update(directory, plan)
+        mode = "incremental"
+    return _finish(directory, plan, state, infos, units, mode)
+
+
+def _write_full(directory: Path, plan: _Plan) -> tuple[_State, list[EditionInfo], int]:
+    corpus = collect(plan.editions)
+    names = list(corpus.editions)
+    ids = {name: i for i, name in enumerate(names)}
     ix = create_in(str(directory), make_schema())
     writer = ix.writer(limitmb=256, codec=W3Codec(compression=0))
     schema = writer.schema
-    impacts = ImpactWriter(text_fields(None))
+    state = _State(DocTable(editions=names), RawPostings(text_fields(None)), {}, [], {})
     try:
-        for docnum, doc in enumerate(docs):
+        for docnum, doc in enumerate(corpus.docs.values()):
             writer.add_document(**whoosh_document(doc))
-            impacts.add(docnum, _terms(schema, analyzed_texts(doc)))
+            _record(state, schema, docnum, doc, tuple(ids[e] for e in doc["editions"]))
     except BaseException:
         writer.cancel()
         raise
-    words = vocabulary(schema)
+    state.words = {lang: set(words) for lang, words in vocabulary(schema).items()}
     writer.commit()
     with ix.reader() as reader:
-        if not reader.is_atomic() or reader.doc_count_all() != len(docs):
-            raise RuntimeError("whoosh wrote more than one segment; impact lists would not match")
+        if not reader.is_atomic() or reader.doc_count_all() != len(state.table):
+            raise RuntimeError("whoosh wrote more than one segment; document numbers would not match")
     ix.close()
-    impacts.write(directory, current)
+    return state, list(corpus.editions.values()), corpus.units
+
+
+def _record(state: _State, schema, docnum: int, doc: dict, members: tuple[int, ...]) -> None:
+    state.raw.add(docnum, _terms(schema, analyzed_texts(doc)))
+    state.table.append(doc, members)
+    state.keys.append(fallback_keys(doc))
+    state.digests[doc["key"]] = docnum
+
+
+def _write_update(directory: Path, plan: _Plan) -> tuple[_State, list[EditionInfo], int]:
+    previous = plan.previous
+    for path in previous.iterdir():  # whoosh never rewrites a segment or a table of contents
+        if path.name.startswith(("MAIN_", "_MAIN_")) and path.name != "MAIN_WRITELOCK":
+            try:
+                os.link(path, directory / path.name)
+            except OSError:  # no hard links here: copy
+                shutil.copy2(path, directory / path.name)
+    state = _load_state(previous)
+    table = state.table
+    meta = _read_meta(previous)
+    old_infos = {e["name"]: EditionInfo(**e) for e in meta["editions"]}
+    names = [e.name for e in plan.editions]
+    ids = {name: i for i, name in enumerate(names)}
+    changed = set(plan.changed)
+    keep = {i: ids[name] for i, name in enumerate(table.editions) if name in ids and name not in changed}
+    table.editions = names
+    was_live = [bool(m) for m in table.members]
+    table.members = [tuple(sorted(keep[e] for e in m if e in keep)) for m in table.members]
+
+    added: dict[bytes, tuple[dict, list[int]]] = {}
+    infos: dict[str, EditionInfo] = {}
+    for edition in plan.editions:
+        if edition.name not in changed:
+            infos[edition.name] = old_infos[edition.name]
+            continue
+        count = 0
+        for unit in units_of(edition):
+            count += 1
+            d = state.digests.get(unit["key"])
+            if d is not None and was_live[d]:
+                if ids[edition.name] not in table.members[d]:
+                    table.members[d] = tuple(sorted((*table.members[d], ids[edition.name])))
+            else:
+                entry = added.setdefault(unit["key"], (unit, []))
+                if ids[edition.name] not in entry[1]:
+                    entry[1].append(ids[edition.name])
+        infos[edition.name] = edition_info(edition, count)
+
+    ix = open_dir(str(directory))
+    writer = ix.writer(limitmb=128, codec=W3Codec(compression=0))
+    schema = writer.schema
+    try:
+        for d, live in enumerate(was_live):
+            if live and not table.members[d]:
+                writer.delete_document(d)
+        base = len(table)  # whoosh numbers the new segment's documents after every old one
+        for i, (unit, members) in enumerate(added.values()):
+            writer.add_document(**whoosh_document(unit))
+            _record(state, schema, base + i, unit, tuple(sorted(members)))
+    except BaseException:
+        writer.cancel()
+        raise
+    for lang, words in vocabulary(schema).items():
+        state.words.setdefault(lang, set()).update(words)
+    writer.commit(merge=False)
+    with ix.reader() as reader:
+        if reader.doc_count_all() != len(table):
+            raise RuntimeError("whoosh document numbers do not match the side table")
+    ix.close()
+    dead = {d for d, live in enumerate(was_live) if live and not table.members[d]}
+    state.digests = {k: d for k, d in state.digests.items() if d not in dead}
+    ordered = [infos[name] for name in names]
+    return state, ordered, sum(i.units for i in ordered)
+
+
+def _load_state(previous: Path) -> _State:
+    table = DocTable.load(previous)
+    raw = RawPostings.load(previous)
+    with open(previous / CACHE_FILE, "rb") as f:
+        cache = pickle.load(f)
+    words = {lang: set(ws) for lang, ws in json.loads((previous / VOCAB_FILE).read_text(encoding="utf-8")).items()}
+    return _State(table, raw, cache["digests"], cache["keys"], words)
+
+
+def _finish(directory: Path, plan: _Plan, state: _State, infos: list[EditionInfo], units: int, mode: str) -> dict:
+    table, raw = state.table, state.raw
+    raw.grow(len(table))
+    live = [bool(m) for m in table.members]
+    current_names = current_editions(infos)
+    current_ids = {table.editions.index(n) for n in current_names}
+    current = [any(e in current_ids for e in m) for m in table.members]
+    assign(table, state.keys, alignment_links(plan.alignments, table))
+    postings = write_impacts(directory, raw, live, current)
+    table.save(directory)
+    raw.save(directory)
+    with open(directory / CACHE_FILE, "wb") as out:
+        pickle.dump({"digests": state.digests, "keys": state.keys}, out, protocol=pickle.HIGHEST_PROTOCOL)
+    (directory / VOCAB_FILE).write_text(json.dumps({k: sorted(v) for k, v in state.words.items()}), encoding="utf-8")
+    (directory / LEXICON_FILE).write_text(json.dumps(plan.lexicon, ensure_ascii=False), encoding="utf-8")
+    segments = len([p for p in directory.iterdir() if p.suffix == ".seg"])
     meta = {
         "format": FORMAT,
         "built": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        "units": corpus.units,
-        "documents": len(corpus.docs),
-        "editions": [
-            {"name": i.name, "lang": i.lang, "effective": i.effective, "kind": i.kind, "units": i.units}
-            for i in corpus.editions.values()
-        ],
-        "current": corpus.current(),
+        "mode": mode,
+        "units": units,
+        "documents": sum(live),
+        "whoosh_documents": len(table),
+        "segments": segments,
+        "postings": postings,
+        "editions": [info.as_json() for info in infos],
+        "current": current_names,
+        "extras": plan.extras,
     }
     (directory / META_FILE).write_text(json.dumps(meta, indent=1), encoding="utf-8")
-    (directory / VOCAB_FILE).write_text(json.dumps(words), encoding="utf-8")
+    return meta
 
 
 def _terms(schema, texts: dict[str, str]) -> dict[str, list[str]]:
@@ -126,6 +425,9 @@ def _terms(schema, texts: dict[str, str]) -> dict[str, list[str]]:
         term = schema[name].term
         out[name] = [t for t in map(term, TOKEN_PATTERN.findall(text)) if t is not None]
     return out
+
+
+# --- swapping in ----------------------------------------------------------------------
 
 
 def _swap_in(index_dir: Path, generation: Path) -> None:
@@ -166,10 +468,25 @@ def _stamp(path: Path) -> int:
 
 
 def _remove_stale_builds(index_dir: Path) -> None:
+    """Remove the build directories of crashed builds (called with the lock held, so no
+    other build is writing one; a directory younger than :data:`STALE_BUILD_SECONDS`
+    may be a build of a version without the lock, and is left)."""
     now = time.time()
     for path in index_dir.parent.glob(f".{index_dir.name}.build-*"):
         try:
-            if now - path.stat().st_mtime > STALE_BUILD_SECONDS:
+            pid = int(path.name.split("-")[1])
+            alive = _alive(pid)
+            if not alive or now - path.stat().st_mtime > STALE_BUILD_SECONDS:
                 shutil.rmtree(path, ignore_errors=True)
-        except OSError:
+        except (OSError, ValueError, IndexError):
             pass
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return pid != os.getpid()

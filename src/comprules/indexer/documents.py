@@ -2,26 +2,30 @@
 
 One document per distinct unit *text*: a rule (every kind, chapters included) or a
 glossary entry whose language, id, title and text are the same in several editions
-is indexed once, with the list of those editions in its ``editions`` field. Most
-rules are unchanged from one edition to the next, so 74 English editions hold about
-7 times fewer distinct texts than units; filtering on ``editions`` still gives
-exactly the units of one edition.
+is indexed once, and the side table (:mod:`.table`) lists the editions holding it.
+Most rules are unchanged from one edition to the next, so 74 English editions hold
+about 8 times fewer distinct texts than units. whoosh holds only what never changes
+for a document (its analyzed text and what a hit shows); which editions hold it
+lives beside, so that a changed edition re-indexes only its own new texts.
 """
 
 from __future__ import annotations
 
+import hashlib
+import re
 from dataclasses import dataclass, field
 from typing import Iterable
 
-from whoosh.fields import ID, KEYWORD, STORED, Schema
+from whoosh.fields import STORED, Schema
 
 from ..errors import UsageError
-from ..model import Edition, GlossaryEntry, Rule
+from ..model import Edition, GlossaryEntry, Rule, plain_text
 from .analysis import LANGS, analyzer_for, exact_analyzer, field_lang
 from .fields import CachedText
 
-#: Bumped whenever the schema or the meta file changes; an older index must be rebuilt.
-FORMAT = 1
+#: Bumped whenever the schema, the side files or the meta file change; an older
+#: index is rebuilt in full.
+FORMAT = 2
 
 #: Query-time weight of each analyzed field (one per language: ``title_en``, ``title_fr``…):
 #: ``title`` holds keyword headings ("702.26. Phasing") and glossary headwords (with
@@ -37,27 +41,40 @@ EXACT_BOOST = 4.0
 
 GLOSSARY = "glossary"
 
+#: "See rule 702.26", "See rules 613.7 and 702.37", "voir règle 504": what a glossary
+#: definition points to (shown right after it when its headword is searched).
+_CITES = re.compile(
+    r"\b(?:rules?|sections?|r[èe]gles?)\s+((?:\d{3}(?:\.\d+[a-z]{0,2})?(?:[–-][a-z])?(?:,\s*|,?\s+(?:and|or|et|ou)\s+)?)+)",
+    re.I,
+)
+_CITED_NUMBER = re.compile(r"\d{3}(?:\.\d+[a-z]{0,2})?")
+
+
+def cited_rules(text: str) -> tuple[str, ...]:
+    """The rule and section numbers a glossary definition cites, in order, once each.
+
+    >>> cited_rules("A status. See rule 110.5 and rule 702.37, “Morph.” See rules 613.7 and 708.")
+    ('110.5', '702.37', '613.7', '708')
+    """
+    found = [n for m in _CITES.finditer(text) for n in _CITED_NUMBER.findall(m.group(1))]
+    return tuple(dict.fromkeys(found))
+
+#: The ``--kind`` choices and the unit kinds each one selects (``example``: the rules
+#: whose examples match, searched in their examples only).
+KINDS = {
+    "rule": frozenset({"chapter", "section", "rule", "subrule", "passage"}),
+    "example": frozenset({"chapter", "section", "rule", "subrule", "passage"}),
+    "glossary": frozenset({GLOSSARY}),
+    "note": frozenset({"note"}),
+}
+
 
 def make_schema() -> Schema:
-    """The whoosh schema: filter fields, stored display fields, and text per language.
+    """The whoosh schema: what a hit shows (``unit``, stored) and the text per language.
 
-    ``editions`` lists the editions holding the unit (space-separated names);
-    ``effective`` is the latest of their dates (sortable; empty for fragments);
-    ``unit`` stores what a hit shows (number, id, title, text).
-
-    ``number`` holds the printed number and, when it differs, the unit's id
-    (``702.175 702.175~2``, ``¶3``), so both look-ups hit.
+    ``unit`` stores the number, id, title, text and examples of the unit.
     """
-    schema = Schema(
-        editions=KEYWORD(stored=True, scorable=False),
-        lang=ID(stored=True),
-        effective=ID(stored=True, sortable=True),
-        number=KEYWORD(scorable=False),
-        section=ID(stored=True),
-        chapter=STORED,
-        kind=STORED,
-        unit=STORED,
-    )
+    schema = Schema(unit=STORED)
     for lang in LANGS:
         for name in FIELD_BOOSTS:
             schema.add(f"{name}_{lang}", CachedText(analyzer=analyzer_for(lang), phrase=True))
@@ -86,66 +103,73 @@ class EditionInfo:
     def dated(self) -> bool:
         return self.effective is not None
 
+    def as_json(self) -> dict:
+        return {"name": self.name, "lang": self.lang, "effective": self.effective, "kind": self.kind,
+                "units": self.units, "sha256": self.sha256}
+
+
+def current_editions(editions: Iterable[EditionInfo]) -> list[str]:
+    """The latest dated edition of each language, and every undated document."""
+    editions = list(editions)
+    latest: dict[str, EditionInfo] = {}
+    for info in editions:
+        if info.dated and (info.lang not in latest or info.effective > latest[info.lang].effective):
+            latest[info.lang] = info
+    chosen = {info.name for info in latest.values()}
+    return [info.name for info in editions if info.name in chosen or not info.dated]
+
 
 @dataclass
 class Corpus:
     """Every distinct unit of a set of editions, ready to write."""
 
-    docs: dict[tuple, dict] = field(default_factory=dict)
+    docs: dict[bytes, dict] = field(default_factory=dict)
     editions: dict[str, EditionInfo] = field(default_factory=dict)
     units: int = 0
 
     def current(self) -> list[str]:
         """The latest dated edition of each language, and every undated document."""
-        latest: dict[str, EditionInfo] = {}
-        for info in self.editions.values():
-            if info.dated and (info.lang not in latest or info.effective > latest[info.lang].effective):
-                latest[info.lang] = info
-        chosen = {info.name for info in latest.values()}
-        return [n for n, info in self.editions.items() if n in chosen or not info.dated]
+        return current_editions(self.editions.values())
 
 
-def in_order(corpus: Corpus) -> tuple[list[dict], int]:
-    """The documents, those of the default scope first, and how many those are."""
-    current = set(corpus.current())
-    first = [d for d in corpus.docs.values() if any(e in current for e in d["editions"])]
-    rest = [d for d in corpus.docs.values() if not any(e in current for e in d["editions"])]
-    return first + rest, len(first)
-
-
-def analyzed_texts(doc: dict) -> dict[str, str]:
-    """The text of each analyzed field of one document."""
-    code = field_lang(doc["lang"])
-    return {
-        f"title_{code}": doc["heading"],
-        f"body_{code}": doc["rule_text"],
-        f"examples_{code}": doc["examples"],
-        EXACT_FIELD: doc["heading"] + "\n" + doc["context"],
-    }
+def edition_info(edition: Edition, units: int) -> EditionInfo:
+    effective = edition.effective.isoformat() if edition.effective else None
+    return EditionInfo(edition.name, edition.lang, effective, edition.kind, units, edition.sha256)
 
 
 def collect(editions: Iterable[Edition]) -> Corpus:
     """Gather the distinct units of ``editions`` (read once, in any order)."""
     corpus = Corpus()
-    for edition in editions:
-        known = corpus.editions.get(edition.name)
-        if known is not None:
-            if known.sha256 == edition.sha256:
-                continue
-            raise UsageError(f"two different documents are named {edition.name} ({edition.source})")
-        effective = edition.effective.isoformat() if edition.effective else None
+    for edition in unique(editions):
         units = 0
-        for unit in _units(edition):
+        for unit in units_of(edition):
             units += 1
-            _add(corpus, unit, edition.name, effective)
-        corpus.editions[edition.name] = EditionInfo(
-            edition.name, edition.lang, effective, edition.kind, units, edition.sha256
-        )
+            doc = corpus.docs.get(unit["key"])
+            if doc is None:
+                doc = corpus.docs[unit["key"]] = {**unit, "editions": []}
+            if doc["editions"][-1:] != [edition.name]:  # a text printed twice in one edition
+                doc["editions"].append(edition.name)
+        corpus.editions[edition.name] = edition_info(edition, units)
         corpus.units += units
     return corpus
 
 
-def _units(edition: Edition) -> Iterable[dict]:
+def unique(editions: Iterable[Edition]) -> Iterable[Edition]:
+    """``editions`` without repeats; ``UsageError`` for two different documents of one name."""
+    seen: dict[str, Edition] = {}
+    for edition in editions:
+        known = seen.get(edition.name)
+        if known is not None:
+            if known.sha256 == edition.sha256:
+                continue
+            raise UsageError(f"two different documents are named {edition.name} ({edition.source})")
+        seen[edition.name] = edition
+        yield edition
+
+
+def units_of(edition: Edition) -> Iterable[dict]:
+    """The indexed units of one edition (rules of every kind, glossary entries), each
+    with its ``key``: the digest of what makes two units the same document."""
     for rule in edition.rules:
         doc = _rule_doc(rule, edition.lang, _context(edition, rule))
         if doc is not None:
@@ -165,31 +189,34 @@ def _context(edition: Edition, rule: Rule) -> str:
 
 
 def _rule_doc(rule: Rule, lang: str, context: str) -> dict | None:
-    text = rule.text.strip()
-    text = text if text != rule.title else ""
-    examples = "\n".join(e for e in rule.examples if e)
+    text = plain_text(rule.text.strip())
+    title = plain_text(rule.title or "")
+    text = text if text != title else ""
+    examples = "\n".join(plain_text(e) for e in rule.examples if e)
     body = "\n".join(part for part in (text, examples) if part)
-    if not body and not rule.title:
+    if not body and not title:
         return None
-    return {
+    return _keyed({
         "lang": lang,
         "number": rule.number,
         "rid": rule.id,
         "section": rule.section or "",
         "chapter": rule.chapter or "",
         "kind": rule.kind,
-        "title": rule.title or "",
+        "title": title,
         "text": body,
         "rule_text": text,
         "examples": examples,
-        "heading": rule.title or "",
+        "heading": title,
+        "names": [title] if title else [],
         "context": context,
-    }
+        "cites": (),
+    })
 
 
 def _glossary_doc(entry: GlossaryEntry, lang: str) -> dict:
     names = [entry.term, *(a for a in entry.aliases if a != entry.term)]
-    return {
+    return _keyed({
         "lang": lang,
         "number": entry.slug,
         "rid": entry.slug,
@@ -201,35 +228,35 @@ def _glossary_doc(entry: GlossaryEntry, lang: str) -> dict:
         "rule_text": entry.text,
         "examples": "",
         "heading": "\n".join(names),
+        "names": names,
         "context": "",
+        "cites": cited_rules(entry.text),
+    })
+
+
+def _keyed(doc: dict) -> dict:
+    parts = (doc["lang"], doc["kind"], doc["rid"], doc["number"], doc["title"], doc["text"], doc["context"])
+    doc["key"] = hashlib.blake2b("\x1f".join(parts).encode("utf-8"), digest_size=16).digest()
+    return doc
+
+
+def analyzed_texts(doc: dict) -> dict[str, str]:
+    """The text of each analyzed field of one document."""
+    code = field_lang(doc["lang"])
+    return {
+        f"title_{code}": doc["heading"],
+        f"body_{code}": doc["rule_text"],
+        f"examples_{code}": doc["examples"],
+        EXACT_FIELD: doc["heading"] + "\n" + doc["context"],
     }
-
-
-def _add(corpus: Corpus, unit: dict, edition: str, effective: str | None) -> None:
-    key = (unit["lang"], unit["kind"], unit["rid"], unit["number"], unit["title"], unit["text"], unit["context"])
-    doc = corpus.docs.get(key)
-    if doc is None:
-        doc = corpus.docs[key] = {**unit, "editions": [], "effective": ""}
-    if edition not in doc["editions"]:
-        doc["editions"].append(edition)
-    if effective and effective > doc["effective"]:
-        doc["effective"] = effective
 
 
 def whoosh_document(doc: dict) -> dict:
     """The fields handed to ``writer.add_document`` for one distinct unit."""
-    number = doc["number"] if doc["rid"] == doc["number"] else f"{doc['number']} {doc['rid']}"
-    return {
-        "editions": " ".join(doc["editions"]),
-        "lang": doc["lang"],
-        "effective": doc["effective"],
-        "number": number,
-        "section": doc["section"],
-        "chapter": doc["chapter"],
-        "kind": doc["kind"],
-        "unit": {"number": doc["number"], "id": doc["rid"], "title": doc["title"] or None, "text": doc["text"]},
-        **analyzed_texts(doc),
-    }
+    unit = {"number": doc["number"], "id": doc["rid"], "title": doc["title"] or None, "text": doc["text"]}
+    if doc["examples"]:
+        unit["examples"] = doc["examples"]
+    return {"unit": unit, **analyzed_texts(doc)}
 
 
 def vocabulary(schema: Schema) -> dict[str, list[str]]:

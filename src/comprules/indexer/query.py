@@ -21,13 +21,14 @@ from whoosh.query import And, MultiTerm, NullQuery, Or, Query, Term
 from ..errors import UsageError
 from .analysis import LANGS, TOKEN_PATTERN, exact_term_of, field_lang, term_of
 from .documents import EXACT_BOOST, EXACT_FIELD, FIELD_BOOSTS
+from .lexicon import Translation
 
 #: Longest query accepted, in characters.
 MAX_QUERY_CHARS = 1000
 
 OPERATORS = ("AND", "OR", "NOT", "ANDNOT", "ANDMAYBE")
 
-_RULE_NUMBER = re.compile(r"^(?:rule\s+)?(\d(?:\d\d(?:\.\d+[a-z]{0,2})?)?)\.?$", re.I)
+_RULE_NUMBER = re.compile(r"^(?:(?:rules?|r[èe]gles?|cr)\s+)?(\d(?:\d\d(?:\.\d+[a-z]{0,2})?)?)\.?$", re.I)
 _CITATION = re.compile(r"^R(\d{3})(\d*)([a-z]{0,2})$", re.I)
 _UNIT_ID = re.compile(r"^(?:\d{3}(?:\.\d+[a-z]{0,2})?(?:~\d+|¶\d+)|¶\d+)$")
 _SYNTAX_TOKEN = re.compile(r'"[^"]*"|[()]|[^\s()"]+')
@@ -113,7 +114,9 @@ def rule_number(text: str) -> str | None:
     return None
 
 
-def keyword_clauses(text: str, langs: tuple[str, ...]) -> list[list[tuple[str, str, float]]]:
+def keyword_clauses(
+    text: str, langs: tuple[str, ...], fields: tuple[str, ...] = tuple(FIELD_BOOSTS), exact: bool = True
+) -> list[list[tuple[str, str, float]]]:
     """Per word, the (field, term, boost) it matches: title and body per language, exact name.
 
     A word that is a stop word in one of ``langs`` is dropped, so "the creature"
@@ -125,32 +128,83 @@ def keyword_clauses(text: str, langs: tuple[str, ...]) -> list[list[tuple[str, s
     """
     words: dict[tuple, list[tuple[str, str, float]]] = {}
     for match in TOKEN_PATTERN.finditer(text):
-        word = match.group(0)
-        terms = tuple((lang, term_of(word, lang)) for lang in langs)
-        if terms in words or any(term is None for _, term in terms):
-            continue
-        clauses = [(f"{f}_{lang}", term, boost) for lang, term in terms for f, boost in FIELD_BOOSTS.items()]
-        exact = exact_term_of(word)
-        if exact is not None:
-            clauses.append((EXACT_FIELD, exact, EXACT_BOOST))
-        words[terms] = clauses
+        clauses = word_clauses(match.group(0), langs, fields, exact)
+        if clauses and tuple(clauses) not in words:
+            words[tuple(clauses)] = clauses
     return list(words.values())
 
 
-def keyword_query(text: str, langs: tuple[str, ...], *, every: bool = True) -> Query | None:
-    """The whoosh query equivalent to :func:`keyword_clauses` (every word, or any)."""
-    words = [Or([Term(f, t, boost=b) for f, t, b in clauses]) for clauses in keyword_clauses(text, langs)]
-    if not words:
+def word_clauses(
+    word: str, langs: tuple[str, ...], fields: tuple[str, ...] = tuple(FIELD_BOOSTS), exact: bool = True
+) -> list[tuple[str, str, float]]:
+    """The (field, term, boost) one word matches; empty for a stop word."""
+    terms = [(lang, term_of(word, lang)) for lang in langs]
+    if any(term is None for _, term in terms):
+        return []
+    boosts = FIELD_BOOSTS if len(fields) > 1 else dict.fromkeys(fields, 1.0)
+    clauses = [(f"{f}_{lang}", term, boosts[f]) for lang, term in terms for f in fields]
+    term = exact_term_of(word) if exact else None
+    if term is not None:
+        clauses.append((EXACT_FIELD, term, EXACT_BOOST))
+    return clauses
+
+
+def keyword_query(
+    text: str,
+    langs: tuple[str, ...],
+    *,
+    every: bool = True,
+    translations: list[Translation] = (),
+    fields: tuple[str, ...] = tuple(FIELD_BOOSTS),
+) -> Query | None:
+    """Every word (or any, ``every=False``) in the fields of ``langs``; a word span with a
+    translation (:mod:`.lexicon`) matches its own words or the translated term."""
+    exact = len(fields) > 1
+    words = TOKEN_PATTERN.findall(text)
+    by_start = {}
+    for t in translations:
+        by_start.setdefault(t.start, []).append(t)
+    parts: list[Query] = []
+    seen: set = set()
+    i = 0
+    while i < len(words):
+        found = by_start.get(i)
+        if found:
+            end = found[0].end
+            own = _all_words(words[i:end], langs, fields, exact)
+            alternatives = [_all_words(TOKEN_PATTERN.findall(t.text), (t.lang,), fields, exact) for t in found]
+            options = [q for q in (own, *alternatives) if q is not None]
+            if options:
+                parts.append(options[0] if len(options) == 1 else Or(options))
+            i = end
+            continue
+        clauses = word_clauses(words[i], langs, fields, exact)
+        if clauses and tuple(clauses) not in seen:
+            seen.add(tuple(clauses))
+            parts.append(Or([Term(f, t, boost=b) for f, t, b in clauses]))
+        i += 1
+    if not parts:
         return None
-    if len(words) == 1:
-        return words[0]
-    return And(words) if every else Or(words)
+    if len(parts) == 1:
+        return parts[0]
+    return And(parts) if every else Or(parts)
 
 
-def parse_query(text: str, schema, langs: tuple[str, ...]) -> Query | None:
+def _all_words(words: list[str], langs: tuple[str, ...], fields: tuple[str, ...], exact: bool) -> Query | None:
+    groups = [word_clauses(w, langs, fields, exact) for w in words]
+    parts = [Or([Term(f, t, boost=b) for f, t, b in g]) for g in groups if g]
+    if not parts:
+        return None
+    return parts[0] if len(parts) == 1 else And(parts)
+
+
+def parse_query(text: str, schema, langs: tuple[str, ...], fields: tuple[str, ...] = tuple(FIELD_BOOSTS)) -> Query | None:
     """Parse a query with phrases, groups or operators; ``UsageError`` if whoosh cannot."""
-    fields = [f"{f}_{lang}" for lang in langs for f in FIELD_BOOSTS] + [EXACT_FIELD]
-    boosts = {f"{f}_{lang}": b for lang in langs for f, b in FIELD_BOOSTS.items()} | {EXACT_FIELD: EXACT_BOOST}
+    own = dict.fromkeys(fields, 1.0) if len(fields) == 1 else FIELD_BOOSTS
+    boosts = {f"{f}_{lang}": b for lang in langs for f, b in own.items()}
+    if len(fields) > 1:
+        boosts[EXACT_FIELD] = EXACT_BOOST
+    fields = list(boosts)
     parser = qparser.QueryParser(
         None,
         schema,

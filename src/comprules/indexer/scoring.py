@@ -5,9 +5,8 @@ impact`` (whoosh's BM25F): ``And`` keeps the documents every part matches, ``Or`
 any part, ``Not`` / ``AndNot`` remove documents, ``AndMaybe`` adds the optional
 part's score. A ``Phrase`` asks whoosh which documents have the words in order (it
 needs positions), then scores those documents by the phrase's words. ``prefix*``,
-wildcards and ``fuzzy~1`` are expanded by whoosh into the index's terms (at most
-:data:`MAX_EXPANSION` per field; a fuzzy word keeps its first letter), then scored as
-an ``Or`` of them.
+wildcards and ``fuzzy~1`` are expanded into the index's terms (at most :data:`MAX_EXPANSION` per
+field; a fuzzy word keeps its first letter), then scored as an ``Or`` of them.
 
 The scorer also records which (field, term) pairs it used outside negated parts:
 those are the words a snippet highlights.
@@ -18,7 +17,9 @@ from __future__ import annotations
 import heapq
 from itertools import islice
 
-from whoosh.query import And, AndMaybe, AndNot, FuzzyTerm, MultiTerm, Not, NullQuery, Or, Phrase, Query, Term
+from rapidfuzz import process
+from rapidfuzz.distance import Levenshtein
+from whoosh.query import And, AndMaybe, AndNot, FuzzyTerm, MultiTerm, Not, NullQuery, Or, Phrase, Prefix, Query, Term
 
 from ..errors import UsageError
 from .impacts import Impacts
@@ -30,11 +31,13 @@ MAX_EXPANSION = 200
 
 
 def top_documents(
-    q: Query, impacts: Impacts, searcher, *, limit: int, allowed=None, bound: int | None = None
+    q: Query, impacts: Impacts, searcher, *, limit: int, allowed=None, current_only: bool = False
 ) -> tuple[list[tuple[float, int]], set[tuple[str, str]]]:
     """The best ``limit`` (score, docnum) for ``q``, best first (ties: lower docnum first),
-    and the (field, term) pairs that matched outside negated parts."""
-    scorer = _Scorer(impacts, searcher, bound)
+    and the (field, term) pairs that matched outside negated parts. ``allowed`` (a set)
+    keeps only those documents; ``current_only`` reads only the default scope's part of
+    each posting list."""
+    scorer = _Scorer(impacts, searcher, current_only)
     scores = scorer.scores(q)
     if allowed is not None:
         scores = {d: s for d, s in scores.items() if d in allowed}
@@ -43,10 +46,10 @@ def top_documents(
 
 
 class _Scorer:
-    def __init__(self, impacts: Impacts, searcher, bound: int | None):
+    def __init__(self, impacts: Impacts, searcher, current_only: bool):
         self.impacts = impacts
         self.searcher = searcher
-        self.bound = bound
+        self.current_only = current_only
         self.used: set[tuple[str, str]] = set()
         self.negated = 0
 
@@ -56,11 +59,8 @@ class _Scorer:
         if isinstance(q, Phrase):
             return self.phrase(q)
         if isinstance(q, MultiTerm):
-            if isinstance(q, FuzzyTerm) and q.prefixlength < 1:
-                # the first letter is rarely the typo, and it makes whoosh ~20× faster
-                q = FuzzyTerm(q.fieldname, q.text, q.boost, q.maxdist, prefixlength=1)
-            terms = islice(q.expanded_terms(self.searcher.reader()), MAX_EXPANSION)
-            return self.union([self.term(field, text, q.boost) for field, text in terms])
+            terms = islice(self.expand(q), MAX_EXPANSION)
+            return self.union([self.term(q.fieldname, text, q.boost) for text in terms])
         if isinstance(q, Or):
             return self.union([self.scores(s) for s in q.subqueries])
         if isinstance(q, And):
@@ -78,9 +78,26 @@ class _Scorer:
             raise UsageError("NOT only excludes from the words before it, as in: flying NOT reach")
         raise UsageError(f"unsupported query part: {type(q).__name__}")
 
+    def expand(self, q: MultiTerm):
+        """The index terms a ``prefix*``, ``fuzzy~N`` or wildcard word stands for.
+
+        Prefixes and fuzzy words are expanded over the impact lists' terms (live
+        documents only): a fuzzy word keeps its first letter (rarely the typo) and is
+        compared with rapidfuzz's Levenshtein distance; wildcards go through whoosh.
+        """
+        if isinstance(q, Prefix):
+            return self.impacts.with_prefix(q.fieldname, q.text)
+        if isinstance(q, FuzzyTerm):
+            head = q.text[: max(1, q.prefixlength)]
+            candidates = [t for t in self.impacts.with_prefix(q.fieldname, head) if abs(len(t) - len(q.text)) <= q.maxdist]
+            return [t for t, _, _ in process.extract(q.text, candidates, scorer=Levenshtein.distance,
+                                                      score_cutoff=q.maxdist, limit=None)]
+        return (text.decode("utf-8") if isinstance(text, bytes) else text
+                for _, text in q.expanded_terms(self.searcher.reader()))
+
     def term(self, field: str, text, boost: float) -> Scores:
         term = text.decode("utf-8") if isinstance(text, bytes) else text
-        docs, impacts = self.impacts.postings(field, term, self.bound)
+        docs, impacts = self.impacts.postings(field, term, self.current_only)
         if docs and not self.negated:
             self.used.add((field, term))
         return {d: s * boost for d, s in zip(docs, impacts)}

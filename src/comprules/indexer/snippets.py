@@ -29,14 +29,20 @@ def matched_spans(text: str, terms: frozenset[str], lang: str, exact: frozenset[
     heads = {t[:2] for t in terms} | {t[:2] for t in exact}
     if not heads:
         return []
+    folded = fold(text)
+    if len(folded) != len(text):  # a ligature (æ → ae): offsets would drift, fold word by word
+        return [m.span() for m in TOKEN_PATTERN.finditer(text)
+                if fold(m.group(0)[:3])[:2] in heads and _matches(m.group(0), terms, lang, exact)]
     spans = []
-    for m in TOKEN_PATTERN.finditer(text):
-        word = m.group(0)
-        if fold(word[:3])[:2] not in heads:
-            continue
-        if term_of(word, lang) in terms or (exact and exact_term_of(word) in exact):
+    for m in TOKEN_PATTERN.finditer(folded):
+        start = m.start()
+        if folded[start:start + 2] in heads and _matches(text[start:m.end()], terms, lang, exact):
             spans.append(m.span())
     return spans
+
+
+def _matches(word: str, terms: frozenset[str], lang: str, exact: frozenset[str]) -> bool:
+    return term_of(word, lang) in terms or bool(exact) and exact_term_of(word) in exact
 
 
 def make_snippet(

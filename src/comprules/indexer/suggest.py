@@ -69,8 +69,8 @@ class Vocabulary:
         out, changed = query, False
         for match in reversed(list(_WORD.finditer(query))):
             word = match.group(0)
-            if word.isupper() or self.known(word, langs):
-                continue
+            if word.isupper() or self.known(word, langs) or query[match.end():match.end() + 1] in ("*", "~"):
+                continue  # an operator, a known word, or a prefix* / fuzzy~ the user typed on purpose
             better = self.closest(word, langs)
             if better and fold(better) != fold(word):
                 out = out[: match.start()] + better + out[match.end():]

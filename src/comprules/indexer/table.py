@@ -1,0 +1,141 @@
+"""The side table: per whoosh document number, what filters, look-ups and collapsing need.
+
+whoosh stores each distinct text once; the table says, per document number, its
+language, kind, number, section, which editions hold it (``members``, edition ids into
+``editions``; empty for a document deleted by an incremental build), its lineage (the
+group of documents that are versions of one rule, for ``--all-editions``), and maps
+headwords and numbers to documents. Written as one pickle (``table.pkl``) per index
+generation, read once per open index.
+"""
+
+from __future__ import annotations
+
+import pickle
+from collections import defaultdict
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+
+from ..model import parent_number
+from .analysis import heading_key, term_of
+from .documents import GLOSSARY
+
+TABLE_FILE = "table.pkl"
+
+
+@dataclass
+class DocTable:
+    """Columns indexed by whoosh document number."""
+
+    #: Edition names; an edition's id is its position.
+    editions: list[str] = field(default_factory=list)
+    lang: list[str] = field(default_factory=list)
+    kind: list[str] = field(default_factory=list)
+    section: list[str] = field(default_factory=list)
+    number: list[str] = field(default_factory=list)
+    rid: list[str] = field(default_factory=list)
+    #: Headword and aliases of a glossary entry, title of a rule (for exact headword matches).
+    names: list[tuple[str, ...]] = field(default_factory=list)
+    examples: list[bool] = field(default_factory=list)
+    #: The rules a glossary definition cites ("See rule 702.26").
+    cites: list[tuple[str, ...]] = field(default_factory=list)
+    #: Edition ids holding the document (empty: deleted).
+    members: list[tuple[int, ...]] = field(default_factory=list)
+    lineage: list[int] = field(default_factory=list)
+
+    def __len__(self) -> int:
+        return len(self.kind)
+
+    def append(self, doc: dict, members: tuple[int, ...]) -> int:
+        """Add one document (a dict from :func:`.documents.units_of`); its number."""
+        self.lang.append(doc["lang"])
+        self.kind.append(doc["kind"])
+        self.section.append(doc["section"])
+        self.number.append(doc["number"])
+        self.rid.append(doc["rid"])
+        self.names.append(tuple(doc["names"]))
+        self.examples.append(bool(doc["examples"]))
+        self.cites.append(tuple(doc["cites"]))
+        self.members.append(members)
+        self.lineage.append(len(self.lineage))
+        return len(self.kind) - 1
+
+    def live(self, docnum: int) -> bool:
+        return bool(self.members[docnum])
+
+    def live_count(self) -> int:
+        return sum(1 for m in self.members if m)
+
+    def save(self, directory: Path) -> None:
+        state = {k: v for k, v in self.__dict__.items() if not k.startswith("_") and k in _COLUMNS}
+        with open(directory / TABLE_FILE, "wb") as out:
+            pickle.dump(state, out, protocol=pickle.HIGHEST_PROTOCOL)
+
+    @classmethod
+    def load(cls, directory: Path) -> "DocTable":
+        with open(directory / TABLE_FILE, "rb") as f:
+            return cls(**pickle.load(f))
+
+    # --- look-ups (built on first use) -------------------------------------------------
+
+    @cached_property
+    def by_number(self) -> dict[str, list[int]]:
+        """Printed number and unit id → live documents (``702.175`` finds both copies)."""
+        out: dict[str, list[int]] = defaultdict(list)
+        for d, (number, rid) in enumerate(zip(self.number, self.rid)):
+            if self.members[d] and self.kind[d] != GLOSSARY:
+                out[number].append(d)
+                if rid != number:
+                    out[rid].append(d)
+        return dict(out)
+
+    @cached_property
+    def children(self) -> dict[str, list[int]]:
+        """Number → the live documents one level below it (``702`` → ``702.1``…)."""
+        out: dict[str, list[int]] = defaultdict(list)
+        for d, number in enumerate(self.number):
+            if self.members[d] and self.kind[d] != GLOSSARY and "¶" not in number:
+                parent = parent_number(number)
+                if parent is not None:
+                    out[parent].append(d)
+        return dict(out)
+
+    @cached_property
+    def heads(self) -> dict[str, list[int]]:
+        """Headword key (:func:`.analysis.heading_key`) → live glossary entries and titled units."""
+        out: dict[str, list[int]] = defaultdict(list)
+        for d, names in enumerate(self.names):
+            if names and self.members[d]:
+                for key in {heading_key(n) for n in names}:
+                    if key:
+                        out[key].append(d)
+        return dict(out)
+
+    @cached_property
+    def stemmed_heads(self) -> dict[tuple[str, ...], list[int]]:
+        """Headwords by their stemmed words in the document's language ("state-based action")."""
+        out: dict[tuple[str, ...], list[int]] = defaultdict(list)
+        for key, docs in self.heads.items():
+            for d in docs:
+                stems = stem_key(key, self.lang[d])
+                if stems:
+                    out[stems].append(d)
+        return dict(out)
+
+    @cached_property
+    def lineage_editions(self) -> dict[int, frozenset[int]]:
+        """Lineage → the editions holding a version of it."""
+        out: dict[int, set[int]] = defaultdict(set)
+        for d, members in enumerate(self.members):
+            if members:
+                out[self.lineage[d]].update(members)
+        return {k: frozenset(v) for k, v in out.items()}
+
+
+_COLUMNS = ("editions", "lang", "kind", "section", "number", "rid", "names", "examples", "cites", "members",
+            "lineage")
+
+
+def stem_key(text: str, lang: str) -> tuple[str, ...]:
+    """The stemmed words of ``text`` in ``lang``, stop words left out."""
+    return tuple(t for t in (term_of(w, lang) for w in text.split()) if t)
