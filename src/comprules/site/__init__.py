@@ -1,9 +1,14 @@
 """The static site: one folder of HTML that works from disk, built from editions.
 
 ``render_site(editions, out_dir)`` writes the home page, each edition's table of
-contents, section pages (one anchor per rule, the citation alias ``R70237a`` too),
+contents, section pages (one anchor per rule, the citation alias ``R70237a`` too,
+glossary terms linked, an edition switcher that follows the rule's lineage),
 glossary, ``{lang}/latest/`` aliases and fragment pages, with every reference in
-rule text a relative link (see :mod:`.markdown`). URLs come from :mod:`.urls` only.
+rule text a relative link (see :mod:`.markdown`); the diffs of consecutive editions
+and each rule's history (:mod:`.changes`), French documents beside their English
+edition and the lexicon (:mod:`.compare`), and the search index (:mod:`.search`).
+URLs come from :mod:`.urls` only. A site whose inputs did not change is kept as it
+is (:mod:`.cache`).
 """
 
 from __future__ import annotations
@@ -16,8 +21,9 @@ from pathlib import Path
 from typing import Any
 
 from ..model import Edition
+from . import cache
 from .markdown import Extract
-from .render import SiteRenderer, SiteStats
+from .render import SiteRenderer, SiteStats, cited_by_index
 
 __all__ = ["render_site", "SiteStats", "SiteRenderer"]
 
@@ -29,6 +35,11 @@ def render_site(
     graph: Any = None,
     data_dir: Path | None = None,
     extract: Extract | None = None,
+    alignments: dict | None = None,
+    jobs: int | None = None,
+    search: bool = True,
+    force: bool = False,
+    reuse: Path | None = None,
 ) -> SiteStats:
     """Render ``editions`` into ``out_dir``, replacing it only once the render succeeded.
 
@@ -37,20 +48,75 @@ def render_site(
     leaves the previous site untouched. ``graph`` (networkx, citations between rule
     ids ``{lang}/{date}/{id}``) adds "cited by" lists; ``data_dir`` holds the data
     exports (``{lang}/{date}.json``, ``graph.graphml``) to publish under ``data/``;
-    ``extract`` replaces ``comprules.references.extract`` (tests).
+    ``extract`` replaces ``comprules.references.extract`` (tests); ``alignments``
+    (``(old name, new name)`` → ``comprules.alignment.Alignment``) stand in for those
+    stored in ``data_dir/alignments/`` or computed; ``jobs`` worker processes render
+    (default: the CPUs, at most 4); ``search`` builds the Pagefind index. When the
+    inputs' fingerprint equals the one of the site in ``out_dir``, nothing is written
+    (``SiteStats.skipped``) unless ``force``; equal to the one of the site in ``reuse``
+    (the previous site, when rendering into a new folder), that site is copied (hard
+    links) instead of rendered.
     """
+    import time
+
+    started = time.perf_counter()
     out_dir = Path(out_dir)
+    editions = list(editions)
+    cited = cited_by_index(graph)
+    options = {"extract": getattr(extract, "__qualname__", None), "search": search and _search_available()}
+    if extract is not None:
+        options["extract_module"] = getattr(extract, "__module__", None)
+    stamp = cache.fingerprint(editions, cited, data_dir=data_dir, alignments=alignments, options=options)
+    for previous_site in (out_dir, reuse):
+        if force or previous_site is None or cache.stored(previous_site) != stamp:
+            continue
+        previous = cache.stored_stats(previous_site) or {}
+        fields = {k: previous[k] for k in SiteStats.__dataclass_fields__ if k in previous}
+        fields.update(skipped=True, search_seconds=0.0, timings={})
+        try:
+            kept = SiteStats(**{**fields, "seconds": 0.0})
+        except TypeError:
+            continue  # stats of another version: render again
+        if not (Path(previous_site) / "index.html").is_file():
+            continue
+        if Path(previous_site) != out_dir:
+            _copy_site(Path(previous_site), out_dir)
+        return SiteStats(**{**fields, "seconds": time.perf_counter() - started})
     out_dir.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.new-", dir=out_dir.parent))
     try:
-        renderer = SiteRenderer(editions, graph=graph, data_dir=data_dir, extract=extract)
+        renderer = SiteRenderer(editions, graph=None, data_dir=data_dir, extract=extract,
+                                alignments=alignments, jobs=jobs, search=search)
+        renderer.cited = cited
         stats = renderer.render(tmp)
+        cache.store(tmp, stamp, stats.to_json())
         os.chmod(tmp, 0o755)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
     _swap_in(tmp, out_dir)
     return stats
+
+
+def _copy_site(source: Path, out_dir: Path) -> None:
+    """Copy a whole site (hard links when possible) into ``out_dir``, swapped in."""
+    from .render import _link_or_copy
+
+    out_dir.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.new-", dir=out_dir.parent))
+    try:
+        os.rmdir(tmp)
+        shutil.copytree(source, tmp, copy_function=_link_or_copy)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    _swap_in(tmp, out_dir)
+
+
+def _search_available() -> bool:
+    from .search import available
+
+    return available()
 
 
 def _swap_in(new: Path, out_dir: Path) -> None:

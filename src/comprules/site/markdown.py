@@ -12,15 +12,27 @@ The core rule :func:`rule_refs`, modelled on markdown-it-py's
 ``env["extract"](text, lang)`` into ``link_open``/``text``/``link_close`` tokens:
 one link per *printed* member of a range or list ("601.2f–h" gives two links).
 A target the edition lacks is not linked but wrapped in ``<span class="dangling">``.
+The core rule :func:`glossary_terms`, after it, links glossary terms where they occur
+(``env["terms"]``, a :class:`~comprules.site.terms.TermMatcher`): the first occurrence
+of each term in a text, outside links, to ``env["glossary"]#slug``.
+
+A text with nothing markdown could read (no ``_``, ``*``, ``\\``, carriage return or
+NUL) skips the inline parser: it is one text token, given to the same two functions
+and the same renderer, so the HTML is the same (``tests/test_site.py`` checks this on
+a whole edition), three times faster.
 
 ``env`` keys: ``extract`` (the reference extractor), ``lang``, ``known`` (the set of
 rule ids of the edition), ``edition`` (its name), ``urls`` (the page's
 :class:`~comprules.site.urls.Urls`, which knows where each target lives), and
-``stats`` (a dict counting ``links`` and ``dangling``).
+``stats`` (a dict counting ``links`` and ``dangling``); optionally ``terms`` and
+``glossary`` (the link to the glossary page), and ``fallback(kind, number)``, the link
+for a target the edition lacks (a French fragment's citation, sent to the English
+edition it translates; ``class="xl"``).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -40,8 +52,9 @@ def make_markdown() -> MarkdownIt:
 
 
 def refs_plugin(md: MarkdownIt) -> None:
-    """Register :func:`rule_refs` at the end of the core chain."""
+    """Register :func:`rule_refs`, then :func:`glossary_terms`, at the end of the core chain."""
     md.core.ruler.push("rule_refs", rule_refs)
+    md.core.ruler.push("glossary_terms", glossary_terms)
 
 
 def prepare(text: str) -> str:
@@ -53,38 +66,94 @@ def prepare(text: str) -> str:
     return text
 
 
+_MARKDOWN = re.compile(r"[_*\\\r\0]")
+
+
 def render_text(md: MarkdownIt, text: str, env: dict) -> str:
     """One rule's (or example's, or sense's) text as inline HTML."""
-    return md.renderInline(prepare(text), env)
+    if _MARKDOWN.search(text):
+        return md.renderInline(prepare(text), env)
+    tokens = [_text(text, 0)]
+    if env.get("extract") is not None:
+        tokens = link_refs(tokens, env)
+    if env.get("terms") is not None:
+        tokens = link_terms(tokens, env)
+    return md.renderer.renderInline(tokens, md.options, env)
 
 
 def rule_refs(state: StateCore) -> None:
     """Core rule: split text tokens at references into links (cf. ``linkify``)."""
-    env = state.env
-    extract = env.get("extract")
-    if extract is None:
+    if state.env.get("extract") is None:
         return
     for inline_token in state.tokens:
-        if inline_token.type != "inline" or not inline_token.children:
-            continue
-        tokens = inline_token.children
-        # Scan from the end, to keep positions when tokens are inserted.
-        i = len(tokens)
-        while i >= 1:
+        if inline_token.type == "inline" and inline_token.children:
+            inline_token.children = link_refs(inline_token.children, state.env)
+
+
+def glossary_terms(state: StateCore) -> None:
+    """Core rule: link the first occurrence of each glossary term, outside links."""
+    if state.env.get("terms") is None:
+        return
+    for inline_token in state.tokens:
+        if inline_token.type == "inline" and inline_token.children:
+            inline_token.children = link_terms(inline_token.children, state.env)
+
+
+def link_refs(tokens: list[Token], env: dict) -> list[Token]:
+    """The tokens of one inline text with every reference split out into a link."""
+    extract = env["extract"]
+    # Scan from the end, to keep positions when tokens are inserted.
+    i = len(tokens)
+    while i >= 1:
+        i -= 1
+        token = tokens[i]
+        if token.type == "link_close":  # skip the content of existing links
             i -= 1
-            token = tokens[i]
-            if token.type == "link_close":  # skip the content of existing links
+            while tokens[i].level != token.level and tokens[i].type != "link_open":
                 i -= 1
-                while tokens[i].level != token.level and tokens[i].type != "link_open":
-                    i -= 1
+            continue
+        if token.type != "text" or not token.content:
+            continue
+        refs = extract(token.content, env.get("lang", "en"))
+        if refs:
+            tokens[i : i + 1] = split_text(token.content, refs, token.level, env)
+    return tokens
+
+
+def link_terms(tokens: list[Token], env: dict) -> list[Token]:
+    """The tokens with the first occurrence of each glossary term (outside links and
+    dangling marks) made a link to the glossary."""
+    matcher = env["terms"]
+    page = env.get("glossary", "glossary.html")
+    seen: set[str] = set()
+    out: list[Token] = []
+    depth = 0
+    for token in tokens:
+        if token.type in ("link_open", "span_open"):
+            depth += 1
+        elif token.type in ("link_close", "span_close"):
+            depth -= 1
+        if depth or token.type != "text" or not token.content:
+            out.append(token)
+            continue
+        text, last = token.content, 0
+        for start, end, slug in matcher.find(text):
+            if slug in seen:
                 continue
-            if token.type != "text" or not token.content:
-                continue
-            refs = extract(token.content, env.get("lang", "en"))
-            if refs:
-                nodes = split_text(token.content, refs, token.level, env)
-                tokens[i : i + 1] = nodes
-        inline_token.children = tokens
+            seen.add(slug)
+            if start > last:
+                out.append(_text(text[last:start], token.level))
+            open_ = Token("link_open", "a", 1, attrs={"class": "g", "href": f"{page}#{slug}"})
+            open_.level = token.level
+            close = Token("link_close", "a", -1)
+            close.level = token.level
+            out.extend((open_, _text(text[start:end], token.level + 1), close))
+            last = end
+        if last == 0:
+            out.append(token)
+        elif last < len(text):
+            out.append(_text(text[last:], token.level))
+    return out
 
 
 def split_text(text: str, refs: Sequence[Any], level: int, env: dict) -> list[Token]:
@@ -134,13 +203,18 @@ def _member(printed: str, kind: str, number: str, level: int, env: dict) -> list
     if kind == "glossary" or known is None or number in known:
         urls = env.get("urls")
         href = urls.target(kind, number) if urls is not None else None
+    attrs = {"href": href}
+    if href is None and env.get("fallback") is not None:
+        # a fragment citing a rule it does not quote: the rule in the edition it translates
+        href = env["fallback"](kind, number)
+        attrs = {"href": href, "hreflang": "en", "class": "xl"}
     if href is None:
         stats["dangling"] = stats.get("dangling", 0) + 1
         open_ = Token("span_open", "span", 1, attrs={"class": "dangling"})
         close = Token("span_close", "span", -1)
     else:
         stats["links"] = stats.get("links", 0) + 1
-        open_ = Token("link_open", "a", 1, attrs={"href": href}, markup="ref", info="auto")
+        open_ = Token("link_open", "a", 1, attrs=attrs, markup="ref", info="auto")
         close = Token("link_close", "a", -1, markup="ref", info="auto")
     open_.level = level
     close.level = level

@@ -3,14 +3,22 @@
 :class:`SiteRenderer` writes every page of a site into a folder; ``render_site`` (in
 ``__init__``) renders into a temporary folder beside the target and swaps it in.
 Pages and their links follow ``DESIGN.md``'s URL scheme, built by :mod:`.urls`.
+
+The work is cut into tasks (one edition, one diff, a slice of the history pages, one
+French document beside its English edition) run by forked worker processes when
+``jobs`` > 1; the search index (:mod:`.search`) is built by Pagefind meanwhile, in
+its own process. Pages shared by the whole site (home, indexes, the lineage tables
+of the edition switcher) are written last, by the parent.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
 import time
+import tomllib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
@@ -22,12 +30,26 @@ from markupsafe import Markup
 
 from ..model import Edition, Rule, sort_key
 from . import urls as U
+from .lineage import Lineage, chains, load_alignments, pairs
 from .markdown import Extract, make_markdown, render_text
+from .terms import TermMatcher
 
 
 #: Characters of rule text per page before a long section is cut into parts; keeps
 #: every section page under 150 KB (702, Keyword Abilities, is ~150 KB of text alone).
-PAGE_BUDGET = 100_000
+PAGE_BUDGET = 90_000
+#: Markup a rule adds to its page beyond its text (estimate): glossary-term links,
+#: its history link and lineage key.
+RULE_MARKUP = 260
+#: History pages per task.
+HISTORY_SLICE = 600
+
+KIND_LABELS = {
+    "en": {"kept": "kept", "edited": "edited", "renumbered": "moved", "added": "added",
+           "removed": "removed", "split": "split", "merged": "merged", "first": "first printed"},
+    "fr": {"kept": "inchangée", "edited": "modifiée", "renumbered": "déplacée", "added": "ajoutée",
+           "removed": "supprimée", "split": "scindée", "merged": "fusionnée", "first": "première version"},
+}
 
 LANG_NAMES = {"en": "English", "fr": "Français", "de": "Deutsch", "es": "Español",
               "it": "Italiano", "pt": "Português", "ja": "日本語"}
@@ -39,7 +61,10 @@ LABELS = {
         "effective": "Effective", "latest": "Latest edition", "rules": "rules",
         "fragments": "Other documents", "fragment": "Document", "cited_by": "Cited by:",
         "obsolete": "Obsolete", "part": "part", "example": "Example:",
-        "permalink": "Permalink",
+        "permalink": "Permalink", "history": "History", "history_of": "History of",
+        "edition": "Edition", "switch": "Switch", "search": "Search", "changes": "Changes",
+        "diffs": "Changes between editions", "compare": "French ⇄ English",
+        "lexicon": "Lexicon", "data": "Data", "set": "Set",
     },
     "fr": {
         "site": "Règles complètes de Magic : L'Assemblée", "home": "Règles complètes",
@@ -47,7 +72,11 @@ LABELS = {
         "glossary": "Glossaire", "effective": "En vigueur au", "latest": "Dernière édition",
         "rules": "règles", "fragments": "Autres documents", "fragment": "Document",
         "cited_by": "Citée par :", "obsolete": "Obsolète", "part": "partie",
-        "example": "Exemple :", "permalink": "Lien permanent",
+        "example": "Exemple :", "permalink": "Lien permanent", "history": "Historique",
+        "history_of": "Historique de", "edition": "Édition", "switch": "Changer",
+        "search": "Recherche", "changes": "Changements",
+        "diffs": "Changements entre éditions", "compare": "Français ⇄ anglais",
+        "lexicon": "Lexique", "data": "Données", "set": "Extension",
     },
 }
 
@@ -76,6 +105,12 @@ class SiteStats:
     links: int
     dangling: int
     seconds: float
+    skipped: bool = False
+    search_seconds: float = 0.0
+    timings: dict[str, float] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {k: getattr(self, k) for k in self.__dataclass_fields__}
 
 
 @dataclass
@@ -92,6 +127,12 @@ class _Tally:
         self.largest = max(self.largest, (size, path))
         if section:
             self.largest_section = max(self.largest_section, (size, path))
+
+    def merge(self, other: "_Tally") -> None:
+        self.pages += other.pages
+        self.bytes += other.bytes
+        self.largest = max(self.largest, other.largest)
+        self.largest_section = max(self.largest_section, other.largest_section)
 
 
 def default_extract() -> Extract:
@@ -139,6 +180,14 @@ def _node_id(node: Any) -> tuple[str, str, str]:
     return head, sep, tail
 
 
+_WORKER: tuple["SiteRenderer", Path] | None = None
+
+
+def _work(task: tuple) -> tuple["_Tally", dict[str, int]]:
+    renderer, out = _WORKER
+    return renderer.run_task(task, out)
+
+
 class SiteRenderer:
     """Render a set of editions into a folder; templates and markdown built once."""
 
@@ -150,12 +199,21 @@ class SiteRenderer:
         data_dir: Path | None = None,
         extract: Extract | None = None,
         page_budget: int = PAGE_BUDGET,
+        alignments: dict | None = None,
+        jobs: int | None = None,
+        search: bool = True,
+        compute_alignments: bool = True,
     ):
         self.editions = list(editions)
+        self.by_name = {e.name: e for e in self.editions}
         self.cited = cited_by_index(graph)
         self.data_dir = Path(data_dir) if data_dir is not None else None
         self.extract = extract if extract is not None else default_extract()
         self.page_budget = page_budget
+        self.given_alignments = alignments
+        self.compute_alignments = compute_alignments
+        self.jobs = max(1, jobs if jobs is not None else min(4, os.cpu_count() or 1))
+        self.search = search
         self.md = make_markdown()
         self.jinja = jinja2.Environment(
             loader=jinja2.PackageLoader("comprules.site", "templates"),
@@ -167,13 +225,43 @@ class SiteRenderer:
         )
         self.templates = {
             name: self.jinja.get_template(f"{name}.html")
-            for name in ("home", "edition", "section", "glossary", "fragment")
+            for name in ("home", "edition", "section", "glossary", "fragment", "diff_index",
+                         "diff", "diffs", "history", "compare", "compare_index", "lexicon", "search")
         }
         self.latest = latest_editions(self.editions)
+        self.sets = set_names()
         self.tally = _Tally()
         self.stats: dict[str, int] = {"links": 0, "dangling": 0}
+        self.timings: dict[str, float] = {}
+        self.alignments: dict = {}
+        self.lineage = Lineage()
+        self.history_keys: dict[str, set[str]] = {}
+        self.pairs: list[tuple[Edition, Edition]] = []
+        self.compares: list[tuple[Edition, Edition, Any]] = []
+        self.layouts: dict[str, tuple[U.Layout, dict[str, list[list[Rule]]]]] = {}
+        self.data_hrefs: dict[str, str] = {}
+        self.english_of: dict[str, Edition] = {}
 
     # -- whole site -----------------------------------------------------------
+
+    def prepare(self) -> None:
+        """Alignments, lineage keys, and the English edition of each French document."""
+        t = time.perf_counter()
+        self.pairs = pairs(self.editions)
+        self.alignments = load_alignments(self.editions, given=self.given_alignments, data_dir=self.data_dir,
+                                          compute=self.compute_alignments, jobs=self.jobs)
+        self.lineage = Lineage.build(self.editions, self.alignments)
+        for chain in chains(self.editions):
+            last = chain[-1]
+            if not U.is_fragment(last):
+                self.history_keys[last.lang] = {r.id for r in last.rules if r.kind != "chapter"}
+        from .compare import compare_pairs
+
+        self.compares = compare_pairs(self.editions, data_dir=self.data_dir, given=self.given_alignments)
+        self.english_of = {fr.name: en for fr, en, _ in self.compares}
+        for e in self.editions:
+            self.layout(e)
+        self.timings["prepare"] = time.perf_counter() - t
 
     def render(self, out: Path) -> SiteStats:
         """Write the whole site into ``out`` (an empty or new folder)."""
@@ -181,11 +269,32 @@ class SiteRenderer:
         out.mkdir(parents=True, exist_ok=True)
         self.copy_static(out)
         data = self.copy_data(out)
-        for edition in self.editions:
-            self.render_edition(edition, out, data_href=data.get(edition.name))
-        for lang, edition in self.latest.items():
-            self.copy_latest(out, edition, lang)
-        self.render_home(out, graph_href=data.get("graph"))
+        self.data_hrefs = data
+        self.prepare()
+        indexer = None
+        if self.search:
+            from .search import SearchIndex
+
+            indexer = SearchIndex(self, out)
+            indexer.start()
+        try:
+            t = time.perf_counter()
+            self.run_tasks(self.tasks(), out)
+            self.timings["pages"] = time.perf_counter() - t
+            t = time.perf_counter()
+            for lang, edition in self.latest.items():
+                self.copy_latest(out, edition, lang)
+            self.render_home(out, graph_href=data.get("graph"))
+            self.render_shared(out)
+            self.timings["shared"] = time.perf_counter() - t
+            search_seconds = 0.0
+            if indexer is not None:
+                search_seconds = indexer.wait()
+                self.timings["search"] = search_seconds
+        except BaseException:
+            if indexer is not None:
+                indexer.kill()
+            raise
         return SiteStats(
             editions=len(self.editions),
             pages=self.tally.pages,
@@ -197,7 +306,74 @@ class SiteRenderer:
             links=self.stats["links"],
             dangling=self.stats["dangling"],
             seconds=time.perf_counter() - started,
+            search_seconds=search_seconds,
+            timings=dict(self.timings),
         )
+
+    def tasks(self) -> list[tuple]:
+        """Every task, the largest first (so that workers finish together)."""
+        tasks: list[tuple[int, tuple]] = []
+        for e in self.editions:
+            tasks.append((len(e.rules) + len(e.glossary), ("edition", e.name)))
+        for old, new in self.pairs:
+            tasks.append((len(new.rules) // 4, ("diff", old.name, new.name)))
+        for lang, keys in self.history_keys.items():
+            latest = self.latest[lang]
+            ids = [r.id for r in latest.rules if r.id in keys]
+            for k in range(0, len(ids), HISTORY_SLICE):
+                tasks.append((len(ids[k:k + HISTORY_SLICE]) * 2, ("history", lang, k, k + HISTORY_SLICE)))
+        for k, _ in enumerate(self.compares):
+            tasks.append((100, ("compare", k)))
+        tasks.sort(key=lambda t: -t[0])
+        return [t for _, t in tasks]
+
+    def run_tasks(self, tasks: list[tuple], out: Path) -> None:
+        global _WORKER
+        if self.jobs <= 1 or len(tasks) < 8:
+            for task in tasks:
+                self._merge(*self.run_task(task, out))
+            return
+        import multiprocessing
+
+        _WORKER = (self, out)
+        try:
+            with multiprocessing.get_context("fork").Pool(self.jobs) as pool:
+                for result in pool.imap_unordered(_work, tasks):
+                    self._merge(*result)
+        finally:
+            _WORKER = None
+
+    def _merge(self, tally: "_Tally", stats: dict[str, int]) -> None:
+        if tally is not self.tally:
+            self.tally.merge(tally)
+        for k, v in stats.items():
+            if stats is not self.stats:
+                self.stats[k] = self.stats.get(k, 0) + v
+
+    def run_task(self, task: tuple, out: Path) -> tuple["_Tally", dict[str, int]]:
+        """Run one task; return what it wrote."""
+        saved = self.tally, self.stats
+        self.tally, self.stats = _Tally(), {"links": 0, "dangling": 0}
+        try:
+            kind = task[0]
+            if kind == "edition":
+                edition = self.by_name[task[1]]
+                self.render_edition(edition, out, data_href=self.data_hrefs.get(edition.name))
+            elif kind == "diff":
+                from .changes import render_diff
+
+                render_diff(self, out, self.by_name[task[1]], self.by_name[task[2]])
+            elif kind == "history":
+                from .changes import render_history
+
+                render_history(self, out, task[1], task[2], task[3])
+            elif kind == "compare":
+                from .compare import render_compare
+
+                render_compare(self, out, *self.compares[task[1]])
+            return self.tally, self.stats
+        finally:
+            self.tally, self.stats = saved
 
     def write(self, out: Path, path: str, html: str, *, section: bool = False) -> None:
         data = html.encode("utf-8")
@@ -205,6 +381,14 @@ class SiteRenderer:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(data)
         self.tally.add(path, len(data), section)
+
+    def write_text(self, out: Path, path: str, text: str) -> None:
+        """A file that is not a page (a script): counted in the total only."""
+        data = text.encode("utf-8")
+        target = out / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+        self.tally.bytes += len(data)
 
     def copy_static(self, out: Path) -> None:
         dest = out / U.STATIC
@@ -244,6 +428,15 @@ class SiteRenderer:
 
     # -- pages ----------------------------------------------------------------
 
+    def edition_row(self, e: Edition, u: U.Urls) -> dict[str, Any]:
+        """One edition as the home page lists it."""
+        date = e.effective.isoformat()
+        prev = self.lineage.previous.get(e.name)
+        return {"href": u.edition(e.name), "date": date, "count": len(e.numbered()),
+                "set": self.sets.get(date, ""),
+                "diff": u(U.diff_page(prev, e.name)) if prev else None,
+                "data": u(self.data_hrefs[e.name]) if e.name in self.data_hrefs else None}
+
     def render_home(self, out: Path, graph_href: str | None = None) -> None:
         u = U.Urls(U.HOME)
         groups = []
@@ -257,15 +450,15 @@ class SiteRenderer:
                 "lang": lang,
                 "name": LANG_NAMES.get(lang, lang),
                 "t": labels(lang),
-                "latest": {"label": latest.effective.isoformat()} if latest else None,
-                "editions": [
-                    {"href": u.edition(e.name), "date": e.effective.isoformat(),
-                     "count": len(e.numbered())}
-                    for e in dated
-                ],
+                "latest": {"label": latest.effective.isoformat(),
+                           "set": self.sets.get(latest.effective.isoformat(), "")} if latest else None,
+                "editions": [self.edition_row(e, u) for e in dated],
                 "fragments": [
                     {"href": u.edition(e.name), "title": e.title or e.name,
-                     "stem": e.name.partition("/")[2]}
+                     "stem": e.name.partition("/")[2],
+                     "compare": next((u(U.compare_page(f.name, en.name)) for f, en, _ in self.compares
+                                      if f.name == e.name), None),
+                     "data": u(self.data_hrefs[e.name]) if e.name in self.data_hrefs else None}
                     for e in fragments
                 ],
             })
@@ -274,14 +467,70 @@ class SiteRenderer:
         html = self.templates["home"].render(
             lang="en", title=labels("en")["site"], t=labels("en"), u=u, goto=goto,
             languages=groups, graph_href=u(graph_href) if graph_href else None,
+            diffs=u(U.diff_index()) if self.pairs else None,
+            compare=u(U.compare_index()) if self.compares else None,
+            lexicon=u(U.lexicon_page()) if self.compares else None,
+            search=u(U.search_page()) if self.search else None,
         )
         self.write(out, U.HOME, html)
 
+    def render_shared(self, out: Path) -> None:
+        """The pages and scripts about the whole site: diff index, lineage tables,
+        French ⇄ English index and lexicon, search page."""
+        from .changes import render_diff_index
+        from .compare import render_compare_index, render_lexicon
+
+        if self.pairs:
+            render_diff_index(self, out)
+        if self.compares:
+            render_compare_index(self, out)
+            render_lexicon(self, out)
+        self.write_lineage(out)
+        if self.search:
+            u = U.Urls(U.search_page())
+            html = self.templates["search"].render(
+                lang="en", title=f"{labels('en')['search']} — {labels('en')['site']}", t=labels("en"), u=u,
+                goto=None, editions=[(e.name, edition_label(e)) for e in sorted(
+                    self.editions, key=lambda e: (_lang_order(e.lang), U.is_fragment(e),
+                                                  -(e.effective.toordinal() if e.effective else 0), e.name))],
+            )
+            self.write(out, U.search_page(), html)
+
+    def write_lineage(self, out: Path) -> None:
+        """The edition switcher's data: the editions, and per dated edition where each
+        lineage key lands in it (scripts, so that they load from disk too)."""
+        listing: dict[str, list[list[str]]] = {}
+        for chain in chains(self.editions):
+            if U.is_fragment(chain[-1]):
+                continue
+            listing[chain[-1].lang] = [[e.effective.isoformat(), self.sets.get(e.effective.isoformat(), "")]
+                                       for e in reversed(chain)]
+            for e in chain:
+                table = json.dumps(self.lineage.switch_table(e.name), ensure_ascii=False, separators=(",", ":"))
+                self.write_text(out, U.lineage_script(e.name),
+                                f"(window.CR_LINEAGE=window.CR_LINEAGE||{{}})[{json.dumps(e.name)}]={table};\n")
+        self.write_text(out, U.editions_script(),
+                        "window.CR_EDITIONS=" + json.dumps(listing, ensure_ascii=False, separators=(",", ":")) + ";\n")
+
+    def layout(self, edition: Edition) -> tuple[U.Layout, dict[str, list[list[Rule]]]]:
+        """Where each unit of an edition lives (computed once, shared by all pages)."""
+        if edition.name not in self.layouts:
+            cited = self.cited.get(edition.name, {})
+            extra = {r.id: RULE_MARKUP for r in edition.rules}
+            for rule_id, citing in cited.items():
+                extra[rule_id] = extra.get(rule_id, 0) + 12 + 30 * len(citing)
+            self.layouts[edition.name] = U.layout(edition, self.page_budget, extra)
+        return self.layouts[edition.name]
+
+    def place(self, name: str, rule_id: str | None) -> str | None:
+        """Site path (with anchor) of a unit of any edition, or ``None``."""
+        if rule_id is None or name not in self.by_name:
+            return None
+        return self.layout(self.by_name[name])[0].rule(rule_id)
+
     def render_edition(self, edition: Edition, out: Path, *, data_href: str | None = None) -> None:
         """Every page of one edition (or the single page of a fragment)."""
-        cited = self.cited.get(edition.name, {})
-        extra = {rule_id: 12 + 30 * len(citing) for rule_id, citing in cited.items()}
-        layout, parts_of = U.layout(edition, self.page_budget, extra)
+        layout, parts_of = self.layout(edition)
         page = _EditionPages(self, edition, layout, out)
         if layout.fragment:
             page.fragment(data_href)
@@ -303,6 +552,10 @@ class _EditionPages:
         self.known = frozenset(edition.by_id)
         self.cited = site.cited.get(edition.name, {})
         self.terms = {} if layout.fragment else {g.slug: g.term for g in edition.glossary}
+        self.matcher = None if layout.fragment else TermMatcher.for_edition(edition)
+        self.keys = site.lineage.key.get(edition.name, {})
+        self.dated = not layout.fragment
+        self.histories = site.history_keys.get(edition.lang, set()) if self.dated else set()
         latest = site.latest.get(edition.lang)
         self.ed = {
             "name": edition.name,
@@ -317,13 +570,30 @@ class _EditionPages:
         u = U.Urls(path, self.layout)
         # Valid from the dated folder and from its {lang}/latest/ copy alike.
         permalink = None if self.layout.fragment else U.permalink(path)
+        switch = None
+        if self.dated and self.edition.name in self.site.lineage.previous.values() | self.site.lineage.previous.keys():
+            switch = {"edition": self.edition.name, "root": u.home()[: -len(U.HOME)],
+                      "editions": u(U.editions_script())}
         return {"lang": self.edition.lang, "title": title, "t": self.t, "u": u, "ed": self.ed,
                 "goto": {"base": "", "fragment": self.layout.fragment},
-                "permalink": permalink, **extra}
+                "permalink": permalink, "switch": switch, **extra}
 
     def env(self, u: U.Urls) -> dict[str, Any]:
-        return {"extract": self.site.extract, "lang": self.edition.lang, "known": self.known,
-                "edition": self.edition.name, "urls": u, "stats": self.site.stats}
+        env = {"extract": self.site.extract, "lang": self.edition.lang, "known": self.known,
+               "edition": self.edition.name, "urls": u, "stats": self.site.stats}
+        if self.matcher is not None:
+            env["terms"] = self.matcher
+            env["glossary"] = u(U.glossary_page(self.edition.name))
+        english = self.site.english_of.get(self.edition.name)
+        if english is not None:
+            layout = self.site.layout(english)[0]
+
+            def fallback(kind: str, number: str, layout: U.Layout = layout) -> str | None:
+                path = layout.target(kind, number) if kind != "glossary" else None
+                return u(path) if path else None
+
+            env["fallback"] = fallback
+        return env
 
     def text(self, text: str, env: dict[str, Any]) -> Markup:
         return Markup(render_text(self.site.md, text, env)) if text else Markup("")
@@ -350,8 +620,14 @@ class _EditionPages:
             label = "¶" + r.id.partition("¶")[2]
         else:
             label = ""
+        key = self.keys.get(r.id, r.id)
+        history = None
+        if key in self.histories and r.kind != "chapter":
+            history = u(U.history_page(self.edition.lang, key))
         return {
             "id": r.id,
+            "key": key if key != r.id and self.dated else "",
+            "history": history,
             "alias": U.alias_anchor(r.id) if numbered and "~" not in r.id else "",
             "label": label,
             "cls": _CLASSES.get(r.kind, r.kind),
@@ -410,6 +686,7 @@ class _EditionPages:
 
     def entries(self, u: U.Urls) -> list[dict[str, Any]]:
         env = self.env(u)
+        env.pop("terms", None)  # the glossary links its references, not every term
         views = []
         seen: set[str] = {e.slug for e in self.edition.glossary}
         for entry in self.edition.glossary:
@@ -462,10 +739,15 @@ class _EditionPages:
                 "title": self.inline(head_title),
                 "self_href": "#" + anchor,
                 "cited_by": self.cited_by(head.id, u) if head and part_no == 1 else [],
+                "key": "",
+                "history": None,
                 "part_label": part_label,
                 "parts": " ".join(str(_rule_integer(p[0].number) if p else 0)
                                   for p in parts_of[number]) if count > 1 else "",
             }
+            if head is not None and part_no == 1:
+                view = self.rule_view(head, u, {})
+                sec["key"], sec["history"] = view["key"], view["history"]
             html = self.site.templates["section"].render(
                 **ctx, sec=sec, rules=self.rule_views(rules, u),
                 prev=self._neighbour(pages, k - 1, u), next=self._neighbour(pages, k + 1, u),
@@ -500,6 +782,16 @@ def latest_editions(editions: Iterable[Edition]) -> dict[str, Edition]:
         if e.lang not in latest or e.effective > latest[e.lang].effective:
             latest[e.lang] = e
     return latest
+
+
+def set_names() -> dict[str, str]:
+    """Effective date → the set released with the edition (``comprules/data/editions.toml``)."""
+    try:
+        raw = resources.files("comprules").joinpath("data/editions.toml").read_bytes()
+    except (FileNotFoundError, ModuleNotFoundError):
+        return {}
+    rows = tomllib.loads(raw.decode("utf-8")).get("edition", [])
+    return {str(r["date"]): r.get("set", "") for r in rows if r.get("date")}
 
 
 def edition_label(edition: Edition) -> str:

@@ -52,6 +52,66 @@ def data_file(name: str) -> str:
     return f"data/{name}.json"
 
 
+def _date(name: str) -> str:
+    """``en/2026-08-07`` → ``2026-08-07`` (the part of an edition name after the language)."""
+    return name.partition("/")[2] or name
+
+
+def diff_index() -> str:
+    """Every diff of consecutive editions, by language."""
+    return "diff/index.html"
+
+
+def diff_dir(old: str, new: str) -> str:
+    """``en/2009-05-01``, ``en/2009-07-11`` → ``diff/en/2009-05-01..2009-07-11``."""
+    return f"diff/{old.partition('/')[0]}/{_date(old)}..{_date(new)}"
+
+
+def diff_page(old: str, new: str, section: str | None = None) -> str:
+    """The summary of a diff (``index.html``), or one section's changes (``702.html``)."""
+    return f"{diff_dir(old, new)}/{section or 'index'}.html"
+
+
+def history_page(lang: str, key: str) -> str:
+    """``/history/{lang}/{number in the latest edition}.html``."""
+    return f"history/{lang}/{key}.html"
+
+
+def history_index(lang: str) -> str:
+    return f"history/{lang}/index.html"
+
+
+def compare_dir(fr: str, en: str) -> str:
+    """``fr/004_99dc…``, ``en/2005-10-01`` → ``compare/004_99dc…..2005-10-01``."""
+    return f"compare/{_date(fr)}..{_date(en)}"
+
+
+def compare_page(fr: str, en: str, section: str | None = None) -> str:
+    return f"{compare_dir(fr, en)}/{section or 'index'}.html"
+
+
+def compare_index() -> str:
+    return "compare/index.html"
+
+
+def lexicon_page() -> str:
+    return "compare/lexicon.html"
+
+
+def search_page() -> str:
+    return "search.html"
+
+
+def editions_script() -> str:
+    """The list of editions, read by the edition switcher."""
+    return "lineage/editions.js"
+
+
+def lineage_script(name: str) -> str:
+    """Where each rule of an edition is, by lineage key (the edition switcher)."""
+    return f"lineage/{name}.js"
+
+
 def permalink(path: str) -> str:
     """The dated link of an edition page, the same from its ``latest/`` copy.
 

@@ -1,0 +1,226 @@
+"""The site in a real browser: Debian's chromium, headless, driven by Playwright,
+against ``comprules serve`` on the knowledge base of the whole corpus (``full_kb``).
+
+One user story, step by step (issue 6): open the home page, go to rule 702.37a with
+the box, follow a reference, come back through "cited by", switch edition and stay
+on Morph (702.34a in 2009-07-11), open the 2009-05-01 → 2009-07-11 diff and see
+502.26a → 702.34a, search "mue" and reach seed 004's 502.26, search "trample" in
+French. Each step saves a screenshot in ``artifacts/screenshots/`` (gitignored).
+
+Skipped with the reason when chromium or Playwright is missing, except under CI
+(``CI=true``), where ``.ci/run`` installs chromium and a skip would hide a failure.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SHOTS = ROOT / "artifacts" / "screenshots"
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+SEED_004 = "fr/004_99dc3338bd3ea994"
+SEED_003 = "fr/003_816c607ad111474a"
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+
+def _missing() -> str | None:
+    if not Path(CHROMIUM).exists():
+        return "chromium is not installed (apt-get install chromium)"
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "playwright is not installed (pip install playwright; no browser download needed)"
+    return None
+
+
+@pytest.fixture(scope="module")
+def browser():
+    reason = _missing()
+    if reason:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"browser test cannot run under CI: {reason}")
+        pytest.skip(reason)
+    from playwright.sync_api import sync_playwright
+
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture(scope="module")
+def served(full_kb):
+    """``comprules serve --kb KB --port 0`` in a subprocess; yields its base URL."""
+    kb = full_kb[0]
+    proc = subprocess.Popen([sys.executable, "-m", "comprules.cli", "serve", "--kb", str(kb), "--port", "0"],
+                            stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, cwd=ROOT)
+    try:
+        line = proc.stderr.readline()
+        m = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+        assert m, f"comprules serve said: {line!r}"
+        yield m.group(0)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1100, "height": 900})
+    requests: list[str] = []
+    context.on("request", lambda r: requests.append(r.url))
+    pg = context.new_page()
+    pg.external = lambda: [u for u in requests if not u.startswith(("http://127.0.0.1", "file:", "data:"))]
+    yield pg
+    context.close()
+
+
+def shot(page, name: str) -> None:
+    page.screenshot(path=str(SHOTS / f"{name}.png"))
+
+
+def test_reader_goes_to_702_37a_follows_a_reference_and_comes_back_by_cited_by(page, served):
+    page.goto(served + "index.html")
+    assert page.locator("h1").inner_text() == "Magic: The Gathering Comprehensive Rules"
+    assert page.locator("table.editions").first.inner_text().count("Magic 2010") == 1
+    shot(page, "01-home")
+
+    page.fill("form.goto input", "702.37a")
+    page.press("form.goto input", "Enter")
+    page.wait_for_url(re.compile(r"/en/latest/702(-\d)?\.html#702\.37a$"))
+    rule = page.locator("[id='702.37a']")
+    assert "Morph" in rule.inner_text()
+    shot(page, "02-goto-702.37a")
+
+    rule.locator("a", has_text=re.compile(r"^708$")).click()  # "(See rule 708, …)"
+    page.wait_for_url(re.compile(r"/en/latest/708\.html$"))
+    assert page.locator("h1").inner_text().startswith("708.")
+    shot(page, "03-reference-708")
+
+    cited = page.locator("h1 + p.cb")  # the section's "Cited by:" list
+    assert "Cited by:" in cited.inner_text()
+    cited.locator("a", has_text="702.37a").click()
+    page.wait_for_url(re.compile(r"/702(-\d)?\.html#702\.37a$"))
+    assert page.locator("[id='702.37a']").is_visible()
+    shot(page, "04-cited-by-back-to-702.37a")
+    assert page.external() == []
+
+
+def test_edition_switcher_keeps_morph_702_37a_as_702_34a_in_2009_07_11(page, served):
+    page.goto(served + "en/2026-08-07/702.html#702.37a")
+    page.wait_for_function("location.hash === '#702.37a' && document.getElementById('702.37a') !== null")
+    switch = page.locator("form.switch")
+    assert switch.is_visible()
+    switch.locator("select").select_option("2009-07-11")
+    switch.locator("button").click()
+    page.wait_for_url(re.compile(r"/en/2009-07-11/702(-\d)?\.html#702\.34a$"))
+    rule = page.locator("[id='702.34a']")
+    assert rule.get_attribute("data-l") == "702.37a"
+    assert rule.inner_text().startswith("702.34a Morph is a static ability")
+    shot(page, "05-switch-to-2009-07-11-702.34a")
+
+
+def test_diff_2009_05_01_to_2009_07_11_shows_502_26a_moved_to_702_34a(page, served):
+    page.goto(served + "index.html")
+    row = page.locator("table.editions tr", has_text="2009-07-11")
+    row.locator("a", has_text="Changes").click()
+    page.wait_for_url(re.compile(r"/diff/en/2009-05-01\.\.2009-07-11/index\.html$"))
+    assert "502" in page.locator("table.sections").inner_text()
+    shot(page, "06-diff-index")
+    page.locator("ul.toc a", has_text=re.compile(r"^702\. ")).click()
+    page.wait_for_url(re.compile(r"/702\.html$"))
+    parts = [a.get_attribute("href") for a in page.locator("p.meta a").all()]
+    moves = page.locator("section.change", has=page.locator("h2.move", has_text="502.26a "))
+    for href in parts[1:]:  # a long section's changes are cut into parts
+        if moves.count():
+            break
+        page.locator("p.meta a", has_text=re.compile(rf"^{parts.index(href) + 1}$")).click()
+        page.wait_for_url(re.compile(re.escape(href) + "$"))
+    move = moves.first
+    move.scroll_into_view_if_needed()
+    assert re.match(r"502\.26a → 702\.34a\b", move.locator("h2.move").inner_text())
+    assert move.locator("del", has_text="play").count() >= 1
+    assert move.locator("ins", has_text="cast").count() >= 1
+    shot(page, "07-diff-502.26a-to-702.34a")
+
+
+def test_search_mue_reaches_seed_004_rule_502_26(page, served):
+    page.goto(served + "search.html")
+    page.fill("#q", "mue")
+    page.press("#q", "Enter")
+    hit = page.locator("#results a", has_text=re.compile(r"^502\.26 · Mue$"))
+    hit.wait_for(timeout=15_000)
+    shot(page, "08-search-mue")
+    hit.click()
+    page.wait_for_url(re.compile(f"/{SEED_004}/index\\.html#502\\.26$"))
+    assert page.locator("[id='502.26']").inner_text().startswith("502.26")
+    shot(page, "09-seed-004-502.26")
+    assert page.external() == []
+
+
+def test_search_trample_in_french_finds_pietinement(page, served):
+    page.goto(served + "search.html")
+    page.select_option("#lang", "fr")
+    page.fill("#q", "trample")
+    page.press("#q", "Enter")
+    hit = page.locator("#results a", has_text="Piétinement")
+    hit.wait_for(timeout=15_000)
+    assert page.locator("#results li").count() >= 1
+    assert all((a.get_attribute("href") or "").startswith("fr/") for a in page.locator("#results li > a").all())
+    shot(page, "10-search-trample-fr")
+    hit.click()
+    page.wait_for_url(re.compile(f"/{SEED_003}/index\\.html#"))
+    shot(page, "11-seed-003-pietinement")
+
+
+def test_search_page_opened_from_disk_says_how_to_start_the_server(page, full_kb):
+    page.goto((full_kb[0] / "site" / "search.html").as_uri())
+    notice = page.locator("#offline")
+    assert notice.is_visible()
+    assert "comprules serve" in notice.inner_text()
+    shot(page, "12-search-from-disk")
+
+
+def test_go_to_box_works_from_disk(page, full_kb):
+    page.goto((full_kb[0] / "site" / "index.html").as_uri())
+    page.fill("form.goto input", "R70237a")
+    page.press("form.goto input", "Enter")
+    page.wait_for_url(re.compile(r"/en/latest/702(-\d)?\.html#702\.37a$"))
+    assert page.locator("[id='702.37a']").is_visible()
+
+
+def test_phone_dark_and_print_layouts_render(browser, served):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, color_scheme="dark",
+                                  device_scale_factor=2, is_mobile=True)
+    page = context.new_page()
+    page.goto(served + "en/2026-08-07/702.html#702.37a")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390 + 1, "no horizontal scrolling on a phone"
+    bg = page.evaluate("getComputedStyle(document.body).backgroundColor")
+    assert bg == "rgb(23, 24, 26)"
+    shot(page, "13-phone-dark-702")
+    page.emulate_media(media="print")
+    assert page.locator("header.top").is_hidden()
+    context.close()
+
+
+def test_keyboard_reaches_the_go_to_box_and_the_switcher(page, served):
+    page.goto(served + "en/2009-07-11/702.html")
+    page.keyboard.press("Tab")  # skip link first
+    assert page.evaluate("document.activeElement.className") == "skip"
+    seen = set()
+    for _ in range(8):
+        page.keyboard.press("Tab")
+        seen.add(page.evaluate("document.activeElement.tagName + '.' + (document.activeElement.name || '')"))
+    assert "INPUT.rule" in seen and "SELECT.edition" in seen
