@@ -1,12 +1,13 @@
 # comprules: two commands on a fresh machine.
 #   make site CORPUS="../shared/corpus/en ../shared/seeds"   # venv, install, build the knowledge base + site
+#   make site                                                # the same from the latest edition, fetched (comprules fetch)
 #   make test                                                # the test suite on the real corpus
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
-CORPUS ?= ../shared/corpus/en ../shared/seeds
+CORPUS ?=
 KB     ?= build
-JOBS   ?= 2
+JOBS   ?= 1
 
 .PHONY: site test install bench clean
 
@@ -19,7 +20,10 @@ $(BIN)/.installed: pyproject.toml
 install: $(BIN)/.installed
 
 site: install
-	$(BIN)/comprules build $(CORPUS) --kb $(KB) --jobs $(JOBS)
+	@sources='$(CORPUS)'; \
+	if [ -z "$$sources" ]; then sources=$$($(BIN)/comprules fetch --latest) || exit 2; fi; \
+	echo "$(BIN)/comprules build $$sources --kb $(KB) --jobs $(JOBS)"; \
+	$(BIN)/comprules build $$sources --kb $(KB) --jobs $(JOBS)
 	@echo "open $(KB)/site/index.html"
 
 test: install

@@ -13,6 +13,8 @@ previous knowledge base intact and a second concurrent build fails clearly.
 
 from __future__ import annotations
 
+import ctypes
+import errno
 import fcntl
 import os
 import shutil
@@ -25,6 +27,7 @@ from pathlib import Path
 
 from . import export, graph, references
 from .corpus import load_sources
+from .history import write_alignments
 from .errors import BuildLocked, SourceError
 from .model import Edition
 
@@ -72,16 +75,73 @@ def kb_lock(kb: Path) -> Iterator[None]:
 
 
 def swap_dir(new: Path, dest: Path) -> None:
-    """Replace ``dest`` by the complete folder ``new`` (two renames; the old one is removed)."""
+    """Replace ``dest`` by the complete folder ``new``; the old one is removed.
+
+    On Linux the two are exchanged in one atomic step (``renameat2`` with
+    ``RENAME_EXCHANGE``): a reader sees the whole old folder or the whole new one, and a
+    build killed at any moment leaves one of them in place. Elsewhere the old folder is
+    renamed aside, then the new one in (:func:`recover` puts the old one back if a build
+    dies between the two renames).
+    """
+    if (dest.exists() or dest.is_symlink()) and _exchange(new, dest):
+        _remove(new)  # holds the old folder now
+        return
     old = None
-    if dest.exists():
+    if dest.exists() or dest.is_symlink():
         old = dest.with_name(f".{dest.name}.old-{os.getpid()}")
         if old.exists():
             shutil.rmtree(old)
         os.replace(dest, old)
     os.replace(new, dest)
     if old is not None:
-        shutil.rmtree(old, ignore_errors=True)
+        _remove(old)
+
+
+def _remove(path: Path) -> None:
+    if path.is_symlink():
+        path.unlink()
+    else:
+        shutil.rmtree(path, ignore_errors=True)
+
+
+_AT_FDCWD = -100
+_RENAME_EXCHANGE = 2
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Atomically exchange two paths (Linux ``renameat2``); False where that is not available."""
+    try:
+        renameat2 = ctypes.CDLL(None, use_errno=True).renameat2
+    except (OSError, AttributeError):
+        return False
+    renameat2.argtypes = (ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint)
+    if renameat2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE) == 0:
+        return True
+    err = ctypes.get_errno()
+    if err in (errno.ENOSYS, errno.EINVAL, errno.EOPNOTSUPP, errno.EPERM):
+        return False
+    raise OSError(err, os.strerror(err), str(b))
+
+
+def recover(kb: Path) -> list[str]:
+    """Clean what a killed build left in ``kb`` (call with the lock held); what was done.
+
+    An output renamed aside (``.data.old-…``) and not replaced is put back; the
+    temporary folders of unfinished builds (``.build-…``, ``.site.new-…``) are removed.
+    """
+    done = []
+    for name in ("data", "site"):
+        dest = kb / name
+        olds = sorted(kb.glob(f".{name}.old-*"), key=lambda p: p.stat().st_mtime)
+        if olds and not (dest.exists() or dest.is_symlink()):
+            os.replace(olds.pop(), dest)
+            done.append(f"restored {name}/ from an interrupted build")
+        for path in [*olds, *kb.glob(f".{name}.new-*")]:
+            _remove(path)
+    for path in kb.glob(".build-*"):
+        _remove(path)
+        done.append(f"removed {path.name} left by an interrupted build")
+    return done
 
 
 def write_data(editions: list[Edition], resolutions: dict, kb_graph, out: Path) -> None:
@@ -121,6 +181,8 @@ def build(
     say = progress or (lambda _msg: None)
     report = BuildReport(kb=kb)
     with kb_lock(kb):
+        for note in recover(kb):
+            say(note)
         t = time.perf_counter()
         loaded = load_sources(list(sources), jobs=jobs)
         report.editions, report.errors, report.notices = loaded.editions, loaded.errors, loaded.notices
@@ -140,26 +202,35 @@ def build(
 
         work = Path(tempfile.mkdtemp(prefix=".build-", dir=kb))
         try:
+            # Everything is written into `work` first; the index swaps itself in when complete,
+            # then data/ and site/ are swapped in: a build stopped before leaves the old ones.
+            data_dir = kb / "data"
             if "data" in only:
                 t = time.perf_counter()
                 write_data(report.editions, resolutions, kb_graph, work / "data")
-                swap_dir(work / "data", kb / "data")
+                write_alignments(report.editions, work / "data")  # data/alignments/: where each rule went
+                data_dir = work / "data"
                 report.timings["data"] = time.perf_counter() - t
                 say(f"wrote data/ ({report.timings['data']:.1f} s)")
-            if "index" in only:
-                from .indexer import build_index
-
-                t = time.perf_counter()
-                build_index(report.editions, kb / "index")  # swaps itself in atomically
-                report.timings["index"] = time.perf_counter() - t
-                say(f"wrote index/ ({report.timings['index']:.1f} s)")
             if "site" in only:
                 from .site import render_site
 
                 t = time.perf_counter()
-                render_site(report.editions, kb / "site", graph=kb_graph, data_dir=kb / "data")  # atomic too
+                render_site(report.editions, work / "site", graph=kb_graph, data_dir=data_dir,
+                            reuse=kb / "site")  # kept as is when nothing changed
                 report.timings["site"] = time.perf_counter() - t
                 say(f"wrote site/ ({report.timings['site']:.1f} s)")
+            if "index" in only:
+                from .indexer import build_index
+
+                t = time.perf_counter()
+                # swaps itself in atomically; re-indexes only the editions whose sha256 changed
+                build_index(report.editions, kb / "index", alignments=data_dir / "alignments")
+                report.timings["index"] = time.perf_counter() - t
+                say(f"wrote index/ ({report.timings['index']:.1f} s)")
+            for stage in ("data", "site"):
+                if stage in only:
+                    swap_dir(work / stage, kb / stage)
         finally:
             shutil.rmtree(work, ignore_errors=True)
     return report

@@ -59,7 +59,7 @@ def main() -> None:
 @click.argument("sources", nargs=-1, required=True, type=click.Path())
 @click.option("--kb", "kb_dir", type=click.Path(), help=KB_HELP)
 @click.option("--only", default="data,index,site", show_default=True, help="stages to write: data,index,site")
-@click.option("--jobs", "-j", default=2, show_default=True, help="parallel parsing processes")
+@click.option("--jobs", "-j", default=1, show_default=True, help="parallel parsing processes (1 is fastest for text)")
 @click.option("--json", "as_json", is_flag=True, help="print the build report as JSON")
 def build(sources, kb_dir, only, jobs, as_json):
     """Build the knowledge base from SOURCES (files or folders of CR text, PDF, DOCX)."""
@@ -94,18 +94,24 @@ def build(sources, kb_dir, only, jobs, as_json):
 @click.argument("query")
 @click.option("--kb", "kb_dir", type=click.Path(), help=KB_HELP)
 @click.option("--edition", "-e", help="edition to search (default: latest of each language)")
+@click.option("--all-editions", "all_editions", is_flag=True,
+              help="every edition; the versions of a rule make one hit (\"also in N editions\")")
 @click.option("--lang", type=click.Choice(["en", "fr", "any"]), default="any", show_default=True)
 @click.option("--section", help="only rules of this section or chapter (702, 7)")
+@click.option("--kind", type=click.Choice(["rule", "example", "glossary", "note", "any"]), default="any",
+              show_default=True, help="only rules, examples, glossary entries or notes")
 @click.option("--limit", "-n", default=10, show_default=True)
 @click.option("--json", "as_json", is_flag=True)
-def search(query, kb_dir, edition, lang, section, limit, as_json):
-    """Ranked full-text search (rule numbers, words, "phrases", prefix*, fuzzy~1)."""
-    from .indexer import search as run_search
+def search(query, kb_dir, edition, all_editions, lang, section, kind, limit, as_json):
+    """Ranked full-text search (rule numbers, words, "phrases", AND/OR/NOT, prefix*, fuzzy~1)."""
+    from .indexer import ALL_EDITIONS, search as run_search
 
+    if edition and all_editions:
+        raise Fail("--edition and --all-editions exclude each other")
     kb = _kb(kb_dir)
-    name = _run(kb.resolve_name, edition) if edition else None
+    name = ALL_EDITIONS if all_editions else (_run(kb.resolve_name, edition) if edition else None)
     result = _run(run_search, kb.index_dir, query, edition=name, lang=None if lang == "any" else lang,
-                  section=section, limit=limit)
+                  section=section, kind=None if kind == "any" else kind, limit=limit)
     if as_json:
         _emit_json({
             "query": result.query,
@@ -146,6 +152,39 @@ def show(number, kb_dir, edition, as_json):
         print_rule(view)
 
 
+@main.command()
+@click.argument("old")
+@click.argument("new")
+@click.option("--kb", "kb_dir", type=click.Path(), help=KB_HELP)
+@click.option("--section", "-s", help="only this section or chapter (702, 7), on either side")
+@click.option("--json", "as_json", is_flag=True)
+def diff(old, new, kb_dir, section, as_json):
+    """Compare two editions: where every rule went (renumbered too) and the words that changed."""
+    from .history import diff as run_diff, format_diff
+
+    both_files = Path(old).is_file() and Path(new).is_file()
+    alignment = _run(run_diff, None if both_files else _kb(kb_dir), old, new, section=section)
+    click.echo(json.dumps(alignment.to_json(), ensure_ascii=False, indent=1) if as_json else format_diff(alignment))
+
+
+@main.command()
+@click.argument("number")
+@click.option("--kb", "kb_dir", type=click.Path(), help=KB_HELP)
+@click.option("--edition", "-e", help="edition the number belongs to (default: latest English)")
+@click.option("--json", "as_json", is_flag=True)
+def history(number, kb_dir, edition, as_json):
+    """One rule's lineage across every edition: each renumbering and each change of words."""
+    from .history import format_history, kb_history
+    from .kb import normalize_number
+
+    number = normalize_number(number)
+    steps = _run(kb_history, _kb(kb_dir), number, edition)
+    if as_json:
+        _emit_json({"lineage": [s.to_json() for s in steps]})
+    else:
+        click.echo(format_history(number, steps))
+
+
 @main.command(name="export")
 @click.argument("edition")
 @click.option("--kb", "kb_dir", type=click.Path(), help=KB_HELP)
@@ -165,6 +204,83 @@ def export_cmd(edition, kb_dir, output):
         export.write_atomic(Path(output), text)
     else:
         click.echo(text, nl=False)
+
+
+@main.command()
+@click.argument("dates", nargs=-1)
+@click.option("--latest", is_flag=True, help="the newest known edition (the default when no DATE is given)")
+@click.option("--all", "all_editions", is_flag=True, help="every known edition that has a download URL")
+@click.option("-d", "--dir", "dest", type=click.Path(), help="cache folder (default $XDG_CACHE_HOME/comprules)")
+@click.option("--mirror", envvar="COMPRULES_MIRROR", help="base URL laid out like the cache: MIRROR/en/DATE.txt")
+@click.option("--timeout", default=30.0, show_default=True, help="seconds to wait on any network operation")
+@click.option("--force", is_flag=True, help="download again even if the cache holds the file")
+def fetch(dates, latest, all_editions, dest, mirror, timeout, force):
+    """Download published English editions into a local cache; print their paths.
+
+    DATE is an effective date (2026-08-07). The paths go to stdout, one a line, so
+    that `comprules build $(comprules fetch --latest)` builds the newest edition.
+    """
+    from . import fetch as fetching
+
+    editions = _run(fetching.select, list(dates), latest=latest, all_editions=all_editions)
+    bar = fetching.RichProgress() if sys.stderr.isatty() else None
+    try:
+        done, failed = _run(fetching.fetch_editions, editions, Path(dest) if dest else None, mirror=mirror,
+                            timeout=timeout, progress=bar, force=force)
+    finally:
+        if bar is not None:
+            bar.close()
+    for item in done:
+        how = "in cache" if item.url is None else f"from {item.url}"
+        click.echo(f"{item.edition.name}: {item.size:,} bytes {how}, sha256 {item.sha256[:16]}…", err=True)
+        click.echo(str(item.path))
+    if failed:
+        for err in failed[:-1]:
+            click.echo(f"error: {err}", err=True)
+        raise Fail(str(failed[-1]))
+
+
+@main.command()
+@click.argument("sources", nargs=-1, required=True, type=click.Path())
+@click.option("--json", "as_json", is_flag=True, help="print the report as JSON")
+def check(sources, as_json):
+    """Lint SOURCES: dangling references, wrong quoted titles, duplicates, letter gaps, order.
+
+    Exit code 1 when a problem is reported, 0 when clean, 2 when a source cannot be read.
+    """
+    from .check import check_sources, format_text
+
+    report = _run(check_sources, list(sources))
+    for err in report.errors:
+        click.echo(f"error: {err}", err=True)
+    if as_json:
+        _emit_json(report.as_json())
+    else:
+        click.echo(format_text(report))
+    if report.errors:
+        sys.exit(2)
+    if report.problems:
+        sys.exit(1)
+
+
+@main.command()
+@click.option("--kb", "kb_dir", type=click.Path(), help=KB_HELP)
+@click.option("--port", "-p", default=8000, show_default=True, help="port on 127.0.0.1")
+@click.option("--verbose", "-v", is_flag=True, help="log each request")
+def serve(kb_dir, port, verbose):
+    """Serve the built site on http://127.0.0.1:PORT/ (search needs it; the rest works from disk)."""
+    from .build import default_kb
+    from .site.serve import make_server
+
+    site = (Path(kb_dir) if kb_dir else default_kb()) / "site"
+    server = _run(make_server, site, port, verbose=verbose)
+    click.echo(f"serving {site} on http://127.0.0.1:{server.server_address[1]}/ (Ctrl-C to stop)", err=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
 
 
 if __name__ == "__main__":  # pragma: no cover
