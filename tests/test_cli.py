@@ -108,3 +108,31 @@ def test_build_with_no_readable_source_exits_2_with_one_line(tmp_path):
     assert result.exit_code == 2
     assert "empty.txt: " in result.output and "empty file" in result.output
     assert result.output.count("comprules:") == 1
+
+
+def test_build_with_one_bad_file_builds_the_rest_and_exits_2(tmp_path, en_dir):
+    src = tmp_path / "src"
+    src.mkdir()
+    shutil.copy(en_dir / "2026-08-07.txt", src / "2026-08-07.txt")
+    (src / "binary.txt").write_bytes(b"\x00\x01\x02" * 100)
+    result = run("build", src, "--kb", tmp_path / "kb", "--only", "data")
+    assert result.exit_code == 2
+    assert "binary.txt: line 1: binary content" in result.output
+    assert "built 1 editions" in result.output
+    assert (tmp_path / "kb" / "data" / "en" / "2026-08-07.json").is_file()
+
+
+def test_bad_paths_and_ports_are_one_line_errors_not_tracebacks(kb, tmp_path):
+    folder = run("export", "en/2026-08-07", "--kb", kb, "-o", tmp_path)
+    assert folder.exit_code == 2 and "is a folder" in folder.output
+    (tmp_path / "a-file").write_text("x")
+    not_a_kb = run("build", tmp_path / "a-file", "--kb", tmp_path / "a-file", "--only", "data")
+    assert not_a_kb.exit_code == 2 and "Traceback" not in not_a_kb.output
+    port = run("serve", "--kb", kb, "--port", "99999")
+    assert port.exit_code == 2 and "99999" in port.output
+
+
+def test_show_accepts_lowercase_citation_and_rule_prefix(kb):
+    for spelling in ("r70237a", "rule 702.37a"):
+        data = json.loads(run("show", spelling, "--edition", "en/2026-08-07", "--kb", kb, "--json").output)
+        assert data["rule"]["number"] == "702.37a"

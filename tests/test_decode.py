@@ -79,3 +79,12 @@ def test_nul_bytes_after_text_name_their_line():
     with pytest.raises(SourceError) as info:
         decode_bytes(b"100.1. A rule.\n100.2. Another.\nbroken\x00here\n", "x.txt")
     assert info.value.line == 3
+
+
+def test_utf8_edition_with_one_damaged_byte_is_refused_not_read_as_mac_roman(en_dir):
+    data = (en_dir / "2026-08-07.txt").read_bytes()[3:]  # without its BOM
+    at = data.find(b"702.37a Morph")
+    with pytest.raises(SourceError) as info:
+        decode_bytes(data[: at - 2] + b"\xff" + data[at - 2 :], "damaged.txt")
+    assert info.value.line == 4290
+    assert "invalid UTF-8 byte 0xFF" in str(info.value)

@@ -36,6 +36,9 @@ def _run(fn, *args, **kwargs):
         raise Fail(str(exc), 1) from None
     except (UsageError, BuildLocked, ComprulesError) as exc:
         raise Fail(str(exc), 2) from None
+    except OSError as exc:  # an output path that is a file, a folder, or not writable
+        where = exc.filename or ""
+        raise Fail(f"{where}: {exc.strerror or exc}" if where else str(exc), 2) from None
 
 
 def _kb(path: str | None):
@@ -59,10 +62,15 @@ def main() -> None:
 @click.argument("sources", nargs=-1, required=True, type=click.Path())
 @click.option("--kb", "kb_dir", type=click.Path(), help=KB_HELP)
 @click.option("--only", default="data,index,site", show_default=True, help="stages to write: data,index,site")
-@click.option("--jobs", "-j", default=1, show_default=True, help="parallel parsing processes (1 is fastest for text)")
+@click.option("--jobs", "-j", default=1, show_default=True, type=click.IntRange(1, 64),
+              help="parallel parsing processes (1 is fastest for text)")
 @click.option("--json", "as_json", is_flag=True, help="print the build report as JSON")
 def build(sources, kb_dir, only, jobs, as_json):
-    """Build the knowledge base from SOURCES (files or folders of CR text, PDF, DOCX)."""
+    """Build the knowledge base from SOURCES (files or folders of CR text, PDF, DOCX).
+
+    A source that cannot be read gives one error line naming it; the others are built
+    and the exit code is 2.
+    """
     from .build import STAGES, build as run_build, default_kb
 
     stages = tuple(s.strip() for s in only.split(",") if s.strip())
@@ -88,6 +96,8 @@ def build(sources, kb_dir, only, jobs, as_json):
         rules = sum(len(e.numbered()) for e in report.editions)
         click.echo(f"built {len(report.editions)} editions ({rules} rules) into {report.kb}"
                    + (f"; {len(report.errors)} file(s) failed" if report.errors else ""))
+    if report.errors:
+        sys.exit(2)  # bad input: the good sources are built, the exit code still says so
 
 
 @main.command()
@@ -201,7 +211,9 @@ def export_cmd(edition, kb_dir, output):
         ed = _run(_kb(kb_dir).load, edition)
     text = export.dumps(export.edition_to_dict(ed, references.resolve(ed)))
     if output:
-        export.write_atomic(Path(output), text)
+        if Path(output).is_dir():
+            raise Fail(f"-o {output}: is a folder; give a file name")
+        _run(export.write_atomic, Path(output), text)
     else:
         click.echo(text, nl=False)
 
@@ -265,7 +277,8 @@ def check(sources, as_json):
 
 @main.command()
 @click.option("--kb", "kb_dir", type=click.Path(), help=KB_HELP)
-@click.option("--port", "-p", default=8000, show_default=True, help="port on 127.0.0.1")
+@click.option("--port", "-p", default=8000, show_default=True, type=click.IntRange(0, 65535),
+              help="port on 127.0.0.1")
 @click.option("--verbose", "-v", is_flag=True, help="log each request")
 def serve(kb_dir, port, verbose):
     """Serve the built site on http://127.0.0.1:PORT/ (search needs it; the rest works from disk)."""

@@ -95,8 +95,10 @@ class KnowledgeBase:
 
 
 def normalize_number(text: str) -> str:
-    """``R70237a`` (citation style) → ``702.37a``; ``702.37a.`` → ``702.37a``; others unchanged."""
-    t = text.strip().rstrip(".")
+    """``R70237a``/``r70237a`` (citation style) → ``702.37a``; ``rule 702.37a.`` → ``702.37a``; others unchanged."""
+    t = re.sub(r"^(?:rules?|r[èe]gle|CR)\s+", "", text.strip(), flags=re.IGNORECASE).rstrip(".")
+    if t[:1] == "r" and t[1:2].isdigit():
+        t = "R" + t[1:]
     m = _CITATION.match(t)
     if m and (t.startswith("R") or "." not in t):
         ch, sec, rule, letters = m.groups()

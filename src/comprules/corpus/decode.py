@@ -121,6 +121,7 @@ def decode_bytes(data: bytes, path: str = "<bytes>") -> Decoded:
         if _is_utf8(data):
             enc, text = "utf-8", data.decode("utf-8")
         else:
+            _reject_broken_utf8(data, path)
             enc = _single_byte(data)
             text = data.decode(enc)
     if "\x00" in text:
@@ -153,6 +154,27 @@ def _reject_binary(data: bytes, path: str) -> None:
     controls = sum(1 for b in head if b < 32 and b not in (9, 10, 12, 13))
     if controls > max(8, len(head) // 200):
         raise SourceError(path, "binary content (control bytes), not a text document", 1)
+
+
+_UTF8_MULTIBYTE = re.compile(rb"[\xc2-\xdf][\x80-\xbf]|[\xe0-\xef][\x80-\xbf]{2}|[\xf0-\xf4][\x80-\xbf]{3}")
+
+
+def _reject_broken_utf8(data: bytes, path: str) -> None:
+    """Refuse UTF-8 text with a few invalid bytes rather than read it in a code page.
+
+    A file that is not valid UTF-8 but holds many valid UTF-8 sequences (curly quotes
+    ``’`` are three bytes each) is damaged UTF-8, not Windows-1252 or Mac Roman: read
+    in a code page, every quote of the edition would turn to mojibake ("it‚Äôs").
+    """
+    valid = len(_UTF8_MULTIBYTE.findall(data, 0, 2_000_000))
+    if valid < 3:
+        return
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise SourceError(path, f"invalid UTF-8 byte 0x{data[exc.start]:02X} in UTF-8 text "
+                                f"({valid} valid UTF-8 characters): damaged file", line) from None
 
 
 def _is_utf8(data: bytes) -> bool:
