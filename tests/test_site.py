@@ -576,6 +576,19 @@ def test_real_702_pages_have_an_element_with_id_702_37a(real_site):
     assert "702" in parse_page(real_site / "en/2026-08-07/702.html").ids
 
 
+def test_real_702_html_holds_702_37a_even_when_the_section_is_split_into_parts(real_site):
+    """Issue 2: ``702.html#702.37a`` lands on an element with that id, which points to
+    the part that prints the rule (the page script follows it; without it, a link)."""
+    html = read(real_site / "en/2026-08-07/702.html")
+    pointer = re.search(r'<i id="702\.37a" data-go="(?P<href>[^"]+)"></i>', html)
+    if pointer is None:  # the section fits on one page: the rule itself is there
+        assert '<p id="702.37a"' in html
+    else:
+        page, _, anchor = pointer["href"].partition("#")
+        assert anchor == "702.37a"
+        assert '<p id="702.37a"' in read(real_site / "en/2026-08-07" / page)
+
+
 def test_real_reference_to_rule_702_37_links_to_its_anchor_on_the_702_page(real_site):
     folder = real_site / "en/2026-08-07"
     pattern = re.compile(r'rule <a href="(?P<href>(?:702(?:-\d)?\.html)?#702\.37)">702\.37</a>')

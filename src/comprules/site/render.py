@@ -745,6 +745,9 @@ class _EditionPages:
                 "parts": " ".join(str(_rule_integer(p[0].number) if p else 0)
                                   for p in parts_of[number]) if count > 1 else "",
             }
+            if part_no == 1 and count > 1:
+                sec["elsewhere"] = self._elsewhere(parts_of[number][1:], name, number, u)
+                sec["count"] = count
             if head is not None and part_no == 1:
                 view = self.rule_view(head, u, {})
                 sec["key"], sec["history"] = view["key"], view["history"]
@@ -753,6 +756,24 @@ class _EditionPages:
                 prev=self._neighbour(pages, k - 1, u), next=self._neighbour(pages, k + 1, u),
             )
             self.site.write(self.out, path, html, section=True)
+
+    def _elsewhere(self, later: list[list[Rule]], name: str, number: str, u: U.Urls) -> list[dict]:
+        """The rules of a split section's later parts, for the contents on its first page.
+
+        Each entry carries the ids of the rule and its subrules, so that a permalink
+        ``702.html#702.37a`` lands on the entry pointing to ``702-2.html#702.37a``
+        (and the page's script goes there at once).
+        """
+        entries: list[dict] = []
+        for i, part in enumerate(later, start=2):
+            href = u(U.section_page(name, number, i))
+            for rule in part:
+                if rule.kind == "rule" or not entries:
+                    entries.append({"number": rule.number, "title": rule.title, "href": f"{href}#{rule.id}",
+                                    "id": rule.id, "ids": []})
+                else:
+                    entries[-1]["ids"].append((rule.id, f"{href}#{rule.id}"))
+        return entries
 
     def _neighbour(self, pages: list, k: int, u: U.Urls) -> dict[str, str] | None:
         if not 0 <= k < len(pages):

@@ -47,7 +47,12 @@
     var body = document.body;
     var parts = body.getAttribute("data-parts");
     var id = decodeURIComponent(window.location.hash.slice(1));
-    if (!id || document.getElementById(id)) return;
+    var found = id && document.getElementById(id);
+    if (found && found.hasAttribute("data-go")) {  /* an entry of the contents of later parts */
+      window.location.replace(found.getAttribute("data-go"));
+      return;
+    }
+    if (!id || found) return;
     var ref = parse(id);
     if (!ref) return;
     if (!parts || ref.section !== body.getAttribute("data-section") || ref.rule === null) {
