@@ -106,9 +106,15 @@ def stored(out_dir: Path) -> str | None:
         return None
 
 
+#: Stats that vary from run to run, left out of the stored file so that two builds of the
+#: same sources give byte-identical sites (a kept site reports its own timings anyway).
+_TIMINGS = ("seconds", "search_seconds", "timings")
+
+
 def store(out_dir: Path, value: str, stats: dict[str, Any]) -> None:
     (Path(out_dir) / FINGERPRINT).write_text(value + "\n", encoding="utf-8")
-    (Path(out_dir) / STATS).write_text(json.dumps(stats, indent=1), encoding="utf-8")
+    kept = {k: v for k, v in stats.items() if k not in _TIMINGS}
+    (Path(out_dir) / STATS).write_text(json.dumps(kept, indent=1, sort_keys=True), encoding="utf-8")
 
 
 def stored_stats(out_dir: Path) -> dict[str, Any] | None:
