@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import ctypes
 import errno
-import fcntl
 import os
 import shutil
 import tempfile
@@ -28,7 +27,8 @@ from pathlib import Path
 from . import export, graph, references
 from .corpus import load_sources
 from .history import write_alignments
-from .errors import BuildLocked, SourceError
+from .errors import SourceError
+from .locking import exclusive
 from .model import Edition
 
 STAGES = ("data", "index", "site")
@@ -55,23 +55,9 @@ def default_kb() -> Path:
 def kb_lock(kb: Path) -> Iterator[None]:
     """Hold the knowledge base's build lock; :class:`BuildLocked` if another build has it."""
     kb.mkdir(parents=True, exist_ok=True)
-    with open(kb / ".lock", "a+") as fh:
-        try:
-            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            fh.seek(0)
-            holder = fh.read().strip() or "another process"
-            raise BuildLocked(f"another build is running on {kb} ({holder}); wait for it to finish") from None
-        fh.seek(0)
-        fh.truncate()
-        fh.write(f"pid {os.getpid()}")
-        fh.flush()
-        try:
-            yield
-        finally:
-            fh.seek(0)
-            fh.truncate()
-            fcntl.flock(fh, fcntl.LOCK_UN)
+    with exclusive(kb / ".lock", lambda holder: f"another build is running on {kb} ({holder}); "
+                                                "wait for it to finish"):
+        yield
 
 
 def swap_dir(new: Path, dest: Path) -> None:

@@ -23,7 +23,6 @@ or updates it; past ``wait`` it raises :class:`~comprules.errors.BuildLocked`.
 
 from __future__ import annotations
 
-import fcntl
 import hashlib
 import json
 import os
@@ -39,7 +38,7 @@ from typing import Iterable, Iterator
 from whoosh.codec.whoosh3 import W3Codec
 from whoosh.index import create_in, open_dir
 
-from ..errors import BuildLocked
+from ..locking import exclusive
 from ..model import Edition
 from .analysis import TOKEN_PATTERN
 from .documents import (
@@ -158,33 +157,10 @@ def build_index(
 @contextmanager
 def index_lock(index_dir: Path, wait: float = LOCK_WAIT) -> Iterator[None]:
     """Hold the build lock of ``index_dir``, waiting up to ``wait`` seconds for another build."""
-    path = index_dir.with_name(f".{index_dir.name}.lock")
-    with open(path, "a+") as fh:
-        deadline = time.monotonic() + wait
-        while True:
-            try:
-                fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() >= deadline:
-                    fh.seek(0)
-                    holder = fh.read().strip() or "another process"
-                    raise BuildLocked(
-                        f"another build of the search index {index_dir} is running ({holder}); "
-                        "try again when it has finished"
-                    ) from None
-                time.sleep(0.05)
-        fh.seek(0)
-        fh.truncate()
-        fh.write(f"pid {os.getpid()}")
-        fh.flush()
-        try:
-            yield
-        finally:
-            fh.seek(0)
-            fh.truncate()
-            fh.flush()
-            fcntl.flock(fh, fcntl.LOCK_UN)
+    busy = (f"another build of the search index {index_dir} is running ({{}}); "
+            "try again when it has finished")
+    with exclusive(index_dir.with_name(f".{index_dir.name}.lock"), busy.format, wait):
+        yield
 
 
 # --- planning -------------------------------------------------------------------------
