@@ -136,3 +136,11 @@ def test_show_accepts_lowercase_citation_and_rule_prefix(kb):
     for spelling in ("r70237a", "rule 702.37a"):
         data = json.loads(run("show", spelling, "--edition", "en/2026-08-07", "--kb", kb, "--json").output)
         assert data["rule"]["number"] == "702.37a"
+
+
+def test_search_takes_a_source_file_as_edition_and_indexes_it_on_the_fly(en_dir, tmp_path):
+    result = run("search", "phasing", "--edition", en_dir / "2009-07-11.txt", "--kb", tmp_path / "none", "--json")
+    assert result.exit_code == 0, result.output
+    hits = json.loads(result.output)["hits"]
+    assert {h["edition"] for h in hits} == {"en/2009-07-11"}
+    assert any(h["number"].startswith("702.") for h in hits[:5])

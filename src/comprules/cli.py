@@ -118,10 +118,22 @@ def search(query, kb_dir, edition, all_editions, lang, section, kind, limit, as_
 
     if edition and all_editions:
         raise Fail("--edition and --all-editions exclude each other")
-    kb = _kb(kb_dir)
-    name = ALL_EDITIONS if all_editions else (_run(kb.resolve_name, edition) if edition else None)
-    result = _run(run_search, kb.index_dir, query, edition=name, lang=None if lang == "any" else lang,
-                  section=section, kind=None if kind == "any" else kind, limit=limit)
+    options = dict(lang=None if lang == "any" else lang, section=section, kind=None if kind == "any" else kind,
+                   limit=limit)
+    if edition and Path(edition).is_file():  # a source file: parsed and indexed on the fly
+        import tempfile
+
+        from .corpus import parse_file
+        from .indexer import build_index
+
+        parsed = _run(parse_file, edition)
+        with tempfile.TemporaryDirectory(prefix="comprules-search-") as tmp:
+            _run(build_index, [parsed], Path(tmp) / "index")
+            result = _run(run_search, Path(tmp) / "index", query, edition=parsed.name, **options)
+    else:
+        kb = _kb(kb_dir)
+        name = ALL_EDITIONS if all_editions else (_run(kb.resolve_name, edition) if edition else None)
+        result = _run(run_search, kb.index_dir, query, edition=name, **options)
     if as_json:
         _emit_json({
             "query": result.query,
