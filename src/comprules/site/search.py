@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..model import Edition, Rule
 from . import urls as U
+from .pagefind_order import stabilize
 
 if TYPE_CHECKING:
     from .render import SiteRenderer
@@ -154,6 +155,7 @@ class SearchIndex:
                 if code != 0:
                     self.log.seek(0)
                     raise RuntimeError(f"pagefind failed ({code}): {self.log.read()[-2000:]}")
+                stabilize(self.out / BUNDLE)  # same bytes from one build to the next
         finally:
             if self.log is not None:
                 self.log.close()
