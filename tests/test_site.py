@@ -23,6 +23,7 @@ from urllib.parse import unquote, urlsplit
 import pytest
 
 from comprules.model import Edition, GlossaryEntry, Rule, number_kind, parent_number
+from comprules.references import Reference
 from comprules.site import SiteRenderer, render_site
 from comprules.site import urls as U
 from comprules.site.markdown import make_markdown, render_text
@@ -122,18 +123,6 @@ def broken_links(site: Path, pages: list[Path] | None = None) -> list[str]:
 # -- hand-built editions ----------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class FakeReference:
-    """Same fields as ``comprules.references.Reference``."""
-
-    start: int
-    end: int
-    kind: str
-    targets: tuple[str, ...]
-    parts: tuple[tuple[int, int, str], ...]
-    title: str | None = None
-
-
 _FAKE = re.compile(
     r"rules? (?:(?P<range>(?P<base>\d{3}\.\d+)(?P<a>[a-z])–(?P<b>[a-z]))"
     r"|(?P<num>\d{3}(?:\.\d+[a-z]{0,2})?))"
@@ -142,7 +131,7 @@ _FAKE = re.compile(
 )
 
 
-def fake_extract(text: str, lang: str = "en") -> list[FakeReference]:
+def fake_extract(text: str, lang: str = "en") -> list[Reference]:
     """Ranges ``101.2a–c``, ``rule 101.2a``, ``rule 100``, ``section 1``, ``See Mana Pool.``"""
     out = []
     for m in _FAKE.finditer(text):
@@ -150,19 +139,19 @@ def fake_extract(text: str, lang: str = "en") -> list[FakeReference]:
             base, a, b = m["base"], m["a"], m["b"]
             targets = tuple(base + chr(c) for c in range(ord(a), ord(b) + 1))
             parts = ((m.start("base"), m.end("a"), base + a), (m.start("b"), m.end("b"), base + b))
-            out.append(FakeReference(m.start(), m.end(), "rule", targets, parts))
+            out.append(Reference(m.start(), m.end(), "rule", targets, parts))
         elif m["num"]:
             n = m["num"]
             kind = "rule" if "." in n else "section"
-            out.append(FakeReference(m.start("num"), m.end("num"), kind, (n,),
+            out.append(Reference(m.start("num"), m.end("num"), kind, (n,),
                                      ((m.start("num"), m.end("num"), n),)))
         elif m["chapter"]:
             c = m["chapter"]
-            out.append(FakeReference(m.start("chapter"), m.end("chapter"), "chapter", (c,),
+            out.append(Reference(m.start("chapter"), m.end("chapter"), "chapter", (c,),
                                      ((m.start("chapter"), m.end("chapter"), c),)))
         else:
             t = m["term"]
-            out.append(FakeReference(m.start("term"), m.end("term"), "glossary", (t,),
+            out.append(Reference(m.start("term"), m.end("term"), "glossary", (t,),
                                      ((m.start("term"), m.end("term"), t),)))
     return out
 
