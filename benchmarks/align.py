@@ -13,7 +13,7 @@ Prints, after parsing every English edition (not timed):
    with the baseline, :class:`difflib.SequenceMatcher` on the same word lists, same
    pairs (``set_seq2`` once per new rule, the standard way to reuse its index);
 4. with ``--quality``, precision and recall on the truth set of
-   :mod:`comprules.align_eval` (all pairs, and the 2009 renumbering alone).
+   :mod:`comprules.align.evaluate` (all pairs, and the 2009 renumbering alone).
 
 Wall-clock and CPU seconds are both printed: the machine may be shared.
 """
@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _common import en_files  # noqa: E402
 
-from comprules import align_eval, alignment  # noqa: E402
+from comprules.align import alignment, evaluate as align_eval  # noqa: E402
 from comprules.corpus import load_sources  # noqa: E402
 
 BIG = ("en/2020-06-01", "en/2026-08-07")

@@ -9,8 +9,8 @@ import json
 
 import pytest
 
-from comprules import align_eval
-from comprules.alignment import RULE_KINDS, align, tokens, word_changes
+from comprules.align import evaluate as align_eval
+from comprules.align.alignment import RULE_KINDS, align, tokens, word_changes
 
 SEED_402 = "fr/000_f51ad62258817a66"  # forum post quoting 402.1–402.10 in French
 SEED_602 = "fr/001_efcdb25c5e4b3248"  # section 602 "Capacités" as unnumbered paragraphs
@@ -210,7 +210,7 @@ def english(editions):
 
 
 def test_each_french_seed_finds_the_english_edition_of_its_era(editions, english):
-    from comprules.crosslang import choose_english
+    from comprules.align.crosslang import choose_english
 
     chosen = {n: choose_english(editions[n], english) for n in editions if n.startswith("fr/")}
     # 000 quotes 406 "Sous-types de capacités": 406 was "Ability Subtypes" until 2003-03-15
@@ -226,7 +226,7 @@ def test_each_french_seed_finds_the_english_edition_of_its_era(editions, english
 
 
 def test_seed_602_paragraphs_align_in_order_with_english_402(editions):
-    from comprules.crosslang import align_languages
+    from comprules.align.crosslang import align_languages
 
     a = align_languages(editions[SEED_602], editions["en/2008-07-15"])
     pairs = {c.old: c.new for c in a.rules if c.new}
@@ -236,7 +236,7 @@ def test_seed_602_paragraphs_align_in_order_with_english_402(editions):
 
 
 def test_forum_chatter_of_seed_002_aligns_with_nothing(editions):
-    from comprules.crosslang import align_languages
+    from comprules.align.crosslang import align_languages
 
     a = align_languages(editions["fr/002_89b48a7ac2467f84"], editions["en/2005-02-01"])
     assert {c.old for c in a.rules if c.new} == {f"406.{k}" for k in range(1, 7)}

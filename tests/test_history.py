@@ -8,10 +8,10 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from comprules import history as history_module
+from comprules.align import history as history_module
 from comprules.cli import main
 from comprules.errors import NotFound
-from comprules.history import history
+from comprules.align.history import history
 
 SEED_402 = "fr/000_f51ad62258817a66"
 SEED_602 = "fr/001_efcdb25c5e4b3248"

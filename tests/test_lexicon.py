@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from comprules.crosslang import (TermPair, align_languages, aligned_terms, choose_english, lexicon,
+from comprules.align.crosslang import (TermPair, align_languages, aligned_terms, choose_english, lexicon,
                                  lexicon_entries, lexicon_fr)
 
 

@@ -26,7 +26,7 @@ from pathlib import Path
 
 from . import export, graph, references
 from .corpus import load_sources
-from .history import write_alignments
+from .align.history import write_alignments
 from .errors import SourceError
 from .locking import exclusive
 from .model import Edition

@@ -182,7 +182,7 @@ def show(number, kb_dir, edition, as_json):
 @click.option("--json", "as_json", is_flag=True)
 def diff(old, new, kb_dir, section, as_json):
     """Compare two editions: where every rule went (renumbered too) and the words that changed."""
-    from .history import diff as run_diff, format_diff
+    from .align.history import diff as run_diff, format_diff
 
     both_files = Path(old).is_file() and Path(new).is_file()
     alignment = _run(run_diff, None if both_files else _kb(kb_dir), old, new, section=section)
@@ -196,7 +196,7 @@ def diff(old, new, kb_dir, section, as_json):
 @click.option("--json", "as_json", is_flag=True)
 def history(number, kb_dir, edition, as_json):
     """One rule's lineage across every edition: each renumbering and each change of words."""
-    from .history import format_history, kb_history
+    from .align.history import format_history, kb_history
     from .kb import normalize_number
 
     number = normalize_number(number)

@@ -119,7 +119,7 @@ def build_index(
 
     ``alignments`` is a knowledge base's ``data/alignments`` folder (lineages for
     ``--all-editions``); ``lexicon`` the (English, French) term pairs for cross-language
-    queries (default: :func:`comprules.crosslang.lexicon`). Only the editions whose
+    queries (default: :func:`comprules.align.crosslang.lexicon`). Only the editions whose
     sha256 changed are re-indexed, unless ``full``.
     """
     start = time.perf_counter()

@@ -1,7 +1,7 @@
 """Cross-language queries: the bilingual lexicon of game terms, English ⇄ French.
 
 The build stores (English, French) term pairs in the index (``lexicon.json``; by
-default :func:`comprules.crosslang.lexicon`, the checked-in table of official French
+default :func:`comprules.align.crosslang.lexicon`, the checked-in table of official French
 names plus the pairs alignment finds). A query's words are matched against both
 sides by their stems ("mana ability" matches "Mana Abilities"), longest terms first,
 and a matched term also searches its translation in the other language's fields:
@@ -29,10 +29,10 @@ MAX_WORDS = 5
 
 def lexicon_pairs(lexicon: Mapping[str, Iterable[str]] | Iterable[tuple[str, str]] | None) -> list[tuple[str, str]]:
     """(English, French) pairs, sorted: from ``lexicon`` (a mapping English → French
-    names, or pairs), or by default from :func:`comprules.crosslang.lexicon`."""
+    names, or pairs), or by default from :func:`comprules.align.crosslang.lexicon`."""
     if lexicon is None:
         try:
-            from ..crosslang import lexicon as table
+            from ..align.crosslang import lexicon as table
 
             lexicon = table()
         except (ImportError, OSError, ValueError):  # no alignment stage, or no table: no translations

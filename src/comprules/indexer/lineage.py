@@ -8,7 +8,7 @@ Two documents are versions of one rule when
 * they have the same words under the same ancestor titles with another number (a
   rule renumbered unchanged: Morph's 702.36a → 702.37a), or
 * an alignment of two editions of one language (``data/alignments/``, written by
-  the build, see :mod:`comprules.history`) says one rule or section became the other
+  the build, see :mod:`comprules.align.history`) says one rule or section became the other
   (kept, edited or renumbered; a split or merge joins nothing, and a French rule is
   never a version of its English original).
 

@@ -49,7 +49,7 @@ def render_site(
     ids ``{lang}/{date}/{id}``) adds "cited by" lists; ``data_dir`` holds the data
     exports (``{lang}/{date}.json``, ``graph.graphml``) to publish under ``data/``;
     ``extract`` replaces ``comprules.references.extract`` (tests); ``alignments``
-    (``(old name, new name)`` → ``comprules.alignment.Alignment``) stand in for those
+    (``(old name, new name)`` → ``comprules.align.alignment.Alignment``) stand in for those
     stored in ``data_dir/alignments/`` or computed; ``jobs`` worker processes render
     (default: the CPUs, at most 4); ``search`` builds the Pagefind index. When the
     inputs' fingerprint equals the one of the site in ``out_dir``, nothing is written

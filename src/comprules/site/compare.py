@@ -1,7 +1,7 @@
 """French ⇄ English: each French document beside the English edition of its era.
 
 The English edition is chosen, and the French units paired with English rules, by
-:mod:`comprules.crosslang` (structure: same numbers, cited rules, the lexicon); a
+:mod:`comprules.align.crosslang` (structure: same numbers, cited rules, the lexicon); a
 stored alignment (``data/alignments/fr-en/{fr}..{en}.json``) is used when the build
 wrote one. Pages: ``/compare/{fr}..{en}/index.html`` (the units outside any section,
 the rulebook's glossary, and the list of sections), one page per section
@@ -28,8 +28,8 @@ def compare_pairs(editions: list[Edition], *, data_dir: Path | None = None, give
                   ) -> list[tuple[Edition, Edition, Any]]:
     """``(french document, English edition, alignment)`` for every French document."""
     try:
-        from .. import crosslang
-        from ..alignment import Alignment
+        from ..align import crosslang
+        from ..align.alignment import Alignment
     except ImportError:  # pragma: no cover - the alignment stage is not installed
         return []
     english = [e for e in editions if e.lang == "en" and not U.is_fragment(e)]
@@ -60,7 +60,7 @@ def _stored(fr: Edition, data_dir: Path | None, english: dict[str, Edition], giv
     folder = Path(data_dir) / "alignments" / "fr-en"
     if not folder.is_dir():
         return None
-    from ..alignment import Alignment
+    from ..align.alignment import Alignment
 
     stem = fr.name.partition("/")[2]
     for path in sorted(folder.glob(f"{stem}..*.json")):
@@ -176,7 +176,7 @@ def lexicon_rows(site: "SiteRenderer", u: U.Urls) -> list[dict[str, Any]]:
 
     found: dict[tuple[str, str], list[tuple[str, str]]] = {}
     try:
-        from .. import crosslang
+        from ..align import crosslang
     except ImportError:  # pragma: no cover
         return []
     for fr, en, alignment in site.compares:
@@ -217,7 +217,7 @@ def english_words(site: "SiteRenderer") -> dict[str, dict[str, list[str]]]:
     English heading, and the English names of the lexicon terms it prints): indexed
     with the French text, so that "trample" finds "Piétinement"."""
     try:
-        from .. import crosslang
+        from ..align import crosslang
     except ImportError:  # pragma: no cover
         return {}
     import re

@@ -1,6 +1,6 @@
 """Word-level changes as HTML: deletions and insertions marked in the printed text.
 
-The aligner (:mod:`comprules.alignment`) decides *whether* a rule changed; the site
+The aligner (:mod:`comprules.align.alignment`) decides *whether* a rule changed; the site
 shows *where*, by comparing the two printed texts word by word (rapidfuzz's Indel
 opcodes, the longest common subsequence of words). Words are compared with quotes
 and dashes left out, and "(TM)"/"™" too, as the aligner compares them, so a

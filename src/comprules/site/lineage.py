@@ -1,6 +1,6 @@
 """Lineage for the site: which rule of one edition is which rule of another.
 
-The alignments of consecutive editions (:mod:`comprules.alignment`) are chained into
+The alignments of consecutive editions (:mod:`comprules.align.alignment`) are chained into
 *lineage keys*: every rule of every edition of a chain gets the id it has in the
 chain's latest edition (``702.37a`` for Morph's first subrule in every edition from
 2002-10-07, where it was ``502.26a``), or, for a rule that did not survive,
@@ -10,7 +10,7 @@ same rule when they share a key. The edition switcher, the history pages and the
 
 Alignments come, in this order, from the ``alignments`` given (tests, benchmarks),
 the knowledge base's ``data/alignments/{lang}/{old}..{new}.json`` (DESIGN.md's diff
-JSON, written by the build), or :func:`comprules.alignment.align` run here. Without
+JSON, written by the build), or :func:`comprules.align.alignment.align` run here. Without
 any (alignment unavailable), same-number matching stands in.
 """
 
@@ -43,7 +43,7 @@ class Step:
 
 def chains(editions: Iterable[Edition]) -> list[list[Edition]]:
     """The chains of editions aligned pairwise: dated editions of a language by date,
-    then the fragments of a language in name order (``comprules.history.chain_names``)."""
+    then the fragments of a language in name order (``comprules.align.history.chain_names``)."""
     by: dict[tuple[str, bool], list[Edition]] = {}
     for e in editions:
         fragment = e.kind == "fragment" or e.effective is None
@@ -62,7 +62,7 @@ def pairs(editions: Iterable[Edition]) -> list[tuple[Edition, Edition]]:
 
 
 def alignment_file(data_dir: Path, old: str, new: str) -> Path:
-    """``data/alignments/en/2009-05-01..2009-07-11.json`` (``comprules.history.alignment_path``)."""
+    """``data/alignments/en/2009-05-01..2009-07-11.json`` (``comprules.align.history.alignment_path``)."""
     lo, _, o = old.partition("/")
     ln, _, n = new.partition("/")
     folder = lo if lo == ln else f"{lo}-{ln}"
@@ -103,7 +103,7 @@ def load_alignments(
 
 def _alignment_class() -> Callable[[dict], Any] | None:
     try:
-        from ..alignment import Alignment
+        from ..align.alignment import Alignment
     except ImportError:  # pragma: no cover - alignment not installed
         return None
     return Alignment.from_json
@@ -113,16 +113,16 @@ _PAIRS: list[tuple[Edition, Edition]] = []
 
 
 def _align_one(k: int):
-    from ..alignment import align
+    from ..align.alignment import align
 
     old, new = _PAIRS[k]
     return (old.name, new.name), align(old, new)
 
 
 def compute_alignments(todo: Sequence[tuple[Edition, Edition]], *, jobs: int = 1) -> dict:
-    """``comprules.alignment.align`` on each pair (forked workers when ``jobs`` > 1)."""
+    """``comprules.align.alignment.align`` on each pair (forked workers when ``jobs`` > 1)."""
     global _PAIRS
-    from ..alignment import align
+    from ..align.alignment import align
 
     if jobs <= 1 or len(todo) < 4:
         return {(o.name, n.name): align(o, n) for o, n in todo}

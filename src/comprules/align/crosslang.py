@@ -34,9 +34,9 @@ from functools import lru_cache
 from importlib import resources
 from typing import Iterable, Sequence
 
-from . import references
+from .. import references
+from ..model import Edition, Rule
 from .alignment import Alignment, RuleChange, SectionChange
-from .model import Edition, Rule
 
 __all__ = ["lexicon", "lexicon_fr", "lexicon_entries", "TermPair", "EraChoice", "choose_english",
            "align_languages", "aligned_terms", "cross_similarity"]

@@ -48,8 +48,8 @@ from functools import cached_property
 from rapidfuzz import process
 from rapidfuzz.distance import Indel, LCSseq
 
-from . import references
-from .model import Edition, Rule, sort_key
+from .. import references
+from ..model import Edition, Rule, sort_key
 
 __all__ = [
     "RULE_KINDS",

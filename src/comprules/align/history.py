@@ -11,7 +11,7 @@ there. Fragments (forum posts, extracts) hold only part of the rules, so a rule
 missing from the previous fragment is looked for in the ones before it: the French
 ``602¶4`` of seed 001 goes back to ``402.4`` of seed 000.
 
-The alignments come from :func:`comprules.alignment.align` (:func:`history`) or from
+The alignments come from :func:`comprules.align.alignment.align` (:func:`history`) or from
 those a build stored in the knowledge base, ``data/alignments/`` (:func:`kb_history`).
 """
 
@@ -22,9 +22,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Sequence
 
+from ..errors import NotFound, UsageError
+from ..model import Edition
 from .alignment import Alignment, RuleChange, WordChange, align
-from .errors import NotFound, UsageError
-from .model import Edition
 
 __all__ = ["LineageStep", "history", "kb_history", "diff", "write_alignments", "alignment_path", "chains",
            "format_diff", "format_history", "ALIGNMENTS_DIR"]
@@ -208,7 +208,7 @@ def _read_index(data_dir: Path) -> dict:
 def chains(editions: Sequence[Edition], eras: dict[str, str] | None = None) -> list[dict]:
     """The chains alignments are stored for: per language, the complete editions by
     date, and the fragments by era (``eras``: fragment name → the English edition it
-    translates, :func:`comprules.crosslang.choose_english`), then by name."""
+    translates, :func:`comprules.align.crosslang.choose_english`), then by name."""
     eras = eras or {}
     out = []
     for lang in sorted({e.lang for e in editions}):
@@ -224,7 +224,7 @@ def chains(editions: Sequence[Edition], eras: dict[str, str] | None = None) -> l
 
 
 def english_eras(editions: Sequence[Edition]) -> dict:
-    """Each non-English document's :class:`~comprules.crosslang.EraChoice`."""
+    """Each non-English document's :class:`~comprules.align.crosslang.EraChoice`."""
     from .crosslang import choose_english
 
     english = [e for e in editions if e.lang == "en" and e.kind != "fragment"]
@@ -241,7 +241,7 @@ def write_alignments(editions: Sequence[Edition], data_dir: Path) -> dict:
     lineage may skip some); ``index.json`` lists the chains and the files. Returns the
     index. Deterministic output (sorted keys, compact).
     """
-    from .export import write_atomic
+    from ..export import write_atomic
 
     by_name = {e.name: e for e in editions}
     eras = english_eras(editions)
@@ -297,7 +297,7 @@ def diff(kb, old: str, new: str, section: str | None = None) -> Alignment:
     nothing, :class:`UsageError` for an unknown edition.
     """
     if kb is None:
-        from .corpus import parse_file
+        from ..corpus import parse_file
 
         old_ed, new_ed = parse_file(old), parse_file(new)
         result = align(old_ed, new_ed)

@@ -1,4 +1,4 @@
-"""A truth set for :mod:`comprules.alignment`, built from the corpus itself.
+"""A truth set for :mod:`comprules.align.alignment`, built from the corpus itself.
 
 Four kinds of pairs (old id → new id) that the CR's own structure vouches for,
 independently of the text similarity the aligner uses:
@@ -27,9 +27,9 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from . import references
+from .. import references
+from ..model import Edition
 from .alignment import Alignment
-from .model import Edition
 
 KEYWORD_SECTIONS = ("501", "502", "701", "702")
 _DOTTED = re.compile(r"^\d{3}\.\d+[a-z]{0,2}$")
