@@ -37,6 +37,34 @@ def en_dir(corpus_dir) -> Path:
 
 
 @pytest.fixture(scope="session")
+def zh_dir(corpus_dir) -> Path:
+    """``../shared/corpus/zh``: the 18 Simplified Chinese editions (a community translation)."""
+    path = corpus_dir / "zh"
+    if not path.is_dir():
+        if os.environ.get("COMPRULES_REQUIRE_CORPUS") == "1":
+            pytest.fail(f"{path} not found (real data is required, see README)")
+        pytest.skip(f"{path} not found")
+    return path
+
+
+@pytest.fixture(scope="session")
+def zh_files(zh_dir) -> list[Path]:
+    files = sorted(zh_dir.glob("*.txt"))
+    assert len(files) == 18, f"expected the 18 Chinese editions, found {len(files)}"
+    return files
+
+
+@pytest.fixture(scope="session")
+def zh_editions(zh_files) -> dict:
+    """Every Chinese edition, parsed once per test session: name → Edition."""
+    from comprules.corpus import load_sources
+
+    result = load_sources(zh_files)
+    assert result.errors == []
+    return {e.name: e for e in result.editions}
+
+
+@pytest.fixture(scope="session")
 def seeds_dir() -> Path:
     return _data_dir("COMPRULES_SEEDS", "../shared/seeds")
 

@@ -143,7 +143,9 @@ class GlossaryEntry:
 
     ``senses`` holds the numbered senses ("1. …", "2. …") or a single sense; ``text`` is
     the definition as printed (senses joined by newlines). ``obsolete`` is true for
-    entries marked "(Obsolete)", which the CR keeps for older cards' wording.
+    entries marked "(Obsolete)" / "（已废止）", which the CR keeps for older cards'
+    wording. ``note`` is a translator's note printed after a translated headword
+    ("译注：在英文中这两个词是相同的。"), kept apart from the headword.
     """
 
     term: str
@@ -153,6 +155,7 @@ class GlossaryEntry:
     text: str
     line: int
     slug: str
+    note: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

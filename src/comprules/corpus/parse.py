@@ -39,6 +39,7 @@ import re
 from datetime import date
 from pathlib import Path
 
+from .. import languages
 from ..model import Edition, GlossaryEntry, ParseWarning, Rule
 from . import fragment as frag
 from .detect import detect_effective_date, detect_language
@@ -54,7 +55,17 @@ RULE_LINE = re.compile(
 SECTION_LINE = re.compile(r"^[ \t]*(?P<number>\d{3})(?:\.|[ \t]*:)[ \t]+(?P<title>\S.{0,90}?)\s*$")
 # A chapter heading: "1. Game Concepts", "4. Sorts, capacités et effets".
 CHAPTER_LINE = re.compile(r"^[ \t]*(?P<number>\d)\.[ \t]+(?P<title>[^\W\d_].{0,70}?)\s*$")
-EXAMPLE_LINE = re.compile(r"^[ \t]*(?:Example|EXAMPLE|Exemple|EXEMPLE)s?[ \t\u00a0]*:[ \t\u00a0]*(?P<text>.*)")
+def _example_line() -> re.Pattern:
+    """"Example:", "EXAMPLE:", "Exemple :", "例如：": the words of every language of the table."""
+    words = sorted({w for lang in languages.all_languages() for w in lang.example}, key=len, reverse=True)
+    colons = sorted({c for lang in languages.all_languages() for c in lang.example_colons})
+    return re.compile(rf"^[ \t]*(?:{'|'.join(map(re.escape, words))})s?[ \t\u00a0]*[{''.join(colons)}]"
+                      rf"[ \t\u00a0]*(?P<text>.*)")
+
+
+EXAMPLE_LINE = _example_line()
+#: First characters of the example words: a line starting otherwise is plain text.
+_EXAMPLE_STARTS = frozenset(w[0] for lang in languages.all_languages() for w in lang.example)
 DIVIDER = re.compile(r"^[\s\-=_*~]+$")
 # What ends a sentence: a numbered line after such a line starts a new rule.
 SENTENCE_END = frozenset(".:!?)]\"”’»")
@@ -72,12 +83,17 @@ def _ends_sentence(line: str) -> bool:
 def _asks_for_number(line: str) -> bool:
     """True when a line ends like "See rule" or "rules 601.2f," (the number comes next)."""
     return REFERENCE_LEAD.search(line.rstrip()[-12:]) is not None
-GLOSSARY_HEADINGS = {"glossary", "glossaire"}
-AFTER_GLOSSARY = {"credits", "crédits", "index", "questions?"}
+#: The glossary's heading and the headings after it (credits), in every language.
+GLOSSARY_HEADINGS = {w.casefold() for lang in languages.all_languages() for w in lang.glossary}
+AFTER_GLOSSARY = {w.casefold() for lang in languages.all_languages() for w in lang.credits}
 _SENSE = re.compile(r"^(\d+)\.\s+(.*)$")
-_OBSOLETE = re.compile(r"\s*\((?:Obsolete|Obsolète|obsolète)\)\s*$")
+_OBSOLETE = re.compile(
+    r"\s*[(（](?:" + "|".join(sorted({re.escape(w) for lang in languages.all_languages() for w in lang.obsolete}))
+    + r")[)）]\s*$", re.IGNORECASE)
+#: A translator's note printed after a headword: "反击/指示物（译注：在英文中这两个词是相同的。）".
+_TRANSLATOR_NOTE = re.compile(r"\s*（(?:译注|译者注)[：:][^）]*）\s*$")
 #: How a keyword heading never ends (a sentence, a list's lead-in "… as follows:").
-_TITLE_END = (".", ";", ":", ",", "?", '"', "”", ".)")
+_TITLE_END = (".", ";", ":", ",", "?", '"', "”", ".)", "。", "；", "：", "，", "？")
 
 
 class _Unit:
@@ -289,7 +305,7 @@ class _Parser:
             prev_blank, prev = False, raw
 
     def line(self, raw: str, s: str, lineno: int, prev_blank: bool, after_break: bool) -> None:
-        if not (s[0].isdigit() or s[0] in "EeÉ"):  # fast path: plain text, no number, no example
+        if not (s[0].isdigit() or s[0] in _EXAMPLE_STARTS):  # fast path: plain text, no number, no example
             self.text(raw, s, lineno, prev_blank)
             return
         m = RULE_LINE.match(raw)
@@ -440,6 +456,9 @@ def _slug(term: str) -> str:
 def _split_aliases(head: str) -> tuple[str, tuple[str, ...]]:
     """"Control, Controller" → ("Control", ("Controller",)); "Active Player, Nonactive
     Player Order" stays whole (its parts do not share a stem or start with a quote)."""
+    if "，" in head:  # Chinese: "操控，操控者", "生命，总生命": a full-width comma always lists names
+        parts = [p.strip() for p in head.split("，") if p.strip()]
+        return (parts[0], tuple(parts[1:])) if parts else (head, ())
     parts = [p.strip() for p in re.split(r",\s+(?=[^”\"]*(?:[“\"]|$))", head) if p.strip()]
     if len(parts) < 2:
         return head, ()
@@ -466,6 +485,9 @@ def parse_glossary(lines: list[str], offset: int, wrapped: bool) -> tuple[list[G
         if head is None:
             return
         raw_term, line = head
+        note = _TRANSLATOR_NOTE.search(raw_term)
+        if note:  # kept apart: "反击/指示物（译注：…）" is the headword 反击/指示物
+            raw_term = raw_term[:note.start()]
         obsolete = bool(_OBSOLETE.search(raw_term))
         term = _OBSOLETE.sub("", raw_term).strip()
         name, aliases = _split_aliases(term)
@@ -481,7 +503,8 @@ def parse_glossary(lines: list[str], offset: int, wrapped: bool) -> tuple[list[G
         if slugs[slug] > 1:
             slug = f"{slug}-{slugs[slug]}"
         entries.append(GlossaryEntry(term=name, aliases=aliases, obsolete=obsolete, senses=tuple(senses),
-                                     text="\n".join(body), line=line, slug=slug))
+                                     text="\n".join(body), line=line, slug=slug,
+                                     note=note.group().strip()[1:-1] if note else None))
         head, body = None, []
 
     prev_blank = True

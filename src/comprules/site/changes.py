@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from markupsafe import escape
 
+from .. import languages
 from ..model import Edition, Rule, sort_key
 from . import urls as U
 from .diffs import inline, marked
@@ -42,7 +43,7 @@ def content(rule: Rule | None, lang: str) -> str:
     """A rule's words as compared: its text, then each example."""
     if rule is None:
         return ""
-    mark = "Exemple :" if lang == "fr" else "Example:"
+    mark = languages.get(lang).example_mark
     return rule.text + "".join(f"\n{mark} {ex}" for ex in rule.examples)
 
 
@@ -56,9 +57,7 @@ def section_of(rule_id: str) -> str:
 
 
 def _labels(site: "SiteRenderer", lang: str) -> dict[str, str]:
-    from .render import KIND_LABELS
-
-    return KIND_LABELS.get(lang, KIND_LABELS["en"])
+    return languages.get(lang).kinds
 
 
 def render_diff(site: "SiteRenderer", out: Path, old: Edition, new: Edition) -> None:

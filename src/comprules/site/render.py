@@ -28,6 +28,7 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
+from .. import languages
 from ..model import Edition, Rule, sort_key
 from . import urls as U
 from .lineage import Lineage, chains, load_alignments, pairs
@@ -44,41 +45,15 @@ RULE_MARKUP = 260
 #: History pages per task.
 HISTORY_SLICE = 600
 
-KIND_LABELS = {
-    "en": {"kept": "kept", "edited": "edited", "renumbered": "moved", "added": "added",
-           "removed": "removed", "split": "split", "merged": "merged", "first": "first printed"},
-    "fr": {"kept": "inchangée", "edited": "modifiée", "renumbered": "déplacée", "added": "ajoutée",
-           "removed": "supprimée", "split": "scindée", "merged": "fusionnée", "first": "première version"},
-}
+def _kind_labels() -> dict[str, dict[str, str]]:
+    return {lang.code: lang.kinds for lang in languages.all_languages()}
 
-LANG_NAMES = {"en": "English", "fr": "Français", "de": "Deutsch", "es": "Español",
-              "it": "Italiano", "pt": "Português", "ja": "日本語"}
 
-LABELS = {
-    "en": {
-        "site": "Magic: The Gathering Comprehensive Rules", "home": "Comprehensive Rules",
-        "goto": "Go to rule", "go": "Go", "contents": "Contents", "glossary": "Glossary",
-        "effective": "Effective", "latest": "Latest edition", "rules": "rules",
-        "fragments": "Other documents", "fragment": "Document", "cited_by": "Cited by:",
-        "obsolete": "Obsolete", "part": "part", "example": "Example:",
-        "permalink": "Permalink", "history": "History", "history_of": "History of",
-        "edition": "Edition", "switch": "Switch", "search": "Search", "changes": "Changes",
-        "diffs": "Changes between editions", "compare": "French ⇄ English",
-        "lexicon": "Lexicon", "data": "Data", "set": "Set",
-    },
-    "fr": {
-        "site": "Règles complètes de Magic : L'Assemblée", "home": "Règles complètes",
-        "goto": "Aller à la règle", "go": "Aller", "contents": "Sommaire",
-        "glossary": "Glossaire", "effective": "En vigueur au", "latest": "Dernière édition",
-        "rules": "règles", "fragments": "Autres documents", "fragment": "Document",
-        "cited_by": "Citée par :", "obsolete": "Obsolète", "part": "partie",
-        "example": "Exemple :", "permalink": "Lien permanent", "history": "Historique",
-        "history_of": "Historique de", "edition": "Édition", "switch": "Changer",
-        "search": "Recherche", "changes": "Changements",
-        "diffs": "Changements entre éditions", "compare": "Français ⇄ anglais",
-        "lexicon": "Lexique", "data": "Données", "set": "Extension",
-    },
-}
+#: Names of diff kinds per language, and the languages' own names, from the language table.
+KIND_LABELS = _kind_labels()
+LANG_NAMES = {lang.code: lang.name for lang in languages.all_languages()}
+#: The interface strings per language (``comprules/data/languages.toml``).
+LABELS = {lang.code: lang.labels for lang in languages.all_languages()}
 
 _UNDERSCORES = re.compile(r"(?<!\w)_([^\s_](?:[^_]*?[^\s_])?)_(?!\w)")
 
@@ -88,7 +63,7 @@ _CLASSES = {"chapter": "ch", "section": "se", "rule": "r", "subrule": "sr",
 
 def labels(lang: str) -> dict[str, str]:
     """The interface's words in a language (English when not translated)."""
-    return LABELS.get(lang, LABELS["en"])
+    return languages.get(lang).labels
 
 
 @dataclass(frozen=True)
