@@ -12,6 +12,11 @@ that changed little from 1999 to today (French documents follow the same habits)
     See 718, “Prototype Cards.”             bare section with its title
     Voir règle 411, "…" et 408.2, "…"       French list, second member without "règle"
     See also Dependency, Timestamp Order.   glossary    → two glossary headwords
+    参见规则510，“战斗伤害步骤”              Chinese     → 510, title "战斗伤害步骤"
+    规则702.19b所述 / 规则601.2f-h中        Chinese     → a number glued to the next word
+    规则613.7和613.8 / 规则403.3，603.6a    Chinese list (和 及 与 以及 或 、 ，)
+    参见第8章，“多人游戏规则”                Chinese     → chapter 8 ("第510节": section 510)
+    另参见时间印记顺序。                     Chinese     → a glossary headword
 
 :func:`extract` finds them with an ordered chain of *families* (:data:`FAMILIES`),
 one per family of printed forms, in the style of markdown-it-py's rule chains, where
@@ -45,6 +50,7 @@ from functools import lru_cache
 from itertools import accumulate
 from typing import Callable, NamedTuple, Sequence
 
+from . import languages
 from .model import Edition, letters_value, sort_key
 
 __all__ = [
@@ -168,32 +174,46 @@ def expand_range(first: str, last: str) -> list[str]:
 
 _SP = "[ \\t\\u00a0\\u202f]"
 _SPACES = frozenset(" \t\u00a0\u202f")
+#: Han characters (CJK ideographs): Chinese text glues a number to the next word
+#: ("规则702.19b所述"), so a number ends before a word character that is not Han.
+_HAN = "\\u3400-\\u4dbf\\u4e00-\\u9fff\\uf900-\\ufaff"
+_W = f"[^\\W{_HAN}]"
+_IS_HAN = re.compile(f"[{_HAN}]")
 #: A rule, subrule or section number, not glued to a longer word or number.
-_NUMBER = re.compile(r"([1-9][0-9]{2})(?:\.([0-9]+)([a-z]{0,2}))?(?!\w|\.[0-9])")
-_CHAPTER = re.compile(r"([0-9])(?!\w|\.[0-9])")
+_NUMBER = re.compile(rf"([1-9][0-9]{{2}})(?:\.([0-9]+)([a-z]{{0,2}}))?(?!{_W}|\.[0-9])")
+_CHAPTER = re.compile(rf"([0-9])(?!{_W}|\.[0-9])")
 #: After a range dash: a full number (``903.11``), the rule part (``712.9–10``) or
 #: letters (``601.2f–h``). A lone "?" between two numbers is a dash lost to a wrong
 #: code page in the 2008-05-01 and 2009-05-01 files ("rules 306?311").
 _RANGE_END = re.compile(
     rf"(?:({_SP}?)[-–—]({_SP}?)|\?)"
-    r"(?:([1-9][0-9]{2}(?:\.[0-9]+[a-z]{0,2})?)|([0-9]{1,3})|([a-z]{1,2}))(?!\w|\.[0-9])"
+    rf"(?:([1-9][0-9]{{2}}(?:\.[0-9]+[a-z]{{0,2}})?)|([0-9]{{1,3}})|([a-z]{{1,2}}))(?!{_W}|\.[0-9])"
 )
 #: French "Cf. règles 510.1 c-d": the letters printed apart from the rule number.
 _SPACED_LETTERS = re.compile(rf"{_SP}([a-z]{{1,2}}){_SP}?[-–]{_SP}?([a-z]{{1,2}})(?!\w)")
 _TITLE = re.compile(
-    rf",?{_SP}*(?:“([^”\n]{{1,120}})”|\"([^\"\n]{{1,120}})\"|«{_SP}*([^»\n]{{1,120}}?){_SP}*»)"
+    rf"[,，]?{_SP}*(?:“([^”\n]{{1,120}})”|\"([^\"\n]{{1,120}})\"|«{_SP}*([^»\n]{{1,120}}?){_SP}*»)"
 )
 _SEPARATORS = {
     "en": re.compile(rf"{_SP}*,{_SP}*(?:(?:and/or|and|or){_SP}+)?|{_SP}+(?:and/or|and|or){_SP}+"),
     "fr": re.compile(rf"{_SP}*,{_SP}*(?:(?:et|ou){_SP}+)?|{_SP}+(?:et|ou){_SP}+"),
 }
+
+
+def _unspaced_separators(words: Sequence[str]) -> re.Pattern:
+    """A list separator of a language written without spaces (Chinese): a comma or
+    an enumeration comma, or one of ``words`` ("和", "及", "以及"…), each optionally
+    followed by the citing word again ("规则601.2b与规则601.2f-h" is read by the
+    anchor of the second "规则")."""
+    alts = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True) if w not in "，、,")
+    return re.compile(rf"{_SP}*(?:[,，、]{_SP}*(?:(?:{alts}){_SP}*)?|(?:{alts}){_SP}*)")
 _AFTER_TITLE = re.compile(f"{_SP}+")
-_SEPARATOR_STARTS = frozenset(", \t\u00a0\u202f")
+_SEPARATOR_STARTS = frozenset(", \t\u00a0\u202f，、和及以与或")
 #: A three-digit number later in a list must end there ("rules 614 and 615."),
 #: so that "rule 903.5a and 100 cards" stays one reference.
-_SECTION_END = re.compile(rf"{_SP}*(?:[,.;:)\]\n“\"«\-–—?]|\Z|(?:and|or|et|ou)\b)")
+_SECTION_END = re.compile(rf"{_SP}*(?:[,.;:)\]\n“\"«\-–—?，。；：）、]|\Z|(?:and|or|et|ou)\b|[和及与或中所的之])")
 #: A lone letter continuing a subrule ("rules 608.3a and b"), never a word of its own.
-_LONE_LETTER = re.compile(r"([b-hj-km-np-xz])(?![\w’'])")
+_LONE_LETTER = re.compile(rf"([b-hj-km-np-xz])(?!{_W}|[’'])")
 
 
 class _Member(NamedTuple):
@@ -205,7 +225,7 @@ class _Member(NamedTuple):
 
 
 _DASHES = frozenset("-–—?")
-_TITLE_OPENERS = frozenset(",“\"«")
+_TITLE_OPENERS = frozenset(",“\"«，")
 
 
 def _read_number(text: str, pos: int, *, chapters: bool) -> _Member | None:
@@ -274,15 +294,15 @@ def _read_title(text: str, pos: int) -> tuple[str, int] | None:
 
 #: The common case in one match: a number with no range after it, and its title.
 _PLAIN = re.compile(
-    rf"([1-9][0-9]{{2}}(?:\.[0-9]+[a-z]{{0,2}})?)(?!\w|\.[0-9])"
+    rf"([1-9][0-9]{{2}}(?:\.[0-9]+[a-z]{{0,2}})?)(?!{_W}|\.[0-9])"
     rf"(?!{_SP}?[-–—]|\?[0-9a-z]|{_SP}[a-z]{{1,2}}{_SP}?[-–])"
-    rf"(?:,?{_SP}*(?:“([^”\n]{{1,120}})”|\"([^\"\n]{{1,120}})\"|«{_SP}*([^»\n]{{1,120}}?){_SP}*»))?"
+    rf"(?:[,，]?{_SP}*(?:“([^”\n]{{1,120}})”|\"([^\"\n]{{1,120}})\"|«{_SP}*([^»\n]{{1,120}}?){_SP}*»))?"
 )
 
 
 def _clean_title(raw: str) -> str | None:
-    title = raw.strip().rstrip(".,;:").strip()
-    if not title or not (title[0].isupper() or title[0].isdigit()):
+    title = raw.strip().rstrip(".,;:。，；：").strip()
+    if not title or not (title[0].isupper() or title[0].isdigit() or _IS_HAN.match(title[0])):
         return None
     return title
 
@@ -294,7 +314,7 @@ def _read_list(text: str, pos: int, lang: str, *, chapters: bool = False,
     Returns the references and where the list ends, or ``None`` if no number starts
     at ``pos`` (or, with ``first_needs_title``, if the first has no quoted title).
     """
-    sep = _SEPARATORS.get(lang, _SEPARATORS["en"])
+    sep = _SEPARATORS.get(lang) or _separators(lang)
     refs: list[Reference] = []
     prev: _Member | None = None
     list_end = pos
@@ -427,7 +447,7 @@ def _bare_number(text: str, start: int, end: int, lang: str):
     bare three-digit number (``100 cards``, ``PO Box 707``).
     """
     at = start - 3  # the anchor is the number's dot
-    if at and (text[at - 1] in _GLUED or text[at - 1].isalpha()):
+    if at and (text[at - 1] in _GLUED or (text[at - 1].isalpha() and not _IS_HAN.match(text[at - 1]))):
         return None
     return _read_list(text, at, lang)
 
@@ -477,7 +497,7 @@ def _read_term(text: str, pos: int, lang: str) -> tuple[int, int] | None:
 
 
 def _clean_term(term: str) -> str:
-    return term.strip().strip("“”\"‘’").rstrip(".,;:").strip().strip("“”\"‘’").strip()
+    return term.strip().strip("“”\"‘’").rstrip(".,;:。，；：").strip().strip("“”\"‘’").strip()
 
 
 def _glossary_see(text: str, start: int, end: int, lang: str):
@@ -519,6 +539,93 @@ def _glossary_see(text: str, start: int, end: int, lang: str):
 _GLOSSARY_TAIL = re.compile(rf"(?:[.);,:”\"’]|{_SP}+[a-zà-ÿ(]|{_SP}*(?:\n|\Z))")
 
 
+# ---------------------------------------------------------------------------
+# Languages written without spaces (Chinese): families made from the language table
+
+
+def _separators(lang: str) -> re.Pattern:
+    """The list separators of ``lang``: English's, or for a language written without
+    spaces, its ``list_words`` (:func:`_unspaced_separators`), built once."""
+    row = languages.get(lang)
+    if row.code != lang or row.spaced:
+        return _SEPARATORS["en"]
+    pattern = _SEPARATORS[lang] = _unspaced_separators(row.list_words)
+    return pattern
+
+
+_DIVISION = re.compile(rf"([0-9]{{1,3}}){_SP}*([章节条])")
+
+
+def _division(text: str, start: int, end: int, lang: str):
+    """``第8章`` (chapter 8), ``第510节`` (section 510), with the title that may follow:
+    ``参见第8章，“多人游戏规则”``. A number that does not fit its unit is declined."""
+    m = _DIVISION.match(text, end)
+    if m is None:
+        return None
+    number, unit = m.groups()
+    if (unit == "章" and len(number) != 1) or (unit in "节条" and len(number) != 3) or number[0] == "0":
+        return None
+    kind = "chapter" if unit == "章" else "section"
+    title = None
+    stop = m.end()
+    titled = _read_title(text, stop)
+    if titled is not None:
+        title, stop = titled
+    return [Reference(m.start(1), m.end(1), kind, (number,), ((m.start(1), m.end(1), number),), title)], stop
+
+
+#: Where a Chinese glossary headword after "参见" ends; what it may not contain (a
+#: sentence about rules or a web site, not a headword).
+_HAN_TERM_END = re.compile(r"[。，；：、）)\n]|以获取|查看|中的|$")
+_HAN_TERM_MAX = 12
+
+
+def _han_glossary_see(text: str, start: int, end: int, lang: str):
+    """``参见守军。``, ``另参见时间印记顺序。``, ``参见X。``: glossary headwords.
+
+    A headword runs to the next punctuation mark; it is at most
+    :data:`_HAN_TERM_MAX` characters, of Han characters (a single capital letter:
+    ``X``), and holds no citing word (``参见时间印记和从属关系的规则（规则613.7…）`` is
+    left to the rule family). A list with "和"/"及" is resolved whole first, then by
+    its parts (:func:`resolve`).
+    """
+    row = languages.get(lang)
+    m = _HAN_TERM_END.search(text, end)
+    stop = m.start() if m else len(text)
+    term = text[end:stop]
+    if not term or len(term) > _HAN_TERM_MAX:
+        return None
+    if not (all(_IS_HAN.match(ch) or ch in "“”‘’/～" for ch in term) or re.fullmatch(r"[A-Z]", term)):
+        return None
+    if any(w in term for w in row.rule_words) or term.startswith(tuple(row.section_words)):
+        return None
+    return [Reference(end, stop, "glossary", (term,), ((end, stop, term),))], stop
+
+
+def _script_families() -> list[Family]:
+    """The families of every language of the table written without spaces, from its
+    citing words: ``rule_words`` ("规则") before a number, ``section_words`` ("第")
+    before "N章"/"N节", ``see_words`` ("参见") before a glossary headword."""
+    out: list[Family] = []
+    for row in languages.all_languages():
+        if row.spaced:
+            continue
+        langs = frozenset({row.code})
+        alt = lambda words: "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))  # noqa: E731
+        if row.rule_words:
+            out.append(Family(f"rule-{row.code}", _after_word, anchors=(rf"(?:{alt(row.rule_words)}){_SP}*(?=[0-9])",),
+                              hints=tuple(row.rule_words), langs=langs))
+        if row.section_words:
+            out.append(Family(f"division-{row.code}", _division,
+                              anchors=(rf"(?:{alt(row.section_words)}){_SP}*(?=[0-9])",),
+                              hints=tuple(row.section_words), langs=langs))
+        if row.see_words:
+            out.append(Family(f"see-{row.code}", _han_glossary_see,
+                              anchors=(rf"(?:{alt(row.see_words)}){_SP}*(?![0-9]|{alt(row.rule_words + row.section_words)})",),
+                              hints=tuple(row.see_words), langs=langs))
+    return out
+
+
 #: The chain, in order: where two anchors match at one place, the earlier family is
 #: tried first. Anchors lead with a literal so that the regex engine skips fast.
 FAMILIES: list[Family] = [
@@ -536,7 +643,8 @@ FAMILIES: list[Family] = [
            anchors=(rf"ection(?<=\b[Ss]ection)s?{_SP}+(?=[0-9])",
                     rf"hapitre(?<=\b[Cc]hapitre)s?{_SP}+(?=[0-9])"),
            hints=("ection", "hapitre"), langs=frozenset({"fr"})),
-    Family("bare-number", _bare_number, anchors=(r"\.(?<=[1-9][0-9]{2}\.)(?=[0-9])",)),
+    Family("bare-number", _bare_number, anchors=(r"\.(?<=[1-9][0-9]{2}\.)(?=[0-9])",),
+           langs=frozenset(languages.codes())),
     Family("see", _after_see,
            anchors=(rf"ee(?<=\b[Ss]ee)(?:{_SP}+also)?{_SP}+(?=[“\"A-Z1-9])",),
            hints=("See ", "see "), langs=frozenset({"en"})),
@@ -544,6 +652,7 @@ FAMILIES: list[Family] = [
            anchors=(rf"oir(?<=\b[Vv]oir)(?:{_SP}+aussi)?{_SP}+(?=[“\"«A-ZÀ-Ý1-9])",
                     rf"f\.(?<=\b[Cc]f\.){_SP}+(?=[1-9])"),
            hints=("Voir ", "voir ", "f. "), langs=frozenset({"fr"})),
+    *_script_families(),
 ]
 
 #: Per language: (family, compiled anchor, hints) in chain order.
@@ -936,7 +1045,7 @@ def resolve(edition: Edition) -> Resolution:
                       external=missing_all if fragment else [], titles=titles, unresolved=unresolved)
 
 
-_RUN_GAP = re.compile(r"[\s,]*(?:and|et)?\s*")
+_RUN_GAP = re.compile(r"[\s,，、]*(?:and|et|和|及|以及)?\s*")
 
 
 def _runs(refs: list[Reference], text: str) -> list[list[Reference]]:

@@ -47,9 +47,10 @@ from .detect import detect_effective_date, detect_language
 # A rule or subrule line: "100.1. Text", "100.1a Text", "102.8 Text", "  214.6a Text",
 # and two misprints of real editions: "305.3.After" (no space, 1999) and "702. 37a Storm"
 # (a space inside the number, 2005-08-01 "606. 8b", 2009-07-11 "702. 37a").
+# Chinese text may glue the text to the number ("100.6b牌手可以…", 2022-06-10: ten lines).
 RULE_LINE = re.compile(
     r"^[ \t]*(?P<number>\d{3}\.(?P<gap> (?=\d+[a-z]))?\d+(?P<letters>[a-z]{1,2})?)"
-    r"(?:\.?(?=[\s\u00a0]|$)|\.(?=[A-Z]))[\s\u00a0]*(?P<text>.*)"
+    r"(?:\.?(?=[\s\u00a0]|$)|\.(?=[A-Z])|(?P<glued>\.?(?=[\u4e00-\u9fff“（])))[\s\u00a0]*(?P<text>.*)"
 )
 # A section heading: "100. General", "   101. Starting the Game", "406 : Capacité de mana".
 SECTION_LINE = re.compile(r"^[ \t]*(?P<number>\d{3})(?:\.|[ \t]*:)[ \t]+(?P<title>\S.{0,90}?)\s*$")
@@ -314,6 +315,8 @@ class _Parser:
             if m.group("gap"):
                 printed, number = number, number.replace(" ", "")
                 self.warn("malformed-number", f"{printed!r} read as {number}", lineno, number)
+            elif m.group("glued") is not None:
+                self.warn("malformed-number", f"{number} printed without a space before its text", lineno, number)
             section = number[:3]
             if letters:
                 unit = _Unit(number, "subrule", lineno, section=section, chapter=section[0],
