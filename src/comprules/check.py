@@ -42,7 +42,7 @@ from .model import Edition, Rule, sort_key
 from .references import Resolution, expand_range, resolve
 
 __all__ = ["PROBLEM_KINDS", "NOTICE_KINDS", "Finding", "EditionReport", "CheckReport",
-           "check_edition", "numbering_findings", "check_sources", "format_text"]
+           "check_edition", "numbering_findings", "check_sources", "check_kb", "format_text"]
 
 #: Parse warnings that are problems of the document (anything unknown is one too).
 NOTICE_KINDS = frozenset({"external", "repeated-quote", "repaired-artefact", "duplicate-source"})
@@ -208,6 +208,13 @@ def check_sources(paths: list[str | os.PathLike], jobs: int = 1) -> CheckReport:
         raise UsageError("check: give at least one source file or folder")
     loaded = load_sources(list(paths), jobs=jobs)
     return CheckReport([check_edition(e) for e in loaded.editions], list(loaded.errors))
+
+
+def check_kb(kb, edition: str | None = None) -> CheckReport:
+    """Lint one edition of a built knowledge base (:class:`comprules.kb.KnowledgeBase`;
+    ``edition`` any name it resolves, default the latest English). Raises
+    :class:`~comprules.errors.UsageError` for an unknown edition."""
+    return CheckReport([check_edition(kb.load(edition))])
 
 
 def format_text(report: CheckReport, *, notices: bool = True) -> str:

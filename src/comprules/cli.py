@@ -114,32 +114,15 @@ def build(sources, kb_dir, only, jobs, as_json):
 @click.option("--json", "as_json", is_flag=True)
 def search(query, kb_dir, edition, all_editions, lang, section, kind, limit, as_json):
     """Ranked full-text search (rule numbers, words, "phrases", AND/OR/NOT, prefix*, fuzzy~1)."""
-    from .indexer import ALL_EDITIONS, search as run_search
+    from .kb import search as run_search
 
     if edition and all_editions:
         raise Fail("--edition and --all-editions exclude each other")
-    options = dict(lang=None if lang == "any" else lang, section=section, kind=None if kind == "any" else kind,
-                   limit=limit)
-    if edition and Path(edition).is_file():  # a source file: parsed and indexed on the fly
-        import tempfile
-
-        from .corpus import parse_file
-        from .indexer import build_index
-
-        parsed = _run(parse_file, edition)
-        with tempfile.TemporaryDirectory(prefix="comprules-search-") as tmp:
-            _run(build_index, [parsed], Path(tmp) / "index")
-            result = _run(run_search, Path(tmp) / "index", query, edition=parsed.name, **options)
-    else:
-        kb = _kb(kb_dir)
-        name = ALL_EDITIONS if all_editions else (_run(kb.resolve_name, edition) if edition else None)
-        result = _run(run_search, kb.index_dir, query, edition=name, **options)
+    kb = None if edition and Path(edition).is_file() else _kb(kb_dir)
+    result = _run(run_search, kb, query, edition=edition, all_editions=all_editions, lang=lang, section=section,
+                  kind=kind, limit=limit)
     if as_json:
-        _emit_json({
-            "query": result.query,
-            "hits": [h.as_json() for h in result.hits],
-            "suggestion": result.suggestion,
-        })
+        _emit_json(result.as_json())
     else:
         from .render_text import print_hits
 
@@ -161,17 +144,29 @@ def show(number, kb_dir, edition, as_json):
     ed = _run(kb.load, edition)
     view = _run(show_rule, ed, number)
     if as_json:
-        def one(r):
-            return {"number": r.number, "id": r.id, "kind": r.kind, "title": r.title, "text": r.text,
-                    "examples": list(r.examples), "parent": r.parent}
-
-        _emit_json({"edition": view.edition, "rule": one(view.rule), "subrules": [one(c) for c in view.children],
-                    "refs": view.refs, "cited_by": view.cited_by,
-                    "cited_by_glossary": view.cited_by_glossary})
+        _emit_json(view.to_json())
     else:
         from .render_text import print_rule
 
         print_rule(view)
+
+
+@main.command()
+@click.option("--kb", "kb_dir", type=click.Path(), help=KB_HELP)
+@click.option("--json", "as_json", is_flag=True)
+def editions(kb_dir, as_json):
+    """List the editions of the knowledge base: name, effective date, set, set code, rule count.
+
+    Any of these names an edition wherever a command takes one (--edition BLB,
+    --edition Bloomburrow, the official file date 2024-08-02, or a day such as
+    2024-09-01 for the edition in force then).
+    """
+    kb = _kb(kb_dir)
+    if as_json:
+        _emit_json({"editions": [e.to_json() for e in kb.editions]})
+        return
+    for e in kb.editions:
+        click.echo(f"{e.name:<28} {e.effective or '—':<10}  {(e.code or ''):<4} {e.rules:>5} rules  {e.set or e.title}")
 
 
 @main.command()
@@ -265,16 +260,24 @@ def fetch(dates, latest, all_editions, dest, mirror, timeout, force):
 
 
 @main.command()
-@click.argument("sources", nargs=-1, required=True, type=click.Path())
+@click.argument("sources", nargs=-1, type=click.Path())
+@click.option("--kb", "kb_dir", type=click.Path(), help=KB_HELP + "; with --edition instead of SOURCES")
+@click.option("--edition", "-e", help="check this edition of the knowledge base instead of SOURCES")
 @click.option("--json", "as_json", is_flag=True, help="print the report as JSON")
-def check(sources, as_json):
-    """Lint SOURCES: dangling references, wrong quoted titles, duplicates, letter gaps, order.
+def check(sources, kb_dir, edition, as_json):
+    """Lint SOURCES (or --edition of the knowledge base): dangling references, wrong quoted
+    titles, duplicates, letter gaps, order.
 
     Exit code 1 when a problem is reported, 0 when clean, 2 when a source cannot be read.
     """
-    from .check import check_sources, format_text
+    from .check import check_kb, check_sources, format_text
 
-    report = _run(check_sources, list(sources))
+    if sources and edition:
+        raise Fail("give SOURCES or --edition, not both")
+    if edition or (kb_dir and not sources):
+        report = _run(check_kb, _kb(kb_dir), edition)
+    else:
+        report = _run(check_sources, list(sources))
     for err in report.errors:
         click.echo(f"error: {err}", err=True)
     if as_json:
@@ -289,23 +292,24 @@ def check(sources, as_json):
 
 @main.command()
 @click.option("--kb", "kb_dir", type=click.Path(), help=KB_HELP)
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="address to listen on (anything but loopback prints a warning)")
 @click.option("--port", "-p", default=8000, show_default=True, type=click.IntRange(0, 65535),
-              help="port on 127.0.0.1")
+              help="port (0: any free port, printed)")
+@click.option("--workers", "-w", default=1, show_default=True, type=click.IntRange(1, 64),
+              help="server processes sharing the port")
 @click.option("--verbose", "-v", is_flag=True, help="log each request")
-def serve(kb_dir, port, verbose):
-    """Serve the built site on http://127.0.0.1:PORT/ (search needs it; the rest works from disk)."""
-    from .build import default_kb
-    from .site.serve import make_server
+def serve(kb_dir, host, port, workers, verbose):
+    """Serve the site, the JSON API (/api/v1/) and the Academy Ruins API (/ar/) over HTTP.
 
-    site = (Path(kb_dir) if kb_dir else default_kb()) / "site"
-    server = _run(make_server, site, port, verbose=verbose)
-    click.echo(f"serving {site} on http://127.0.0.1:{server.server_address[1]}/ (Ctrl-C to stop)", err=True)
-    try:
-        server.serve_forever()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        server.server_close()
+    A rebuild of the knowledge base is picked up without a restart. Docs of the API:
+    http://HOST:PORT/api/v1/docs (works offline).
+    """
+    from .build import default_kb
+    from .server import run
+
+    _run(run, Path(kb_dir) if kb_dir else default_kb(), host=host, port=port, workers=workers,
+         verbose=verbose, say=lambda msg: click.echo(msg, err=True))
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -54,6 +54,7 @@ class KnownEdition:
     archived: tuple[str, ...] = ()
     file_date: str | None = None
     lang: str = "en"
+    code: str | None = None
 
     @property
     def name(self) -> str:
@@ -83,7 +84,8 @@ def edition_table() -> tuple[KnownEdition, ...]:
     raw = resources.files("comprules").joinpath("data/editions.toml").read_bytes()
     rows = tomllib.loads(raw.decode("utf-8"))["edition"]
     table = [KnownEdition(date=r["date"], set=r.get("set", ""), urls=tuple(r.get("urls", ())),
-                          archived=tuple(r.get("archived", ())), file_date=r.get("file_date"))
+                          archived=tuple(r.get("archived", ())), file_date=r.get("file_date"),
+                          code=r.get("code"))
              for r in rows]
     return tuple(sorted(table, key=lambda e: e.date))
 

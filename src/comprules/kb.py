@@ -7,9 +7,11 @@ by a source file path, parsed on the fly (DESIGN.md, "Command line").
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from dataclasses import dataclass
+from datetime import date
 from pathlib import Path
 
 from . import export, references
@@ -17,11 +19,18 @@ from .errors import NotFound, UsageError
 from .model import Edition, Rule, sort_key
 
 _CITATION = re.compile(r"^R?(\d)(\d\d)(?:\.?(\d+)([a-z]{0,2}))?$")
+_ISO_DATE = re.compile(r"^\d{4}-\d\d-\d\d$")
 
 
 @dataclass(frozen=True)
 class EditionInfo:
-    """One line of ``data/editions.json``."""
+    """One line of ``data/editions.json``, with the published facts of its date.
+
+    ``set`` and ``code`` (``"Bloomburrow"``, ``"BLB"``) and ``file_date`` (the date in
+    the official file name, ``2024-08-02`` for 2024-07-30) come from
+    ``data/editions.toml`` for the edition of that effective date (a translation has
+    those of the English edition it translates); empty or ``None`` when unknown.
+    """
 
     name: str
     lang: str
@@ -29,66 +38,236 @@ class EditionInfo:
     effective: str | None
     title: str
     path: str
+    rules: int = 0
+    glossary: int = 0
+    set: str = ""
+    code: str | None = None
+    file_date: str | None = None
+
+    @property
+    def stem(self) -> str:
+        """``2024-07-30`` of ``en/2024-07-30``."""
+        return self.name.split("/", 1)[1]
+
+    def to_json(self) -> dict:
+        """``{"name", "lang", "kind", "effective", "title", "set", "code", "file_date", "rules", "glossary"}``."""
+        return {"name": self.name, "lang": self.lang, "kind": self.kind, "effective": self.effective,
+                "title": self.title, "set": self.set or None, "code": self.code, "file_date": self.file_date,
+                "rules": self.rules, "glossary": self.glossary}
+
+
+@dataclass(frozen=True)
+class Published:
+    """One published edition (``data/editions.toml``): its date, set, code, file date."""
+
+    date: str
+    set: str
+    code: str | None
+    file_date: str | None
+
+    @property
+    def set_name(self) -> str:
+        """The set's name without the table's notes: ``Onslaught (morph introduced)`` → ``Onslaught``."""
+        return re.sub(r"\s*\(.*\)$", "", self.set)
+
+
+@functools.lru_cache(maxsize=1)
+def published() -> tuple[Published, ...]:
+    """Every published English edition, oldest first (``comprules/data/editions.toml``)."""
+    from .fetch import edition_table
+
+    return tuple(Published(e.date, e.set, e.code, e.file_date) for e in edition_table())
+
+
+def _fold(text: str) -> str:
+    """Lower case, typographic apostrophes as ASCII, spacing collapsed: how names are compared."""
+    return " ".join(text.replace("\u2019", "'").casefold().split())
+
+
+def _as_date(text: str) -> date | None:
+    try:
+        return date.fromisoformat(text) if _ISO_DATE.match(text) else None
+    except ValueError:
+        return None
 
 
 class KnowledgeBase:
-    """A built knowledge base directory (``data/``, ``index/``, ``site/``)."""
+    """A built knowledge base directory (``data/``, ``index/``, ``site/``).
 
-    def __init__(self, root: Path):
+    ``data`` and ``index`` may point elsewhere than ``root/data`` and ``root/index``
+    (the server reads one consistent generation of each while a rebuild swaps them).
+    Raises :class:`UsageError` when ``root`` holds no knowledge base.
+    """
+
+    def __init__(self, root: Path, *, data: Path | None = None, index: Path | None = None):
         self.root = Path(root)
-        self.data = self.root / "data"
+        self.data = Path(data) if data is not None else self.root / "data"
+        self._index = Path(index) if index is not None else None
         manifest = self.data / "editions.json"
         if not manifest.is_file():
             raise UsageError(f"no knowledge base at {self.root} (run: comprules build SOURCE... --kb {self.root})")
-        with open(manifest, encoding="utf-8") as fh:
-            rows = json.load(fh)["editions"]
-        self.editions = [
-            EditionInfo(r["name"], r["lang"], r["kind"], r["effective"], r["title"], r["path"]) for r in rows
-        ]
+        try:
+            with open(manifest, encoding="utf-8") as fh:
+                rows = json.load(fh)["editions"]
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise UsageError(f"{manifest}: not a knowledge base manifest ({exc})") from None
+        facts = {p.date: p for p in published()}
+        self.editions = []
+        for r in rows:
+            fact = facts.get(r["effective"] or "")
+            self.editions.append(EditionInfo(
+                r["name"], r["lang"], r["kind"], r["effective"], r["title"], r["path"],
+                rules=r.get("rules", 0), glossary=r.get("glossary", 0),
+                set=fact.set_name if fact else "", code=fact.code if fact else None,
+                file_date=fact.file_date if fact else None))
         self._cache: dict[str, Edition] = {}
+        #: Whether an edition may be named by a source file path (not for a server).
+        self.files = True
 
     @property
     def index_dir(self) -> Path:
-        return self.root / "index"
+        return self._index if self._index is not None else self.root / "index"
+
+    def info(self, name: str) -> EditionInfo:
+        """The manifest line of edition ``name`` (a full name); :class:`UsageError` if unknown."""
+        for e in self.editions:
+            if e.name == name:
+                return e
+        raise UsageError(f"no edition {name!r} in {self.root}")
+
+    def languages(self) -> list[str]:
+        """The languages of the knowledge base, sorted."""
+        return sorted({e.lang for e in self.editions})
 
     def latest(self, lang: str) -> EditionInfo | None:
         """The latest dated edition of a language."""
         dated = [e for e in self.editions if e.lang == lang and e.kind == "edition" and e.effective]
         return max(dated, key=lambda e: e.effective) if dated else None
 
-    def resolve_name(self, spec: str | None, default_lang: str = "en") -> str:
-        """The full name of the edition ``spec`` names; :class:`UsageError` if none or several."""
-        names = {e.name for e in self.editions}
-        if spec is None or spec in ("latest", f"{default_lang}/latest"):
-            info = self.latest(default_lang) or (self.editions[0] if self.editions else None)
+    def resolve_name(self, spec: str | None, default_lang: str = "en", *, lang: str | None = None) -> str:
+        """The full name of the edition ``spec`` names.
+
+        ``spec`` is a full name (``en/2024-07-30``), ``latest`` or ``{lang}/latest``, a
+        date or file stem (``2024-07-30``, ``000_f51ad62258817a66``), the date of the
+        official file (``2024-08-02``), a set name or code (``Bloomburrow``, ``BLB``), or a
+        date between two editions (``2024-09-01``: the edition in force that day), each
+        optionally after ``{lang}/``. ``lang`` restricts the choice to one language; a
+        name several languages hold goes to ``default_lang``. Raises
+        :class:`UsageError` naming the nearest editions when nothing matches, or the
+        candidates when several do.
+        """
+        langs = self.languages()
+        if lang is not None and lang not in langs:
+            raise UsageError(f"no edition in language {lang!r} in {self.root} (languages: {', '.join(langs) or 'none'})")
+        pool = [e for e in self.editions if lang is None or e.lang == lang]
+        spec = None if spec is None else spec.strip()
+        if not spec or spec == "latest":
+            info = self.latest(lang or default_lang) or self.latest(lang or "") or (pool[0] if pool else None)
+            if info is None and lang is None and self.editions:
+                info = self.editions[0]
             if info is None:
                 raise UsageError("the knowledge base holds no edition")
             return info.name
+        names = {e.name for e in self.editions}
         if spec in names:
+            if lang is not None and not spec.startswith(lang + "/"):
+                raise UsageError(f"edition {spec!r} is not in language {lang!r}")
             return spec
-        if spec.endswith("/latest"):
-            info = self.latest(spec.split("/", 1)[0])
+        head, sep, rest = spec.partition("/")
+        if sep and head in langs:
+            if lang is not None and head != lang:
+                raise UsageError(f"edition {spec!r} is not in language {lang!r}")
+            pool = [e for e in self.editions if e.lang == head]
+            spec, lang = rest, head
+        if spec == "latest":
+            info = self.latest(lang or default_lang)
             if info is None:
-                raise UsageError(f"no dated edition in language {spec.split('/', 1)[0]!r}")
+                raise UsageError(f"no dated edition in language {lang or default_lang!r}")
             return info.name
-        matches = sorted(n for n in names if n.split("/", 1)[1] == spec)
-        if len(matches) == 1:
-            return matches[0]
+        matches = [e for e in pool if e.stem == spec]
+        if not matches:
+            matches = self._by_alias(spec, pool)
         if len(matches) > 1:
-            raise UsageError(f"edition {spec!r} is ambiguous: {', '.join(matches)}")
-        raise UsageError(f"no edition {spec!r} in {self.root} (known: {self._some_names()})")
+            preferred = [e for e in matches if e.lang == default_lang]
+            if len(preferred) == 1:
+                return preferred[0].name
+            raise UsageError(f"edition {spec!r} is ambiguous: {', '.join(sorted(e.name for e in matches))}")
+        if matches:
+            return matches[0].name
+        raise UsageError(self._unknown(spec, pool))
 
-    def _some_names(self) -> str:
-        names = [e.name for e in self.editions]
-        return ", ".join(names[:3] + (["…"] if len(names) > 6 else []) + names[-3:]) if names else "none"
+    def _by_alias(self, spec: str, pool: list[EditionInfo]) -> list[EditionInfo]:
+        """The editions of ``pool`` a file date, set code, set name or in-force date names."""
+        key = _fold(spec)
+        for attr in ("file_date", "code", "set"):
+            found = [e for e in pool if e.effective and getattr(e, attr) and _fold(getattr(e, attr)) == key]
+            if found:
+                return found
+        day = _as_date(spec)
+        if day is None:
+            return []
+        out = []
+        for lg in sorted({e.lang for e in pool}):
+            dated = [e for e in pool if e.lang == lg and e.kind == "edition" and e.effective]
+            # the edition in force: the latest published (or built) one dated on or before that day
+            known = {e.effective for e in dated} | ({p.date for p in published()} if lg == "en" else set())
+            before = [d for d in known if d <= day.isoformat()]
+            if not before:
+                continue
+            in_force = max(before)
+            out += [e for e in dated if e.effective == in_force]
+        return out
 
-    def load(self, spec: str | None) -> Edition:
-        """The edition named ``spec`` (a name, or a source file parsed on the fly)."""
-        if spec and Path(spec).is_file() and not spec.endswith(".json"):
+    def _unknown(self, spec: str, pool: list[EditionInfo]) -> str:
+        """The message for an edition name that matches nothing, naming the nearest ones."""
+        where = f"in {self.root}"
+        dated = sorted((e for e in pool if e.effective and e.kind == "edition"), key=lambda e: (e.effective, e.name))
+        day = _as_date(spec)
+        if day is not None:
+            iso = day.isoformat()
+            before = [e for e in dated if e.effective <= iso]
+            after = [e for e in dated if e.effective > iso]
+            near = before[-1:] + after[:1]
+            in_force = max((p.date for p in published() if p.date <= iso), default=None)
+            if in_force is not None and not any(e.effective == in_force for e in dated):
+                fact = next(p for p in published() if p.date == in_force)
+                label = ", ".join(x for x in (fact.set_name, fact.code or "") if x)
+                head = (f"the edition in force on {iso} is en/{in_force}" + (f" ({label})" if label else "")
+                        + f", which is not {where}")
+            elif not before:
+                head = f"no edition {where} was in force on {iso}"
+            else:
+                head = f"no edition {spec!r} {where}"
+        else:
+            from rapidfuzz import fuzz, process
+
+            choices: dict[str, str] = {}
+            for e in pool:
+                for label in (e.name, e.stem, e.set, e.code or ""):
+                    if label:
+                        choices.setdefault(_fold(label), e.name)
+            ranked = process.extract(_fold(spec), list(choices), scorer=fuzz.WRatio, limit=12)
+            seen: list[str] = []
+            for label, score, _ in ranked:
+                if score >= 60 and choices[label] not in seen:
+                    seen.append(choices[label])
+            near = [e for e in pool if e.name in seen[:3]] or dated[-2:]
+            head = f"no edition {spec!r} {where}"
+
+        def label(e: EditionInfo) -> str:
+            extra = ", ".join(x for x in (e.set, e.code or "") if x)
+            return f"{e.name} ({extra})" if extra else e.name
+        nearest = "; ".join(label(e) for e in near) or "none"
+        return f"{head} (nearest: {nearest}; `comprules editions` lists all {len(self.editions)})"
+
+    def load(self, spec: str | None, *, lang: str | None = None) -> Edition:
+        """The edition named ``spec`` (a name, or where :attr:`files` allows, a source file
+        parsed on the fly); ``lang`` as in :meth:`resolve_name`."""
+        if self.files and spec and Path(spec).is_file() and not spec.endswith(".json"):
             from .corpus import parse_file
 
             return parse_file(spec)
-        name = self.resolve_name(spec)
+        name = self.resolve_name(spec, lang=lang)
         if name not in self._cache:
             self._cache[name] = export.read_edition(export.edition_path(self.data, name))
         return self._cache[name]
@@ -117,6 +296,17 @@ class RuleView:
     cited_by: list[str]
     cited_by_glossary: list[str]
 
+    def to_json(self) -> dict:
+        """``comprules show --json``: ``{"edition", "rule", "subrules", "refs", "cited_by",
+        "cited_by_glossary"}``, each rule as ``{"number", "id", "kind", "title", "text",
+        "examples", "parent"}``."""
+        def one(r: Rule) -> dict:
+            return {"number": r.number, "id": r.id, "kind": r.kind, "title": r.title, "text": r.text,
+                    "examples": list(r.examples), "parent": r.parent}
+
+        return {"edition": self.edition, "rule": one(self.rule), "subrules": [one(c) for c in self.children],
+                "refs": self.refs, "cited_by": self.cited_by, "cited_by_glossary": self.cited_by_glossary}
+
 
 def show_rule(edition: Edition, number: str) -> RuleView:
     """The rule ``number`` of ``edition`` with its subrules, references and backlinks.
@@ -133,3 +323,35 @@ def show_rule(edition: Edition, number: str) -> RuleView:
     terms = {g.slug: g.term for g in edition.glossary}
     glossary = [terms[slug] for slug, targets in resolution.glossary_refs.items() if rule.id in targets]
     return RuleView(edition.name, rule, children, list(resolution.refs.get(rule.id, ())), cited, glossary)
+
+
+def search(kb: KnowledgeBase | None, query: str, *, edition: str | None = None, all_editions: bool = False,
+           lang: str | None = None, section: str | None = None, kind: str | None = None, limit: int = 10):
+    """``comprules search``: the options as the command and the server take them, then
+    :func:`comprules.indexer.search`; a :class:`~comprules.indexer.SearchResult`.
+
+    ``edition`` is any name :meth:`KnowledgeBase.resolve_name` takes or, where
+    ``kb.files`` allows (or without a knowledge base), a source file, parsed and indexed
+    on the fly; ``all_editions`` searches every edition, one hit per rule; ``lang`` and
+    ``kind`` may be ``"any"``. Raises :class:`UsageError` for bad options (both
+    ``edition`` and ``all_editions``, an unknown edition, a malformed query).
+    """
+    from .indexer import ALL_EDITIONS, build_index, search as run_search
+
+    if edition and all_editions:
+        raise UsageError("an edition and all editions exclude each other")
+    options = dict(lang=None if lang in (None, "any") else lang, section=section,
+                   kind=None if kind in (None, "any") else kind, limit=limit)
+    if edition and (kb is None or kb.files) and Path(edition).is_file():
+        import tempfile
+
+        from .corpus import parse_file
+
+        parsed = parse_file(edition)
+        with tempfile.TemporaryDirectory(prefix="comprules-search-") as tmp:
+            build_index([parsed], Path(tmp) / "index")
+            return run_search(Path(tmp) / "index", query, edition=parsed.name, **options)
+    if kb is None:
+        raise UsageError("no knowledge base to search (give --kb DIR, or a source file as the edition)")
+    name = ALL_EDITIONS if all_editions else (kb.resolve_name(edition) if edition else None)
+    return run_search(kb.index_dir, query, edition=name, **options)
