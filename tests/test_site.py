@@ -835,37 +835,6 @@ def test_a_new_folder_reuses_the_previous_site_when_nothing_changed(tmp_path):
     assert read(tmp_path / "new/en/2030-01-01/100.html") == read(old / "en/2030-01-01/100.html")
 
 
-def test_serve_binds_loopback_only_and_serves_the_site(small_site):
-    import urllib.request
-
-    from comprules.errors import UsageError
-    from comprules.site.serve import make_server, serve_in_thread
-
-    server, base = serve_in_thread(small_site)
-    try:
-        assert server.server_address[0] == "127.0.0.1"
-        with urllib.request.urlopen(base + "en/2030-01-01/100.html") as resp:
-            assert resp.headers["Content-Type"].startswith("text/html")
-            assert b'id="100.1"' in resp.read()
-        with urllib.request.urlopen(base + "static/site.js") as resp:
-            assert resp.headers["Content-Type"] == "text/javascript"
-    finally:
-        server.shutdown()
-        server.server_close()
-    with pytest.raises(UsageError, match="no site at"):
-        make_server(small_site / "nowhere")
-
-
-def test_cli_serve_reports_a_missing_site_in_one_line(tmp_path):
-    from click.testing import CliRunner
-
-    from comprules.cli import main
-
-    result = CliRunner().invoke(main, ["serve", "--kb", str(tmp_path)])
-    assert result.exit_code == 2
-    assert result.output.strip().startswith("comprules: no site at")
-
-
 def test_small_site_has_diff_history_and_switcher_pages(small_site):
     assert (small_site / "diff/en/2020-05-05..2030-01-01/index.html").is_file()
     assert (small_site / "history/en/101.2a.html").is_file()

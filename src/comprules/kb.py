@@ -355,3 +355,27 @@ def search(kb: KnowledgeBase | None, query: str, *, edition: str | None = None, 
         raise UsageError("no knowledge base to search (give --kb DIR, or a source file as the edition)")
     name = ALL_EDITIONS if all_editions else (kb.resolve_name(edition) if edition else None)
     return run_search(kb.index_dir, query, edition=name, **options)
+
+
+def _glossary_row(entry, refs) -> dict:
+    return {"term": entry.term, "aliases": list(entry.aliases), "obsolete": entry.obsolete,
+            "senses": list(entry.senses), "text": entry.text, "slug": entry.slug,
+            "refs": list(refs.get(entry.slug, ()))}
+
+
+def glossary_json(edition: Edition) -> dict:
+    """Every glossary entry of ``edition``: ``{"edition", "glossary": [{"term", "aliases",
+    "obsolete", "senses", "text", "slug", "refs"}]}`` (the export shape's fields)."""
+    refs = references.resolve(edition).glossary_refs
+    return {"edition": edition.name, "glossary": [_glossary_row(g, refs) for g in edition.glossary]}
+
+
+def glossary_entry(edition: Edition, term: str) -> dict:
+    """The glossary entry of ``edition`` named ``term`` (headword, alias or slug; case and
+    typographic apostrophes ignored): ``{"edition", "entry": {...}}`` as in
+    :func:`glossary_json`. Raises :class:`NotFound`."""
+    key = _fold(term)
+    for g in edition.glossary:
+        if key in {_fold(g.term), g.slug, *(_fold(a.strip("“”\"")) for a in g.aliases)}:
+            return {"edition": edition.name, "entry": _glossary_row(g, references.resolve(edition).glossary_refs)}
+    raise NotFound(f"no glossary entry {term!r} in {edition.name}")

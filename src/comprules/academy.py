@@ -1,0 +1,393 @@
+"""The Academy Ruins API's views of the knowledge base, for the clients that speak it.
+
+Judges' bots call the Academy Ruins HTTP API (``../shared/reference/academyruins-api.md``,
+v0.7.0): Fryatog reads ``/cr/{rule}?find_definition=true`` and fuzzy glossary look-ups,
+judgebot the raw text of ``/file/cr``, RulesGuru ``/cr``, ``/cr/toc`` and
+``/cr/keywords``. This module computes those answers from any edition of a knowledge base
+(the server only routes to them), written from the contract, not from Academy Ruins'
+code. Where the contract records a bug, the intent is kept instead:
+
+* ``examples`` are not cut at three (Academy Ruins' extractor keeps at most three);
+* ``trace`` follows comprules' own lineage (alignments of every pair of consecutive
+  editions), through the 2009 renumbering (502.26a → 702.34a), where Academy Ruins'
+  stored diffs stop at Amonkhet (2017);
+* the unofficial glossary (38 entries Academy Ruins keeps in a data file of its own) is
+  not reproduced: ``unofficial`` is accepted and has nothing to add.
+
+Editions are named by set code (``BLB``) through ``data/editions.toml``; an edition
+without a set code is reached by ``?edition=`` on the server.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from datetime import date
+
+from .errors import NotFound, UsageError
+from .model import Edition, Rule
+
+__all__ = ["numbered", "all_rules", "rule", "definition_number", "examples", "keywords", "glossary",
+           "glossary_entry", "toc", "raw_text", "metadata", "diff_metadata", "diff", "trace",
+           "edition_of_code", "headword", "FUZZY_CUTOFF"]
+
+#: What Academy Ruins takes for a rule key (``extract_cr.py``): ``100.1``, ``702.19a``.
+_RULE_KEY = re.compile(r"^\d{3}\.[^\s.]{1,4}$")
+#: ``find_definition``: keyword actions go to their first subrule…
+_ACTION = re.compile(r"^701\.(?:[2-9]|\d\d+)$")
+#: …keyword abilities are walked forward to the first subrule that says more than "X is a …".
+_ABILITY = re.compile(r"^702\.(?:[2-9]|\d\d+)$")
+#: Subrules skipped by the walk whatever their text (contract, ``keyword_def.py``).
+_WALK_THROUGH = frozenset({"702.57a", "702.22b"})
+#: A fuzzy glossary match needs this token-sort ratio (0–100).
+FUZZY_CUTOFF = 60
+_OBSOLETE = " (obsolete)"
+
+
+def numbered(edition: Edition) -> list[Rule]:
+    """The rules and subrules Academy Ruins lists (``100.1``, ``100.1a``; no chapter or
+    section headings), in document order; of a duplicated number only the first."""
+    out, seen = [], set()
+    for r in edition.rules:
+        if r.kind in ("rule", "subrule") and "~" not in r.id and _RULE_KEY.match(r.number) \
+                and r.number not in seen:
+            seen.add(r.number)
+            out.append(r)
+    return out
+
+
+def _text(r: Rule) -> str:
+    return r.text
+
+
+def all_rules(edition: Edition) -> dict[str, dict]:
+    """``GET /cr``: rule number → ``{ruleNumber, examples, ruleText, fragment, navigation}``,
+    ``examples`` ``None`` when there are none, ``navigation`` the previous and next rule."""
+    rules = numbered(edition)
+    out = {}
+    for i, r in enumerate(rules):
+        out[r.number] = {
+            "ruleNumber": r.number,
+            "examples": list(r.examples) or None,
+            "ruleText": _text(r),
+            "fragment": r.number.split(".", 1)[1],
+            "navigation": {"previousRule": rules[i - 1].number if i else None,
+                           "nextRule": rules[i + 1].number if i + 1 < len(rules) else None},
+        }
+    return out
+
+
+def _get(edition: Edition, number: str) -> Rule:
+    r = edition.get(number)
+    if r is None or r.kind not in ("rule", "subrule") or not _RULE_KEY.match(r.number):
+        raise NotFound(f"no rule {number} in {edition.name}")
+    return r
+
+
+def _one_sentence_definition(text: str) -> bool:
+    """``Defender is a static ability.``: one sentence that says what the keyword is."""
+    sentences = [s for s in re.split(r"(?<=[.!?])[”\"]?\s+", text.strip()) if s]
+    return len(sentences) == 1 and bool(re.search(r"\bis an?\b", text))
+
+
+def definition_number(edition: Edition, number: str) -> str:
+    """The rule ``find_definition=true`` answers for ``number``: ``701.N`` → ``701.Na``;
+    ``702.N`` → the first subrule that is more than a number or a one-sentence "X is
+    a …" (702.19 → 702.19a, 702.3 → 702.3b, 702.22 → 702.22c); any other number is
+    itself. Raises :class:`NotFound` for a number the edition does not hold."""
+    _get(edition, number)
+    if _ACTION.match(number):
+        return number + "a" if edition.get(number + "a") is not None else number
+    if not _ABILITY.match(number):
+        return number
+    rules = numbered(edition)
+    at = {r.number: i for i, r in enumerate(rules)}
+    i = at[number]
+    inside = re.compile(re.escape(number) + r"[a-z]+$")
+    while True:
+        r = rules[i]
+        if not (r.number[-1].isdigit() or _one_sentence_definition(r.text) or r.number in _WALK_THROUGH):
+            return r.number
+        if i + 1 >= len(rules) or not inside.match(rules[i + 1].number):
+            return r.number
+        i += 1
+
+
+def rule(edition: Edition, number: str, *, find_definition: bool = False) -> dict:
+    """``GET /cr/{rule}``: ``{"ruleNumber", "ruleText"}``; :class:`NotFound` if absent."""
+    if find_definition:
+        number = definition_number(edition, number)
+    r = _get(edition, number)
+    return {"ruleNumber": r.number, "ruleText": _text(r)}
+
+
+def examples(edition: Edition, number: str) -> dict:
+    """``GET /cr/example/{rule}``: ``{"ruleNumber", "examples": [...] or None}`` (every
+    example, without the "Example:" word); :class:`NotFound` if absent."""
+    r = _get(edition, number)
+    return {"ruleNumber": r.number, "examples": list(r.examples) or None}
+
+
+def keywords(edition: Edition) -> dict:
+    """``GET /cr/keywords``: the titles of the keyword abilities (702.2 on), of the keyword
+    actions (701.2 on) and the ability words listed by 207.2c, lower case."""
+    def titles(section: str) -> list[str]:
+        return [r.title for r in edition.children.get(section, []) if r.kind == "rule" and r.title]
+
+    words: list[str] = []
+    r = edition.get("207.2c")
+    if r is not None:
+        m = re.search(r"ability words are (.+?)\.(?:\s|$)", r.text)
+        if m:
+            words = [w.strip().removeprefix("and ").strip().lower() for w in m.group(1).split(",")]
+            words = [w for w in words if w]
+    return {"keywordAbilities": titles("702"), "keywordActions": titles("701"), "abilityWords": words}
+
+
+def headword(entry) -> str:
+    """The glossary headword as printed: ``Banding, “Bands with Other”``, ``Mana Burn (Obsolete)``."""
+    head = ", ".join((entry.term, *entry.aliases))
+    return head + " (Obsolete)" if entry.obsolete else head
+
+
+def glossary(edition: Edition) -> dict[str, dict]:
+    """``GET /cr/glossary``: lower-cased headword → ``{"term", "definition"}`` (the
+    definition keeps its line breaks: numbered senses, "See rule …")."""
+    return {headword(g).lower(): {"term": headword(g), "definition": g.text} for g in edition.glossary}
+
+
+def glossary_entry(edition: Edition, term: str, *, fuzzy: bool = False) -> dict:
+    """``GET /cr/glossary/{term}``: the entry whose whole lower-cased headword is ``term``
+    (``banding`` is not ``banding, “bands with other”``); with ``fuzzy`` the best
+    token-sort match (rapidfuzz, default processing) of ``term`` among the headwords
+    without " (obsolete)" and each of their comma-separated parts, if it scores at least
+    :data:`FUZZY_CUTOFF`. Raises :class:`NotFound`."""
+    entries = glossary(edition)
+    key = term.lower()
+    if key in entries:
+        return entries[key]
+    if fuzzy:
+        from rapidfuzz import fuzz, process, utils
+
+        choices: dict[str, str] = {}
+        for k in entries:
+            for c in (k.removesuffix(_OBSOLETE), *k.removesuffix(_OBSOLETE).split(", ")):
+                choices.setdefault(c, k)
+        best = process.extractOne(term, list(choices), scorer=fuzz.token_sort_ratio,
+                                  processor=utils.default_process)
+        if best is not None and round(best[1]) >= FUZZY_CUTOFF:
+            return entries[choices[best[0]]]
+    raise NotFound(f"no glossary entry {term!r} in {edition.name}")
+
+
+def toc(edition: Edition) -> list[dict]:
+    """``GET /cr/toc``: ``[{"number": 1, "title", "subsections": [{"number": 100, "title"}]}]``
+    (numbers as integers; the glossary and credits are not chapters)."""
+    out = []
+    for ch in edition.rules:
+        if ch.kind != "chapter" or not ch.number.isdigit():
+            continue
+        subs = [{"number": int(s.number), "title": s.title or s.text}
+                for s in edition.children.get(ch.number, []) if s.kind == "section" and s.number.isdigit()]
+        out.append({"number": int(ch.number), "title": ch.title or ch.text, "subsections": subs})
+    return out
+
+
+def _long_date(d: date) -> str:
+    return f"{d:%B} {d.day}, {d.year}"
+
+
+def raw_text(edition: Edition) -> str:
+    """``GET /file/cr``: the edition as a Comprehensive Rules text file, generated from
+    the knowledge base (the source file is not kept in it): title, "These rules are
+    effective as of …", contents (chapters, sections, Glossary, Credits), every rule
+    with its examples ("Example: …" lines right under it), one blank line between
+    rules, the glossary (headword, then definition), Credits. LF line ends, no BOM:
+    the layout judgebot's loader and other readers of the official file rely on.
+    """
+    def clean(text: str) -> str:
+        return re.sub(r"\n{2,}", "\n", text.replace("\r\n", "\n").replace("\r", "\n")).strip()
+
+    lines = ["Magic: The Gathering Comprehensive Rules", ""]
+    if edition.effective:
+        lines += [f"These rules are effective as of {_long_date(edition.effective)}.", ""]
+    lines += ["Introduction", "",
+              f"This file was generated by comprules from the edition {edition.name} of its knowledge base: "
+              "the rules, examples and glossary as parsed from the published document. The original "
+              "introduction and credits are not kept.", "", "Contents", ""]
+    heads = [r for r in edition.rules if r.kind in ("chapter", "section") and "~" not in r.id]
+    for r in heads:
+        lines.append(f"{r.number}. {clean(r.title or r.text)}")
+    lines += ["Glossary", "", "Credits", ""]
+    for r in edition.rules:
+        if r.kind not in ("chapter", "section", "rule", "subrule"):
+            continue
+        number = r.number if r.kind == "subrule" else f"{r.number}."
+        block = [f"{number} {clean(r.text)}"]
+        block += [f"Example: {clean(x)}" for x in r.examples]
+        lines += block + [""]
+    lines += ["Glossary", ""]
+    for g in edition.glossary:
+        lines += [headword(g), clean(g.text), ""]
+    lines += ["Credits", "", f"Generated from {edition.name} (source file {edition.source}).", ""]
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------
+# Across editions: set codes, diffs, trace
+
+
+def _chain(kb, lang: str) -> list:
+    """The dated complete editions of ``lang``, oldest first."""
+    return sorted((e for e in kb.editions if e.lang == lang and e.kind == "edition" and e.effective),
+                  key=lambda e: e.effective)
+
+
+def edition_of_code(kb, code: str, lang: str = "en") -> str:
+    """The name of the edition of set ``code`` (case-insensitive) in ``lang``; :class:`NotFound`."""
+    for e in _chain(kb, lang):
+        if e.code and e.code.lower() == code.lower():
+            return e.name
+    raise NotFound(f"no edition of set {code!r} in language {lang!r}")
+
+
+def metadata(kb, lang: str = "en") -> dict:
+    """``GET /metadata/cr``: ``{"data": [{"creationDay", "setCode", "setName"}]}``, newest
+    first (``creationDay`` is the effective date; code and name ``None`` when unknown)."""
+    return {"data": [{"creationDay": e.effective, "setCode": e.code, "setName": e.set or None}
+                     for e in reversed(_chain(kb, lang))]}
+
+
+def diff_metadata(kb, lang: str = "en") -> dict:
+    """``GET /metadata/cr-diffs``: one row per pair of consecutive editions, newest first:
+    ``{"creationDay", "sourceCode", "destCode", "destName", "bulletinUrl": None}``."""
+    chain = _chain(kb, lang)
+    return {"data": [{"creationDay": new.effective, "sourceCode": old.code, "destCode": new.code,
+                      "destName": new.set or None, "bulletinUrl": None}
+                     for old, new in reversed(list(zip(chain, chain[1:])))]}
+
+
+def _mark(old: str, new: str) -> tuple[str, str]:
+    """The two texts with the words that differ wrapped in ``<<<<`` … ``>>>>``."""
+    a, b = old.split(" "), new.split(" ")
+    out_a: list[str] = []
+    out_b: list[str] = []
+    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        if op == "equal":
+            out_a += a[i1:i2]
+            out_b += b[j1:j2]
+            continue
+        if i2 > i1:
+            out_a.append("<<<<" + " ".join(a[i1:i2]) + ">>>>")
+        if j2 > j1:
+            out_b.append("<<<<" + " ".join(b[j1:j2]) + ">>>>")
+    return " ".join(out_a), " ".join(out_b)
+
+
+def diff(kb, old: str | None = None, new: str | None = None, *, nav: bool = False, lang: str = "en",
+         edition: str | None = None) -> dict:
+    """``GET /diff/cr``: the changes from the edition of set ``old`` to that of ``new``.
+
+    Neither given: the latest edition (or ``edition``) against the one before it; one
+    given: that end and its neighbour. ``changes`` lists the rules added, removed or
+    whose words changed (texts marked ``<<<<`` … ``>>>>``), ``moves`` the rules only
+    renumbered; a rule whose only change is a renumbered reference is in neither.
+    ``nav`` adds the neighbouring diffs' codes. Raises :class:`NotFound` when a code
+    names no edition or ``old`` is not older than ``new``.
+    """
+    from .history import diff as align_pair
+
+    chain = _chain(kb, lang)
+    names = [e.name for e in chain]
+    if old is None and new is None:
+        end = kb.resolve_name(edition, lang=lang) if edition else (names[-1] if names else None)
+        if end not in names or names.index(end) == 0:
+            raise NotFound("no diff for this edition")
+        o, n = names.index(end) - 1, names.index(end)
+    else:
+        o = names.index(edition_of_code(kb, old, lang)) if old else None
+        n = names.index(edition_of_code(kb, new, lang)) if new else None
+        if o is None:
+            o = n - 1
+        if n is None:
+            n = o + 1
+        if o < 0 or n >= len(names) or o >= n:
+            raise NotFound("no diff between these editions")
+    a_info, b_info = chain[o], chain[n]
+    alignment = align_pair(kb, a_info.name, b_info.name)
+    a_ed, b_ed = kb.load(a_info.name), kb.load(b_info.name)
+    changes, moves = [], []
+    for c in alignment.rules:
+        if c.kind == "kept":
+            continue
+        if c.kind == "renumbered" and not c.changes:
+            moves.append({"from": c.old, "to": c.new})
+            continue
+        ra = a_ed.get(c.old) if c.old else None
+        rb = b_ed.get(c.new) if c.new else None
+        if (ra is not None and not _RULE_KEY.match(ra.number)) or (rb is not None and not _RULE_KEY.match(rb.number)):
+            continue  # headings: Academy Ruins' diffs hold numbered rules only
+        ta, tb = (ra.text if ra else ""), (rb.text if rb else "")
+        if ra is not None and rb is not None:
+            ta, tb = _mark(ta, tb)
+        changes.append({"old": {"ruleNumber": ra.number, "ruleText": ta} if ra else None,
+                        "new": {"ruleNumber": rb.number, "ruleText": tb} if rb else None})
+    body = {"creationDay": b_info.effective, "sourceSet": a_info.set or None, "sourceCode": a_info.code,
+            "destSet": b_info.set or None, "destCode": b_info.code, "changes": changes, "moves": moves,
+            "nav": None}
+    if nav:
+        body["nav"] = {"prevSourceCode": chain[o - 1].code if o > 0 else None,
+                       "nextDestCode": chain[n + 1].code if n + 1 < len(chain) else None}
+    return body
+
+
+def trace(kb, number: str, edition: str | None = None, *, find_definition: bool = False,
+          lang: str | None = None) -> dict:
+    """``GET /cr/trace/{rule}``: the changes that made rule ``number`` of ``edition``
+    (default the latest), newest first: ``{"ruleNumber", "items": [{"action", "old",
+    "new", "diff"}]}``. ``action`` is ``created`` (added), ``edited`` (same number, other
+    words), ``moved`` (renumbered, same words) or ``replaced`` (renumbered and reworded,
+    split or merged); ``diff`` names the two editions by set and code. Raises
+    :class:`NotFound` for a number the edition does not hold."""
+    from .history import kb_history
+
+    name = kb.resolve_name(edition, lang=lang)
+    ed = kb.load(name)
+    if find_definition:
+        number = definition_number(ed, number)
+    _get(ed, number)
+    info = kb.info(name)
+    chain = [e for e in _chain(kb, info.lang)]
+    by_name = {e.name: e for e in chain}
+    order = [e.name for e in chain]
+    try:
+        steps = kb_history(kb, number, name)
+    except UsageError:
+        steps = []
+    items = []
+    for s in steps:
+        if s.kind in ("first", "removed") or s.edition not in by_name:
+            continue
+        if order.index(s.edition) > order.index(name):
+            continue
+        prev = by_name[order[order.index(s.edition) - 1]] if order.index(s.edition) else None
+        dest = by_name[s.edition]
+        new = {"ruleNumber": s.number, "ruleText": s.text}
+        old = None
+        if s.kind == "added":
+            action = "created"
+        else:
+            old_rule = kb.load(prev.name).get(s.previous) if prev and s.previous else None
+            old = {"ruleNumber": s.previous, "ruleText": old_rule.text if old_rule else None}
+            if s.kind == "edited":
+                action = "edited"
+            elif s.kind == "renumbered" and not s.changes:
+                action = "moved"
+                old, new = {"ruleNumber": s.previous}, {"ruleNumber": s.number}
+            else:
+                action = "replaced"
+        items.append({"action": action, "old": old, "new": new,
+                      "diff": {"sourceSet": prev.set or None if prev else None,
+                               "sourceCode": prev.code if prev else None,
+                               "destSet": dest.set or None, "destCode": dest.code}})
+    return {"ruleNumber": number, "items": items[::-1]}

@@ -1,0 +1,144 @@
+"""``comprules serve``: the site, comprules' JSON API and the Academy Ruins API over HTTP.
+
+Thin over the library (:mod:`comprules.kb`, :mod:`comprules.academy`,
+:mod:`comprules.history`, :mod:`comprules.check`, :mod:`comprules.indexer`): routes,
+validation, error shapes and caching only. ASGI (Starlette and FastAPI) under uvicorn.
+
+* :func:`create_app` — the application of one knowledge base folder;
+* :func:`run` — serve it (``comprules serve``), in one or several processes.
+
+=================  =========================================================
+``/``              the static site (``site/``), :mod:`.static`
+``/api/v1/``       comprules' JSON API, :mod:`.api`; ``/api/v1/openapi.json``,
+                   ``/api/v1/docs`` (works offline)
+``/ar/``           the Academy Ruins routes, :mod:`.ar`
+=================  =========================================================
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+import socket
+from pathlib import Path
+from typing import Callable
+
+from ..errors import UsageError
+
+__all__ = ["create_app", "run", "app_from_env", "LOOPBACK"]
+
+LOOPBACK = "127.0.0.1"
+_ENV = "COMPRULES_SERVE_KB"
+
+
+def create_app(kb_dir: Path, *, holder=None):
+    """The ASGI application answering from the knowledge base at ``kb_dir``.
+
+    Raises :class:`UsageError` when ``kb_dir`` is not a knowledge base.
+    """
+    from starlette.applications import Starlette
+    from starlette.requests import Request
+    from starlette.routing import Mount, Route
+
+    from . import api, ar, static
+    from .state import Holder
+
+    holder = holder or Holder(Path(kb_dir))
+
+    async def site(request: Request):
+        if request.method not in ("GET", "HEAD"):
+            return static.html_error(405, "Only GET and HEAD.")
+        snap = holder.get()
+        response = static.serve_file(request, snap.site, request.url.path)
+        response.headers["X-Comprules-Generation"] = snap.generation
+        return response
+
+    async def ar_root(request: Request):
+        return ar.root_response()
+
+    async def api_root(request: Request):
+        from starlette.responses import RedirectResponse
+
+        return RedirectResponse("/api/v1/docs", status_code=307)
+
+    app = Starlette(routes=[
+        Route("/ar", ar_root),
+        Route("/api/v1", api_root),
+        Mount("/ar", app=ar.create(holder)),
+        Mount("/api/v1", app=api.create(holder)),
+        Route("/{path:path}", site, methods=["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"]),
+    ])
+    app.state.holder = holder
+    return app
+
+
+def app_from_env():
+    """:func:`create_app` of ``$COMPRULES_SERVE_KB`` (each worker process of ``--workers N``)."""
+    return create_app(Path(os.environ[_ENV]))
+
+
+def _is_loopback(host: str) -> bool:
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return host == "localhost"
+
+
+def run(kb_dir: Path, *, host: str = LOOPBACK, port: int = 8000, workers: int = 1, verbose: bool = False,
+        say: Callable[[str], None] = print) -> None:
+    """Serve the knowledge base at ``kb_dir`` on ``host:port`` until interrupted.
+
+    Anything but a loopback ``host`` gets one warning line. Raises :class:`UsageError`
+    when ``kb_dir`` is not a knowledge base or the address cannot be listened on.
+    """
+    import uvicorn
+
+    from .state import Snapshot
+
+    kb_dir = Path(kb_dir).resolve()
+    Snapshot(kb_dir).close()  # refuses a folder that is not a knowledge base, in one line
+    if not _is_loopback(host):
+        say(f"warning: listening on {host}: anyone who can reach this machine on port {port} can read the server")
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except (OSError, OverflowError) as exc:
+        sock.close()
+        raise UsageError(f"cannot listen on {host}:{port}: {getattr(exc, 'strerror', None) or exc}") from None
+    sock.listen(2048)
+    sock.set_inheritable(True)
+    bound = sock.getsockname()[1]
+    shown = f"[{host}]" if ":" in host else host
+    say(f"serving {kb_dir} on http://{shown}:{bound}/ (API: /api/v1/docs, Academy Ruins: /ar; Ctrl-C to stop)")
+    options = dict(log_level="info" if verbose else "warning", access_log=verbose, server_header=False,
+                   http=_http_impl(), loop=_loop_impl(), timeout_keep_alive=5, h11_max_incomplete_event_size=16 * 1024)
+    if workers > 1:
+        os.environ[_ENV] = str(kb_dir)
+        config = uvicorn.Config("comprules.server:app_from_env", factory=True, workers=workers, fd=sock.fileno(),
+                                **options)
+        from uvicorn.supervisors import Multiprocess
+
+        server = uvicorn.Server(config)
+        Multiprocess(config, target=server.run, sockets=[sock]).run()
+    else:
+        config = uvicorn.Config(create_app(kb_dir), **options)
+        uvicorn.Server(config).run(sockets=[sock])
+    sock.close()
+
+
+def _http_impl() -> str:
+    try:
+        import httptools  # noqa: F401
+    except ImportError:
+        return "h11"
+    return "httptools"
+
+
+def _loop_impl() -> str:
+    try:
+        import uvloop  # noqa: F401
+    except ImportError:
+        return "asyncio"
+    return "uvloop"

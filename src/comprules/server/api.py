@@ -1,0 +1,155 @@
+"""comprules' own JSON API, ``/api/v1/``: the command line's ``--json`` over HTTP.
+
+Each route calls the library function the command calls and answers the same JSON
+(``GET /api/v1/rules/702.37a?edition=BLB`` is ``comprules show 702.37a --edition BLB
+--json``). Every route takes ``edition`` and ``lang``. Errors have one shape,
+``{"detail": "<one line>"}``: 400 bad parameter (an unknown edition names the nearest
+ones), 404 nothing found, 422 malformed parameter, 503 while a rebuild removes what an
+answer needed.
+"""
+
+from __future__ import annotations
+
+import logging
+from importlib import resources
+
+from fastapi import FastAPI, Query, Request
+from fastapi.exceptions import RequestValidationError
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.middleware.cors import CORSMiddleware
+from starlette.responses import HTMLResponse
+
+from .. import kb as kb_module
+from ..errors import NotFound, UsageError
+from .responses import JSON, encoded, error, raw_json
+
+log = logging.getLogger("comprules.server")
+
+EditionQ = Query(None, description="edition: en/2024-07-30, 2024-07-30, the file date 2024-08-02, BLB, "
+                                   "Bloomburrow, a day (the edition in force), latest", max_length=200)
+LangQ = Query(None, description="language (en, fr, zh, …)", max_length=16)
+
+
+def create(holder) -> FastAPI:
+    """The ``/api/v1`` application over ``holder`` (:class:`comprules.server.state.Holder`)."""
+    app = FastAPI(title="comprules API", version="1",
+                  description="The Comprehensive Rules knowledge base: every edition and language built.",
+                  openapi_url="/openapi.json", docs_url=None, redoc_url=None)
+    app.add_middleware(CORSMiddleware, allow_origins=["*"], allow_methods=["GET"], allow_headers=["*"],
+                       max_age=600)
+
+    @app.exception_handler(RequestValidationError)
+    async def _validation(request: Request, exc: RequestValidationError):
+        first = exc.errors()[0] if exc.errors() else {}
+        where = ".".join(str(x) for x in first.get("loc", ()) if x != "query")
+        return error(422, f"{where}: {first.get('msg', 'invalid')}" if where else str(exc))
+
+    @app.exception_handler(UsageError)
+    async def _usage(request: Request, exc: UsageError):
+        return error(400, str(exc))
+
+    @app.exception_handler(NotFound)
+    async def _not_found(request: Request, exc: NotFound):
+        return error(404, str(exc))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(request: Request, exc: StarletteHTTPException):
+        return JSON({"detail": exc.detail}, status_code=exc.status_code, headers=getattr(exc, "headers", None))
+
+    @app.exception_handler(Exception)
+    async def _crash(request: Request, exc: Exception):
+        if isinstance(exc, OSError) and holder.building():
+            return JSON({"detail": "the knowledge base is being rebuilt; try again in a moment"},
+                        status_code=503, headers={"Retry-After": "1"})
+        log.error("error on %s: %s: %s", request.url.path, type(exc).__name__, exc)
+        return error(500, f"internal error ({type(exc).__name__})")
+
+    @app.get("/docs", include_in_schema=False)
+    async def docs():
+        page = resources.files("comprules.server").joinpath("docs.html").read_text(encoding="utf-8")
+        return HTMLResponse(page)
+
+    @app.get("/editions", summary="The editions built (comprules editions --json)")
+    async def editions(edition: str | None = EditionQ, lang: str | None = LangQ):
+        snap = holder.get()
+        rows = snap.kb.editions
+        if edition is not None:
+            name = snap.kb.resolve_name(edition, lang=lang)
+            rows = [e for e in rows if e.name == name]
+        elif lang is not None:
+            rows = [e for e in rows if e.lang == lang]
+        return JSON({"editions": [e.to_json() for e in rows]})
+
+    @app.get("/rules/{number}", summary="One rule with subrules, examples, references, cited by "
+                                         "(comprules show --json)")
+    def rule(number: str, edition: str | None = EditionQ, lang: str | None = LangQ):
+        snap = holder.get()
+        ed = snap.kb.load(edition, lang=lang)
+        return raw_json(snap.remember(("show", ed.name, number),
+                                      lambda: encoded(kb_module.show_rule(ed, number).to_json()), keep=256))
+
+    @app.get("/search", summary="Ranked search (comprules search --json)")
+    async def search(q: str = Query(..., min_length=1, max_length=500, description="the query"),
+                     edition: str | None = EditionQ, all_editions: bool = False, lang: str | None = LangQ,
+                     section: str | None = Query(None, max_length=8), kind: str | None = Query(None, max_length=16),
+                     limit: int = Query(10, ge=1, le=200)):
+        snap = holder.get()
+        result = kb_module.search(snap.kb, q, edition=edition, all_editions=all_editions, lang=lang,
+                                  section=section, kind=kind, limit=limit)
+        return JSON(result.as_json())
+
+    @app.get("/diff", summary="Where every rule went between two editions (comprules diff --json)")
+    def diff(old: str | None = Query(None, max_length=200, description="default: the edition before `new`"),
+             new: str | None = Query(None, max_length=200, description="default: `edition`, or the latest"),
+             edition: str | None = EditionQ, lang: str | None = LangQ,
+             section: str | None = Query(None, max_length=8)):
+        from ..history import diff as run_diff
+
+        snap = holder.get()
+        kb = snap.kb
+        new_name = kb.resolve_name(new or edition, lang=lang)
+        if old is None:
+            info = kb.info(new_name)
+            chain = sorted((e for e in kb.editions if e.lang == info.lang and e.kind == info.kind and e.effective),
+                           key=lambda e: e.effective)
+            names = [e.name for e in chain]
+            if new_name not in names or names.index(new_name) == 0:
+                raise UsageError(f"no edition before {new_name} to compare with; give old")
+            old_name = names[names.index(new_name) - 1]
+        else:
+            old_name = kb.resolve_name(old, lang=lang)
+        return raw_json(snap.remember(("diff", old_name, new_name, section),
+                                      lambda: encoded(run_diff(kb, old_name, new_name, section=section).to_json()),
+                                      keep=16))
+
+    @app.get("/history/{number}", summary="One rule's lineage across every edition (comprules history --json)")
+    def history(number: str, edition: str | None = EditionQ, lang: str | None = LangQ):
+        from ..history import kb_history
+
+        snap = holder.get()
+        name = snap.kb.resolve_name(edition, lang=lang)
+        number = kb_module.normalize_number(number)
+        return raw_json(snap.remember(("history", name, number), lambda: encoded(
+            {"lineage": [s.to_json() for s in kb_history(snap.kb, number, name)]}), keep=256))
+
+    @app.get("/glossary", summary="Every glossary entry of an edition")
+    def glossary(edition: str | None = EditionQ, lang: str | None = LangQ):
+        snap = holder.get()
+        ed = snap.kb.load(edition, lang=lang)
+        return raw_json(snap.remember(("glossary", ed.name), lambda: encoded(kb_module.glossary_json(ed))))
+
+    @app.get("/glossary/{term}", summary="One glossary entry, by headword, alias or slug")
+    def glossary_entry(term: str, edition: str | None = EditionQ, lang: str | None = LangQ):
+        snap = holder.get()
+        ed = snap.kb.load(edition, lang=lang)
+        return JSON(kb_module.glossary_entry(ed, term))
+
+    @app.get("/check", summary="Lint one edition (comprules check --edition E --json)")
+    def check(edition: str | None = EditionQ, lang: str | None = LangQ):
+        from ..check import check_kb
+
+        snap = holder.get()
+        name = snap.kb.resolve_name(edition, lang=lang)
+        return raw_json(snap.remember(("check", name), lambda: encoded(check_kb(snap.kb, name).as_json())))
+
+    return app

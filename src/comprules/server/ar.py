@@ -1,0 +1,207 @@
+"""The Academy Ruins routes under ``/ar`` (``../shared/reference/academyruins-api.md``).
+
+Every route, parameter, status code and error body of the contract's CR part; a client
+given the base URL ``http://HOST:PORT/ar`` works unchanged. Beyond it, every route takes
+``edition`` (any name ``comprules editions`` lists; default the latest) and ``lang``
+(default ``en``). The answers are computed by :mod:`comprules.academy`; this module only
+routes, validates and shapes errors:
+
+* validation → 422 ``{"detail": "<message>"}`` (a string, as Academy Ruins);
+* unknown path → 404 ``{"detail": "Not Found"}``; ``/`` → 400;
+* an unexpected error → 500 ``{"detail", "error_id"}``, never a traceback.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from typing import Literal
+
+from fastapi import FastAPI, Path as PathParam, Query, Request
+from fastapi.exceptions import RequestValidationError
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.middleware.cors import CORSMiddleware
+from starlette.responses import PlainTextResponse, Response
+
+from .. import academy
+from ..errors import NotFound, UsageError
+from .responses import JSON, encoded, error, raw_json
+
+log = logging.getLogger("comprules.server")
+
+ROOT_MESSAGE = ("This is the root of the Academy Ruins API (served by comprules). "
+                "The routes are listed at /api/v1/docs of this server.")
+
+EditionQ = Query(None, description="edition (any name `comprules editions` lists: date, set name or code); "
+                                   "default the latest")
+LangQ = Query(None, description="language of the edition (en, fr, zh…); default en", max_length=16)
+
+
+class _Unprocessable(Exception):
+    def __init__(self, message: str):
+        self.message = message
+
+
+def create(holder) -> FastAPI:
+    """The ``/ar`` application over ``holder`` (:class:`comprules.server.state.Holder`)."""
+    app = FastAPI(title="Academy Ruins API (comprules)", version="0.7.0-compatible",
+                  openapi_url="/openapi.json", docs_url=None, redoc_url=None)
+    app.add_middleware(CORSMiddleware, allow_origins=["*"], allow_methods=["*"], allow_headers=["*"],
+                       max_age=600)
+
+    @app.exception_handler(RequestValidationError)
+    async def _validation(request: Request, exc: RequestValidationError):
+        # Academy Ruins answers str(exc), which is the list of pydantic errors
+        keys = ("type", "loc", "msg", "input", "ctx")
+        return error(422, str([{k: e[k] for k in keys if k in e} for e in exc.errors()]))
+
+    @app.exception_handler(_Unprocessable)
+    async def _unprocessable(request: Request, exc: _Unprocessable):
+        return error(422, exc.message)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(request: Request, exc: StarletteHTTPException):
+        return JSON({"detail": exc.detail}, status_code=exc.status_code, headers=getattr(exc, "headers", None))
+
+    @app.exception_handler(Exception)
+    async def _crash(request: Request, exc: Exception):
+        error_id = str(uuid.uuid4())
+        if isinstance(exc, OSError) and holder.building():
+            return JSON({"detail": "the knowledge base is being rebuilt; try again in a moment",
+                         "error_id": error_id}, status_code=503, headers={"Retry-After": "1"})
+        log.error("error %s on %s: %s: %s", error_id, request.url.path, type(exc).__name__, exc)
+        return JSON({"detail": "Internal server error", "error_id": error_id}, status_code=500)
+
+    def edition_of(snap, edition: str | None, lang: str | None):
+        try:
+            return snap.kb.load(edition, lang=lang or ("en" if edition is None else None))
+        except UsageError as exc:
+            raise _Unprocessable(str(exc)) from None
+
+    def rule_missing(number: str) -> JSON:
+        return error(404, "Rule not found", ruleNumber=number)
+
+    @app.get("/", include_in_schema=False)
+    async def root():
+        return error(400, ROOT_MESSAGE)
+
+    @app.get("/cr", summary="Every numbered rule of an edition")
+    def all_rules(edition: str | None = EditionQ, lang: str | None = LangQ):
+        snap = holder.get()
+        ed = edition_of(snap, edition, lang)
+        return raw_json(snap.remember(("ar/cr", ed.name), lambda: encoded(academy.all_rules(ed))))
+
+    @app.get("/cr/keywords", summary="Keyword abilities, keyword actions, ability words")
+    def keywords(edition: str | None = EditionQ, lang: str | None = LangQ):
+        snap = holder.get()
+        ed = edition_of(snap, edition, lang)
+        return raw_json(snap.remember(("ar/keywords", ed.name), lambda: encoded(academy.keywords(ed))))
+
+    @app.get("/cr/glossary", summary="The glossary")
+    def glossary(edition: str | None = EditionQ, lang: str | None = LangQ):
+        snap = holder.get()
+        ed = edition_of(snap, edition, lang)
+        return raw_json(snap.remember(("ar/glossary", ed.name), lambda: encoded(academy.glossary(ed))))
+
+    @app.get("/cr/unofficial-glossary", summary="Unofficial glossary (not kept by comprules: empty)")
+    async def unofficial_glossary(edition: str | None = EditionQ, lang: str | None = LangQ):
+        edition_of(holder.get(), edition, lang)
+        return JSON({})
+
+    @app.get("/cr/glossary/{term}", summary="One glossary entry (exact, or fuzzy)")
+    async def glossary_entry(term: str, fuzzy: bool = False, unofficial: bool = True,
+                             edition: str | None = EditionQ, lang: str | None = LangQ):
+        ed = edition_of(holder.get(), edition, lang)
+        try:
+            return JSON(academy.glossary_entry(ed, term, fuzzy=fuzzy))
+        except NotFound:
+            return error(404, "Entry not found.")
+
+    @app.get("/cr/toc", summary="Chapters and sections")
+    def toc(edition: str | None = EditionQ, lang: str | None = LangQ):
+        snap = holder.get()
+        ed = edition_of(snap, edition, lang)
+        return raw_json(snap.remember(("ar/toc", ed.name), lambda: encoded(academy.toc(ed))))
+
+    @app.get("/cr/example/{rule_id}", summary="The examples of one rule (all of them)")
+    async def example(rule_id: str, edition: str | None = EditionQ, lang: str | None = LangQ):
+        ed = edition_of(holder.get(), edition, lang)
+        try:
+            return JSON(academy.examples(ed, rule_id))
+        except NotFound:
+            return rule_missing(rule_id)
+
+    @app.get("/cr/trace/{rule_id}", summary="How one rule came to read as it does, newest change first")
+    def trace(rule_id: str, find_definition: bool = False, edition: str | None = EditionQ,
+              lang: str | None = LangQ):
+        snap = holder.get()
+        ed = edition_of(snap, edition, lang)
+        try:
+            return JSON(snap.remember(("ar/trace", ed.name, rule_id, find_definition),
+                                      lambda: academy.trace(snap.kb, rule_id, ed.name,
+                                                            find_definition=find_definition)))
+        except NotFound:
+            return JSON({"detail": {"detail": "Rule not found.", "ruleNumber": rule_id}}, status_code=404)
+
+    @app.get("/cr/{rule_id}", summary="One rule (find_definition: the keyword's defining subrule)")
+    async def one_rule(rule_id: str, find_definition: bool = False, edition: str | None = EditionQ,
+                       lang: str | None = LangQ):
+        ed = edition_of(holder.get(), edition, lang)
+        try:
+            return JSON(academy.rule(ed, rule_id, find_definition=find_definition))
+        except NotFound:
+            return rule_missing(rule_id)
+
+    def raw_file(snap, ed, format: str) -> Response:
+        if format == "pdf":
+            return error(404, "CR for this set not available in specified format")
+        body = snap.remember(("ar/file", ed.name), lambda: academy.raw_text(ed).encode("utf-8"), keep=8)
+        return Response(body, media_type="text/plain; charset=utf-8")
+
+    @app.get("/file/cr", summary="The raw text of an edition (UTF-8, LF, no BOM)")
+    def file_latest(edition: str | None = EditionQ, lang: str | None = LangQ):
+        snap = holder.get()
+        return raw_file(snap, edition_of(snap, edition, lang), "txt")
+
+    @app.get("/file/cr/{set_code}", summary="The raw text of the edition of a set")
+    def file_of_set(set_code: str = PathParam(..., min_length=3, max_length=5),
+                    format: Literal["txt", "pdf", "any"] = "any", lang: str | None = LangQ):
+        snap = holder.get()
+        try:
+            name = academy.edition_of_code(snap.kb, set_code, lang or "en")
+        except NotFound:
+            return error(404, "CR not available for this set")
+        return raw_file(snap, snap.kb.load(name), format)
+
+    @app.get("/diff/cr", summary="The changes between two editions (by set code)")
+    def diff(old: str | None = Query(None, min_length=3, max_length=5),
+             new: str | None = Query(None, min_length=3, max_length=5), nav: bool = False,
+             edition: str | None = EditionQ, lang: str | None = LangQ):
+        snap = holder.get()
+        if edition is not None:
+            edition_of(snap, edition, lang)
+        try:
+            body = snap.remember(("ar/diff", old and old.lower(), new and new.lower(), nav, edition, lang),
+                                 lambda: encoded(academy.diff(snap.kb, old, new, nav=nav, lang=lang or "en",
+                                                              edition=edition)), keep=16)
+        except NotFound:
+            return error(404, "No diff between these set codes found", old=old, new=new)
+        return raw_json(body)
+
+    @app.get("/metadata/cr", summary="Editions: effective date, set code, set name, newest first")
+    async def metadata(lang: str | None = LangQ):
+        return JSON(academy.metadata(holder.get().kb, lang or "en"))
+
+    @app.get("/metadata/cr-diffs", summary="Diffs between consecutive editions, newest first")
+    async def diff_metadata(lang: str | None = LangQ):
+        return JSON(academy.diff_metadata(holder.get().kb, lang or "en"))
+
+    return app
+
+
+def root_response() -> Response:
+    """``GET /ar`` (no slash): the root's 400, with CORS as the routes have it."""
+    return JSON({"detail": ROOT_MESSAGE}, status_code=400, headers={"access-control-allow-origin": "*"})
+
+
+__all__ = ["create", "root_response", "PlainTextResponse"]

@@ -1,0 +1,162 @@
+"""The knowledge base a server answers from: one consistent generation, swapped on rebuild.
+
+A build (:func:`comprules.build.build`) swaps ``index/`` (a symbolic link to a
+generation), then ``data/``, then ``site/``, under the lock ``.lock``; in between, the
+folders on disk are of two builds. :class:`Holder` keeps a :class:`Snapshot` whose
+folders are opened by file descriptor (``/proc/self/fd/N`` on Linux: the folder the
+server opened, wherever the build renames it), and takes a new snapshot only once the
+three folders changed *and* the build let go of its lock. So a request is answered
+wholly from the old knowledge base or wholly from the new one, never half of each; a
+file the build already deleted from the old one gives 503 (retry) until the build ends.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections import OrderedDict
+from pathlib import Path
+
+from ..errors import UsageError
+from ..kb import KnowledgeBase
+from ..model import Edition
+
+#: Editions a snapshot keeps parsed (each is ~10 MB of objects).
+EDITIONS_KEPT = 12
+_PROC_FD = Path("/proc/self/fd")
+
+
+class _SnapshotKB(KnowledgeBase):
+    """A knowledge base read through opened folders; at most :data:`EDITIONS_KEPT`
+    editions kept in memory; never a source file path for an edition."""
+
+    def __init__(self, root: Path, data: Path, index: Path):
+        super().__init__(root, data=data, index=index)
+        self.files = False
+        self._cache = OrderedDict()
+        self._lock = threading.Lock()
+
+    def load(self, spec, *, lang=None) -> Edition:
+        name = self.resolve_name(spec, lang=lang)
+        with self._lock:
+            if name in self._cache:
+                self._cache.move_to_end(name)
+                return self._cache[name]
+        edition = super().load(name)
+        with self._lock:
+            self._cache[name] = edition
+            while len(self._cache) > EDITIONS_KEPT:
+                self._cache.popitem(last=False)
+        return edition
+
+
+class Snapshot:
+    """One generation of a knowledge base: ``kb`` (data and index), ``site`` (a folder or
+    ``None`` when the build wrote none), ``key`` (what identifies the generation), and a
+    small cache of computed answers (``memo``)."""
+
+    def __init__(self, root: Path):
+        self.root = root
+        self._fds: list[int] = []
+        data = self._open_dir(root / "data")
+        if data is None:
+            raise UsageError(f"no knowledge base at {root} (run: comprules build SOURCE... --kb {root})")
+        index = Path(os.path.realpath(root / "index"))
+        site = self._open_dir(root / "site")
+        self.key = _key(root)
+        self.kb = _SnapshotKB(root, data, index)
+        self.site = site if site is not None and (site / "index.html").is_file() else None
+        self.memo: OrderedDict = OrderedDict()
+        self._memo_lock = threading.Lock()
+        self.generation = f"{self.key[0]}-{self.key[2]}-{index.name}"
+
+    def _open_dir(self, path: Path) -> Path | None:
+        try:
+            fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
+        except OSError:
+            return None
+        self._fds.append(fd)
+        proc = _PROC_FD / str(fd)
+        return proc if proc.is_dir() else path
+
+    def remember(self, key, compute, keep: int = 64):
+        """``compute()`` once per ``key`` for this generation (the last ``keep`` kept)."""
+        with self._memo_lock:
+            if key in self.memo:
+                self.memo.move_to_end(key)
+                return self.memo[key]
+        value = compute()
+        with self._memo_lock:
+            self.memo[key] = value
+            while len(self.memo) > keep:
+                self.memo.popitem(last=False)
+        return value
+
+    def close(self) -> None:
+        for fd in self._fds:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        self._fds = []
+
+
+def _key(root: Path) -> tuple:
+    """What changes when a build swaps a folder in: the folders' inodes and the index's target."""
+    def ino(p: Path):
+        try:
+            return os.stat(p).st_ino
+        except OSError:
+            return None
+    return (ino(root / "data"), os.path.realpath(root / "index"), ino(root / "site"))
+
+
+def building(root: Path) -> bool:
+    """Whether a build holds ``root/.lock`` (it writes ``pid N`` there while it does; the
+    lock itself is not touched, so a build starting now is never turned away)."""
+    try:
+        holder = (root / ".lock").read_text(encoding="ascii", errors="replace").strip()
+    except OSError:
+        return False
+    if not holder.startswith("pid "):
+        return False
+    try:
+        os.kill(int(holder[4:]), 0)
+    except (ValueError, ProcessLookupError):
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+class Holder:
+    """The current :class:`Snapshot` of the knowledge base at ``root``, renewed after a
+    rebuild. Raises :class:`UsageError` when ``root`` is not a knowledge base."""
+
+    def __init__(self, root: Path):
+        self.root = Path(root).resolve()
+        self.current = Snapshot(self.root)
+        self._previous: list[Snapshot] = []
+        self._lock = threading.Lock()
+
+    def get(self) -> Snapshot:
+        """The snapshot to answer one request from (checked on every request: two stats
+        and a readlink)."""
+        snap = self.current
+        if _key(self.root) == snap.key or building(self.root):
+            return snap
+        with self._lock:
+            if self.current is not snap:
+                return self.current
+            try:
+                fresh = Snapshot(self.root)
+            except UsageError:
+                return snap
+            self.current = fresh
+            self._previous.append(snap)
+            while len(self._previous) > 2:  # requests still reading an old one finish first
+                self._previous.pop(0).close()
+            return fresh
+
+    def building(self) -> bool:
+        return building(self.root)
