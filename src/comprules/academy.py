@@ -42,6 +42,8 @@ _WALK_THROUGH = frozenset({"702.57a", "702.22b"})
 #: A fuzzy glossary match needs this token-sort ratio (0–100).
 FUZZY_CUTOFF = 60
 _OBSOLETE = " (obsolete)"
+#: A cited rule, section or chapter number, for telling a renumbered reference from an edit.
+_NUMBERS = re.compile(r"\b\d{3}(?:\.\d+[a-z]{0,2})?\b|\bsection \d\b")
 
 
 def numbered(edition: Edition) -> list[Rule]:
@@ -329,6 +331,10 @@ def diff(kb, old: str | None = None, new: str | None = None, *, nav: bool = Fals
             continue  # headings: Academy Ruins' diffs hold numbered rules only
         ta, tb = (ra.text if ra else ""), (rb.text if rb else "")
         if ra is not None and rb is not None:
+            if _NUMBERS.sub("#", ta) == _NUMBERS.sub("#", tb):  # only cited numbers changed
+                if ra.number != rb.number:
+                    moves.append({"from": ra.number, "to": rb.number})
+                continue
             ta, tb = _mark(ta, tb)
         changes.append({"old": {"ruleNumber": ra.number, "ruleText": ta} if ra else None,
                         "new": {"ruleNumber": rb.number, "ruleText": tb} if rb else None})
