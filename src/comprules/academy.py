@@ -297,7 +297,7 @@ def diff(kb, old: str | None = None, new: str | None = None, *, nav: bool = Fals
     ``nav`` adds the neighbouring diffs' codes. Raises :class:`NotFound` when a code
     names no edition or ``old`` is not older than ``new``.
     """
-    from .history import diff as align_pair
+    from .align.history import diff as align_pair
 
     chain = _chain(kb, lang)
     names = [e.name for e in chain]
@@ -355,7 +355,7 @@ def trace(kb, number: str, edition: str | None = None, *, find_definition: bool 
     words), ``moved`` (renumbered, same words) or ``replaced`` (renumbered and reworded,
     split or merged); ``diff`` names the two editions by set and code. Raises
     :class:`NotFound` for a number the edition does not hold."""
-    from .history import kb_history
+    from .align.history import kb_history
 
     name = kb.resolve_name(edition, lang=lang)
     ed = kb.load(name)

@@ -1,7 +1,7 @@
 """``comprules serve``: the site, comprules' JSON API and the Academy Ruins API over HTTP.
 
 Thin over the library (:mod:`comprules.kb`, :mod:`comprules.academy`,
-:mod:`comprules.history`, :mod:`comprules.check`, :mod:`comprules.indexer`): routes,
+:mod:`comprules.align.history`, :mod:`comprules.check`, :mod:`comprules.indexer`): routes,
 validation, error shapes and caching only. ASGI (Starlette and FastAPI) under uvicorn.
 
 * :func:`create_app` — the application of one knowledge base folder;
@@ -116,12 +116,10 @@ def run(kb_dir: Path, *, host: str = LOOPBACK, port: int = 8000, workers: int = 
                    http=_http_impl(), loop=_loop_impl(), timeout_keep_alive=5, h11_max_incomplete_event_size=16 * 1024)
     if workers > 1:
         os.environ[_ENV] = str(kb_dir)
-        config = uvicorn.Config("comprules.server:app_from_env", factory=True, workers=workers, fd=sock.fileno(),
-                                **options)
+        config = uvicorn.Config("comprules.server:app_from_env", factory=True, workers=workers, **options)
         from uvicorn.supervisors import Multiprocess
 
-        server = uvicorn.Server(config)
-        Multiprocess(config, target=server.run, sockets=[sock]).run()
+        Multiprocess(config, sockets=[sock]).run()
     else:
         config = uvicorn.Config(create_app(kb_dir), **options)
         uvicorn.Server(config).run(sockets=[sock])

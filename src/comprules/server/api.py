@@ -103,7 +103,7 @@ def create(holder) -> FastAPI:
              new: str | None = Query(None, max_length=200, description="default: `edition`, or the latest"),
              edition: str | None = EditionQ, lang: str | None = LangQ,
              section: str | None = Query(None, max_length=8)):
-        from ..history import diff as run_diff
+        from ..align.history import diff as run_diff
 
         snap = holder.get()
         kb = snap.kb
@@ -124,7 +124,7 @@ def create(holder) -> FastAPI:
 
     @app.get("/history/{number}", summary="One rule's lineage across every edition (comprules history --json)")
     def history(number: str, edition: str | None = EditionQ, lang: str | None = LangQ):
-        from ..history import kb_history
+        from ..align.history import kb_history
 
         snap = holder.get()
         name = snap.kb.resolve_name(edition, lang=lang)

@@ -1,0 +1,199 @@
+"""Load `comprules serve` on loopback: requests/s and latency percentiles, against a baseline.
+
+Usage: ``python benchmarks/serve.py [--kb DIR] [--requests N] [--workers N]``
+
+Without ``--kb`` a knowledge base of three English editions (2024-07-30, 2024-11-08 and
+the latest) is built into a temporary folder first (not timed). Then ``comprules serve``
+is started in a subprocess and timed from launch to its first answer (target ≤ 2 s), and
+a fixed number of requests (``--requests``, default 3000 per run at 50 clients and 600 at
+one) is sent over keep-alive connections by httpx, for
+
+* ``/ar/cr/{rule}`` (a cycle of 40 rule numbers; target ≥ 500 requests/s at 50 clients),
+* ``/api/v1/search?q=…`` (the queries of ``tests/relevance.toml``; target ≥ 150 /s),
+* a static section page (gzip asked for),
+
+at 1 and at 50 concurrent clients, printing requests/s, p50/p95/p99 in ms (target p99 ≤
+100 ms at 50 clients) and errors (target 0). The baseline, in the same run: the standard
+library's static server (``python -m http.server``, what ``comprules serve`` was before)
+on the same site folder, same page, same clients; the ratio is comprules / baseline.
+Everything listens on 127.0.0.1 only and stops by itself. The load generator shares the
+machine's cores with the server: figures are upper bounds of the client-server pair.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import re
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import tomllib
+from pathlib import Path
+
+import httpx
+
+from _common import ROOT, corpus_dir
+
+RULES = ["100.1", "100.1a", "101.2", "117.3a", "302.6", "603.7a", "613.1f", "702.19", "702.19b", "702.37a",
+         "704.5a", "704.5k", "509.1h", "601.2f", "405.1", "608.2b", "112.3c", "205.3m", "506.4", "800.4a",
+         "702.3b", "702.2c", "305.6", "713.4", "903.8", "107.4e", "122.1", "207.2c", "510.1c", "614.12",
+         "616.1", "702.11d", "702.9a", "712.8d", "715.3", "722.2", "406.3", "103.4", "514.3a", "726.3a"]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def queries() -> list[str]:
+    path = ROOT / "tests" / "relevance.toml"
+    if path.is_file():
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        found = [c["query"] for c in data.get("case", data.get("cases", [])) if "query" in c]
+        if found:
+            return found
+    return ["trample", "morph", "deathtouch first strike", "state-based actions", "702.19", "banding",
+            "hexproof", "combat damage step", "mana ability", "legend rule"]
+
+
+def start(cmd: list[str], probe: str, timeout: float = 60.0) -> tuple[subprocess.Popen, float]:
+    """Launch ``cmd``; (process, seconds from launch to the first 200 of ``probe``)."""
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    while time.perf_counter() - t0 < timeout:
+        try:
+            if httpx.get(probe, timeout=2).status_code == 200:
+                return proc, time.perf_counter() - t0
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.01)
+    proc.kill()
+    raise SystemExit(f"no answer from {probe} within {timeout} s")
+
+
+def stop(proc: subprocess.Popen) -> None:
+    proc.terminate()
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+async def load(base: str, paths: list[str], total: int, clients: int, headers: dict) -> dict:
+    """``total`` GETs of ``paths`` (in turn) by ``clients`` concurrent keep-alive clients."""
+    latencies: list[float] = []
+    errors = 0
+    counter = iter(range(total))
+    limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
+
+    async def client_loop(client: httpx.AsyncClient) -> None:
+        nonlocal errors
+        for i in counter:
+            t = time.perf_counter()
+            try:
+                r = await client.get(paths[i % len(paths)], headers=headers)
+                await r.aread()
+                if r.status_code != 200:
+                    errors += 1
+            except httpx.HTTPError:
+                errors += 1
+            latencies.append(time.perf_counter() - t)
+
+    async with httpx.AsyncClient(base_url=base, limits=limits, timeout=30) as client:
+        for p in paths[:clients]:  # connections open, first answers computed
+            await client.get(p, headers=headers)
+        t0 = time.perf_counter()
+        await asyncio.gather(*(client_loop(client) for _ in range(clients)))
+        wall = time.perf_counter() - t0
+    latencies.sort()
+
+    def pct(q: float) -> float:
+        return latencies[min(len(latencies) - 1, int(q * len(latencies)))] * 1000
+
+    return {"rps": len(latencies) / wall, "p50": pct(0.50), "p95": pct(0.95), "p99": pct(0.99), "errors": errors,
+            "n": len(latencies), "mean": statistics.fmean(latencies) * 1000}
+
+
+def line(name: str, clients: int, r: dict, base: dict | None = None) -> str:
+    ratio = f"  ×{r['rps'] / base['rps']:.2f} vs baseline" if base else ""
+    return (f"{name:<34} {clients:>3} clients  {r['rps']:8.0f} req/s  p50 {r['p50']:6.1f}  p95 {r['p95']:6.1f}  "
+            f"p99 {r['p99']:6.1f} ms  errors {r['errors']}/{r['n']}{ratio}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--kb", type=Path, help="a built knowledge base (default: build three editions)")
+    ap.add_argument("--requests", type=int, default=3000, help="requests per run at 50 clients")
+    ap.add_argument("--workers", type=int, default=1, help="server processes")
+    args = ap.parse_args()
+
+    tmp = None
+    kb = args.kb
+    if kb is None:
+        tmp = Path(tempfile.mkdtemp(prefix="comprules-bench-serve-"))
+        kb = tmp / "kb"
+        en = corpus_dir() / "en"
+        latest = sorted(en.glob("*.txt"))[-1]
+        print(f"building {kb} from 2024-07-30, 2024-11-08, {latest.stem} …", flush=True)
+        subprocess.run([sys.executable, "-m", "comprules.cli", "build", str(en / "2024-07-30.txt"),
+                        str(en / "2024-11-08.txt"), str(latest), "--kb", str(kb)], check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    site = kb / "site"
+    latest_dir = sorted(p for p in (site / "en").iterdir() if p.name[0].isdigit())[-1]
+    page = f"/en/{latest_dir.name}/702.html"
+    gzip = {"Accept-Encoding": "gzip"}
+    print(f"cores: {os.cpu_count()}, load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    try:
+        port = free_port()
+        cmd = [sys.executable, "-m", "comprules.cli", "serve", "--kb", str(kb), "--port", str(port),
+               "--workers", str(args.workers)]
+        base = f"http://127.0.0.1:{port}"
+        proc, first = start(cmd, base + "/ar/cr/100.1")
+        print(f"comprules serve: start to first answer {first:.2f} s (target ≤ 2 s), workers {args.workers}")
+        known = httpx.get(base + "/ar/cr", timeout=60).json()
+        rules = [r for r in RULES if r in known]
+        results = {}
+        try:
+            for clients in (1, 50):
+                n = args.requests if clients == 50 else max(100, args.requests // 5)
+                for name, paths, headers in (
+                        ("/ar/cr/{rule}", [f"/ar/cr/{r}" for r in rules], {}),
+                        ("/api/v1/search", [f"/api/v1/search?q={q}" for q in queries()], {}),
+                        (f"static {page}", [page], gzip)):
+                    r = asyncio.run(load(base, paths, n, clients, headers))
+                    results[(name, clients)] = r
+                    print(line(name, clients, r), flush=True)
+        finally:
+            stop(proc)
+        bport = free_port()
+        bproc, bfirst = start([sys.executable, "-m", "http.server", str(bport), "--bind", "127.0.0.1",
+                               "--directory", str(site)], f"http://127.0.0.1:{bport}{page}")
+        try:
+            print(f"baseline python -m http.server: start to first answer {bfirst:.2f} s")
+            for clients in (1, 50):
+                n = args.requests if clients == 50 else max(100, args.requests // 5)
+                r = asyncio.run(load(f"http://127.0.0.1:{bport}", [page], n, clients, gzip))
+                print(line(f"baseline static {page}", clients, r), flush=True)
+                print(line(f"static {page}", clients, results[(f"static {page}", clients)], r))
+        finally:
+            stop(bproc)
+        ar, se = results[("/ar/cr/{rule}", 50)], results[("/api/v1/search", 50)]
+        ok = (ar["rps"] >= 500 and se["rps"] >= 150 and max(ar["p99"], se["p99"]) <= 100
+              and not any(r["errors"] for r in results.values()) and first <= 2)
+        print(f"targets (≥ 500 and ≥ 150 req/s at 50 clients, p99 ≤ 100 ms, 0 errors, start ≤ 2 s): "
+              f"{'met' if ok else 'NOT met'}")
+    finally:
+        if tmp is not None:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
