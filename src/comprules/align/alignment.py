@@ -78,7 +78,10 @@ ALIGNED_KINDS = ("rule", "subrule", "passage")
 #: One token: a removed "(TM)"/"™", a reference placeholder, a number (``702.34a``
 #: stays one token), a word (a French elision keeps its apostrophe: ``n’`` ``est``),
 #: or one punctuation mark. ``_`` is in no class, so ``_Magic_`` reads ``Magic``.
-_TOKEN = re.compile(r"\(TM\)|™|\d+(?:\.\d+[a-z]{0,2})?|[^\W\d_]+(?:['’](?=[^\W\d_]))?|[^\w\s]")
+#: Chinese is written without spaces: each Han character is a token of its own, so that a
+#: changed word is a changed character or two, not a whole changed clause.
+_HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_TOKEN = re.compile(rf"\(TM\)|™|\d+(?:\.\d+[a-z]{{0,2}})?|[{_HAN}]|[^\W\d_{_HAN}]+(?:['’](?=[^\W\d_]))?|[^\w\s]")
 #: Tokens left out of the comparison: the trademark sign, and (after folding) quotes
 #: and dashes, whose typography changed from edition to edition ("Choose one --" /
 #: "Choose one —"; the 2009-05-01 edition even printed its dashes as "?").

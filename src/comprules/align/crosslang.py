@@ -36,6 +36,7 @@ from typing import Iterable, Sequence
 
 from .. import references
 from ..model import Edition, Rule
+from . import translation
 from .alignment import Alignment, RuleChange, SectionChange
 
 __all__ = ["lexicon", "lexicon_fr", "lexicon_entries", "TermPair", "EraChoice", "choose_english",
@@ -75,6 +76,8 @@ def lexicon(extra: Iterable["TermPair"] = ()) -> dict[str, list[str]]:
         out.setdefault(en, []).extend(f for f in frs if f not in out.get(en, []))
     by_key = {_key(en): en for en in out}
     for pair in extra:
+        if pair.lang != "fr":  # the pairs of other languages make their own lexicon (translation.lexicon_of)
+            continue
         en = by_key.get(_key(pair.en), pair.en)
         names = out.setdefault(en, [])
         if all(_key(f) != _key(pair.fr) for f in names):
@@ -395,8 +398,12 @@ def align_languages(fr: Edition, en: Edition) -> Alignment:
     numbered rule; a glossary entry of a rulebook extract is ``glossary/{slug}``),
     ``removed`` (a French unit without English counterpart); English
     rules are not listed (the English edition is much larger). ``similarity`` is the
-    structural agreement, ``changes`` is empty (words are not comparable).
+    structural agreement, ``changes`` is empty (words are not comparable). A complete
+    translated edition (the Chinese CR) is aligned by number instead
+    (:func:`comprules.align.translation.align_translation`).
     """
+    if translation.is_translation(fr):
+        return translation.align_translation(fr, en)
     fs, es = _Side(fr), _Side(en)
     rows: list[RuleChange] = []
     sections: list[SectionChange] = []
@@ -435,15 +442,21 @@ class TermPair:
     en_edition: str
     en_id: str
     similarity: float
+    #: The language of ``fr`` (the translated term): ``fr``, or ``zh`` for a pair of a
+    #: Chinese edition (:mod:`comprules.align.translation`).
+    lang: str = "fr"
 
     def to_json(self) -> dict:
         return {"fr": self.fr, "en": self.en, "fr_edition": self.fr_edition, "fr_id": self.fr_id,
-                "en_edition": self.en_edition, "en_id": self.en_id, "similarity": round(self.similarity, 4)}
+                "en_edition": self.en_edition, "en_id": self.en_id, "similarity": round(self.similarity, 4),
+                "lang": self.lang}
 
 
 def aligned_terms(fr: Edition, en: Edition, alignment: Alignment | None = None) -> list[TermPair]:
     """Heading and section-title pairs of aligned units: ``Mue`` ⇄ ``Morph`` (502.26),
     ``Capacités de mana`` ⇄ ``Mana Abilities`` (406.1 of seed 000 ⇄ 406.1)."""
+    if translation.is_translation(fr):
+        return translation.translation_terms(fr, en, alignment)
     a = alignment or align_languages(fr, en)
     glossary = {r.id: r for r in _glossary_units(fr)}
     out = []

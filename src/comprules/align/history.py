@@ -224,13 +224,28 @@ def chains(editions: Sequence[Edition], eras: dict[str, str] | None = None) -> l
 
 
 def english_eras(editions: Sequence[Edition]) -> dict:
-    """Each non-English document's :class:`~comprules.align.crosslang.EraChoice`."""
+    """Each non-English document's :class:`~comprules.align.crosslang.EraChoice`: for a
+    complete translated edition, the English edition of its date or the nearest earlier
+    (:func:`~comprules.align.translation.english_twin`, a ``TwinChoice``); for a
+    fragment, the English edition of its era by structure."""
     from .crosslang import choose_english
+    from .translation import english_twin, is_translation
 
     english = [e for e in editions if e.lang == "en" and e.kind != "fragment"]
     if not english:
         return {}
-    return {d.name: choose_english(d, english) for d in editions if d.lang != "en"}
+    out = {}
+    for d in editions:
+        if d.lang == "en":
+            continue
+        if is_translation(d):
+            try:
+                out[d.name] = english_twin(d, english)
+            except ValueError:  # older than every English edition given
+                continue
+        else:
+            out[d.name] = choose_english(d, english)
+    return out
 
 
 def write_alignments(editions: Sequence[Edition], data_dir: Path) -> dict:
@@ -261,7 +276,13 @@ def write_alignments(editions: Sequence[Edition], data_dir: Path) -> dict:
     index["crosslang"], terms = _write_crosslang(editions, eras, data_dir, write_atomic)
     from .crosslang import lexicon
 
-    lex = {"lexicon": lexicon(terms), "aligned": [t.to_json() for t in terms]}
+    from .translation import lexicon_of
+
+    # the pairs of the latest translated editions first: their names are the current ones
+    recent = sorted(terms, key=lambda t: t.fr_edition, reverse=True)
+    translations = {lang: lexicon_of(lang, recent) for lang in sorted({t.lang for t in terms} - {"fr"})}
+    lex = {"lexicon": lexicon(terms), "aligned": [t.to_json() for t in terms if t.lang == "fr"],
+           "translations": translations}
     write_atomic(Path(data_dir) / ALIGNMENTS_DIR / "lexicon.json",
                  json.dumps(lex, ensure_ascii=False, sort_keys=True, indent=1) + "\n")
     write_atomic(Path(data_dir) / ALIGNMENTS_DIR / "index.json",
@@ -284,8 +305,12 @@ def _write_crosslang(editions: Sequence[Edition], eras: dict, data_dir: Path, wr
         path = alignment_path(data_dir, doc.name, choice.english)
         write_atomic(path, json.dumps(a.to_json(), ensure_ascii=False, sort_keys=True, separators=(",", ":")))
         terms.extend(aligned_terms(doc, by_name[choice.english], a))
-        rows.append({"old": doc.name, "new": choice.english, "score": choice.score, "era": list(choice.era),
-                     "path": str(path.relative_to(data_dir)), "aligned": sum(1 for c in a.rules if c.new)})
+        row = {"old": doc.name, "new": choice.english, "score": choice.score, "era": list(choice.era),
+               "path": str(path.relative_to(data_dir)), "aligned": sum(1 for c in a.rules if c.old and c.new)}
+        if hasattr(choice, "same_date"):  # a complete translation: what differs by number
+            row.update(same_date=choice.same_date, only_translation=list(choice.only_translation),
+                       only_english=list(choice.only_english))
+        rows.append(row)
     return rows, terms
 
 
