@@ -142,7 +142,7 @@ def show(number, kb_dir, edition, as_json):
 
     kb = _kb(kb_dir)
     ed = _run(kb.load, edition)
-    view = _run(show_rule, ed, number)
+    view = _run(show_rule, ed, number, _run(kb.english_twin, ed))
     if as_json:
         _emit_json(view.to_json())
     else:

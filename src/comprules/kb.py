@@ -272,6 +272,23 @@ class KnowledgeBase:
             self._cache[name] = export.read_edition(export.edition_path(self.data, name))
         return self._cache[name]
 
+    def english_twin(self, edition: Edition) -> Edition | None:
+        """The English edition a translated edition was paired with by the build (the
+        English of its date, or the nearest earlier: ``data/alignments/index.json``),
+        or ``None`` (an English edition, a knowledge base without alignments)."""
+        if edition.lang == "en":
+            return None
+        path = self.data / "alignments" / "index.json"
+        if not path.is_file():
+            return None
+        with open(path, encoding="utf-8") as fh:
+            rows = json.load(fh).get("crosslang", [])
+        names = {e.name for e in self.editions}
+        for row in rows:
+            if row.get("old") == edition.name and row.get("new") in names:
+                return self.load(row["new"])
+        return None
+
 
 def normalize_number(text: str) -> str:
     """``R70237a``/``r70237a`` (citation style) → ``702.37a``; ``rule 702.37a.`` → ``702.37a``; others unchanged."""
@@ -295,21 +312,29 @@ class RuleView:
     refs: list[str]
     cited_by: list[str]
     cited_by_glossary: list[str]
+    lang: str = "en"
+    #: The rule of the same number in the English edition a translation was paired with.
+    twin: Rule | None = None
+    twin_edition: str | None = None
 
     def to_json(self) -> dict:
         """``comprules show --json``: ``{"edition", "rule", "subrules", "refs", "cited_by",
-        "cited_by_glossary"}``, each rule as ``{"number", "id", "kind", "title", "text",
+        "cited_by_glossary", "twin"}`` (``twin``: the English rule of the same number, with its
+        ``edition``, for a translated edition; else ``null``), each rule as ``{"number", "id", "kind", "title", "text",
         "examples", "parent"}``."""
         def one(r: Rule) -> dict:
             return {"number": r.number, "id": r.id, "kind": r.kind, "title": r.title, "text": r.text,
                     "examples": list(r.examples), "parent": r.parent}
 
         return {"edition": self.edition, "rule": one(self.rule), "subrules": [one(c) for c in self.children],
-                "refs": self.refs, "cited_by": self.cited_by, "cited_by_glossary": self.cited_by_glossary}
+                "refs": self.refs, "cited_by": self.cited_by, "cited_by_glossary": self.cited_by_glossary,
+                "twin": {"edition": self.twin_edition, **one(self.twin)} if self.twin is not None else None}
 
 
-def show_rule(edition: Edition, number: str) -> RuleView:
-    """The rule ``number`` of ``edition`` with its subrules, references and backlinks.
+def show_rule(edition: Edition, number: str, twin: Edition | None = None) -> RuleView:
+    """The rule ``number`` of ``edition`` with its subrules, references and backlinks,
+    and, for a translated edition given its English ``twin`` edition, the English rule
+    of the same number.
 
     Raises :class:`NotFound` when the edition has no such rule.
     """
@@ -322,7 +347,9 @@ def show_rule(edition: Edition, number: str) -> RuleView:
     cited = [src for src in resolution.cited_by().get(rule.id, []) if src != rule.id]
     terms = {g.slug: g.term for g in edition.glossary}
     glossary = [terms[slug] for slug, targets in resolution.glossary_refs.items() if rule.id in targets]
-    return RuleView(edition.name, rule, children, list(resolution.refs.get(rule.id, ())), cited, glossary)
+    english = twin.get(rule.id) if twin is not None else None
+    return RuleView(edition.name, rule, children, list(resolution.refs.get(rule.id, ())), cited, glossary,
+                    lang=edition.lang, twin=english, twin_edition=twin.name if english is not None else None)
 
 
 def search(kb: KnowledgeBase | None, query: str, *, edition: str | None = None, all_editions: bool = False,

@@ -43,18 +43,24 @@ def print_hits(result) -> None:
 
 def print_rule(view) -> None:
     """One rule: number, title, text, examples, subrules, references and cited-by."""
-    console = _console()
+    from . import languages
 
-    def one(rule, indent: str = "") -> None:
+    console = _console()
+    lang = languages.get(getattr(view, "lang", "en"))
+
+    def one(rule, indent: str = "", mark: str = lang.example_mark) -> None:
         line = Text(indent).append(rule.number, style="bold cyan")
         if rule.title and rule.title != rule.text:
             line.append(f" {rule.title}", style="bold")
         line.append(f" {rule.text}")
         console.print(line)
         for ex in rule.examples:
-            console.print(Text(f"{indent}    Example: ", style="italic dim").append(ex, style="italic"))
+            console.print(Text(f"{indent}    {mark}{' ' if lang.spaced else ''}", style="italic dim")
+                          .append(ex, style="italic"))
 
     console.print(Text(view.edition, style="dim"))
+    if lang.community:
+        console.print(Text(lang.notice_en, style="dim italic"))
     if view.rule.parent:
         console.print(Text(f"parent: {view.rule.parent}", style="dim"))
     one(view.rule)
@@ -66,3 +72,12 @@ def print_rule(view) -> None:
         console.print(Text("cited by: ", style="dim").append(", ".join(view.cited_by)))
     if view.cited_by_glossary:
         console.print(Text("glossary: ", style="dim").append(", ".join(view.cited_by_glossary)))
+    twin = getattr(view, "twin", None)
+    if twin is not None:
+        head = Text("English: ", style="dim").append(f"{view.twin_edition} ", style="dim")
+        head.append(twin.number, style="bold cyan")
+        if twin.title:
+            head.append(f" {twin.title}", style="bold")
+        if twin.text != twin.title:
+            head.append(f" {twin.text}")
+        console.print(head)

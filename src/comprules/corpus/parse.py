@@ -584,7 +584,7 @@ def parse_text(
     warnings = parser.warnings + warnings
     name = f"{lang}/{effective.isoformat()}" if effective and not fragment else f"{lang}/{stem}"
     if title is None:
-        title = f"Comprehensive Rules, {effective.isoformat()}" if not fragment and effective else stem
+        title = f"{languages.get(lang).labels['home']}, {effective.isoformat()}" if not fragment and effective else stem
     digest = sha256 or hashlib.sha256(text.encode("utf-8")).hexdigest()
     return Edition(name=name, lang=lang, effective=effective, kind=kind, source=str(source), sha256=digest,
                    title=title, rules=tuple(rules), glossary=tuple(glossary), warnings=tuple(warnings),

@@ -1,9 +1,12 @@
-"""French ⇄ English: each French document beside the English edition of its era.
+"""Translations ⇄ English: each French document beside the English edition of its era,
+each complete translated edition (the Chinese CR) beside the English edition of its date.
 
 The English edition is chosen, and the French units paired with English rules, by
 :mod:`comprules.align.crosslang` (structure: same numbers, cited rules, the lexicon); a
-stored alignment (``data/alignments/fr-en/{fr}..{en}.json``) is used when the build
-wrote one. Pages: ``/compare/{fr}..{en}/index.html`` (the units outside any section,
+Chinese edition is paired by date and aligned by number
+(:mod:`comprules.align.translation`); a stored alignment
+(``data/alignments/{lang}-en/{doc}..{en}.json``) is used when the build wrote one.
+Chinese pages live under ``/compare/zh/{date}..{en-date}/``. Pages: ``/compare/{fr}..{en}/index.html`` (the units outside any section,
 the rulebook's glossary, and the list of sections), one page per section
 (``/compare/{fr}..{en}/502.html``) with each French unit beside its English rule,
 ``/compare/index.html`` and ``/compare/lexicon.html`` (English ⇄ French terms: the
@@ -32,19 +35,27 @@ def compare_pairs(editions: list[Edition], *, data_dir: Path | None = None, give
         from ..align.alignment import Alignment
     except ImportError:  # pragma: no cover - the alignment stage is not installed
         return []
+    from ..align import translation
+
     english = [e for e in editions if e.lang == "en" and not U.is_fragment(e)]
     if not english:
         return []
     by_name = {e.name: e for e in english}
     out = []
     for fr in editions:
-        if fr.lang != "fr":
+        if fr.lang == "en":
             continue
         stored = _stored(fr, data_dir, by_name, given)
         if stored is not None:
             out.append((fr, by_name[stored.new], stored))
             continue
-        choice = crosslang.choose_english(fr, english)
+        if translation.is_translation(fr):
+            try:
+                choice = translation.english_twin(fr, english)
+            except ValueError:  # older than every English edition
+                continue
+        else:
+            choice = crosslang.choose_english(fr, english)
         en = by_name[choice.english]
         out.append((fr, en, crosslang.align_languages(fr, en)))
     return out
@@ -57,7 +68,7 @@ def _stored(fr: Edition, data_dir: Path | None, english: dict[str, Edition], giv
                 return a
     if data_dir is None:
         return None
-    folder = Path(data_dir) / "alignments" / "fr-en"
+    folder = Path(data_dir) / "alignments" / f"{fr.lang}-en"
     if not folder.is_dir():
         return None
     from ..align.alignment import Alignment
@@ -99,15 +110,20 @@ def render_compare(site: "SiteRenderer", out: Path, fr: Edition, en: Edition, al
     from .changes import rule_href
     from .render import edition_label, labels
 
+    from ..align import translation
+
     pairs = _english_units(en, alignment)
     glossary_units = {f"glossary/{g.slug}": g for g in fr.glossary}
+    english_entries: dict[str, Any] = {}
+    if translation.is_translation(fr):  # a whole glossary: a page of its own, entries paired in order
+        english_entries = {f"glossary/{g.slug}": e for g, e in translation.glossary_pairs(fr, en)}
     groups: dict[str, list[tuple[str, Any]]] = {}
     for r in fr.rules:
         groups.setdefault(_section(fr, r, r.id), []).append((r.id, r))
     for gid, g in glossary_units.items():
-        groups.setdefault("index", []).append((gid, g))
+        groups.setdefault("glossary" if english_entries else "index", []).append((gid, g))
     sections = sorted((s for s in groups if s != "index"), key=sort_key)
-    t = labels("fr")
+    t = labels(fr.lang)
     index_path = U.compare_page(fr.name, en.name)
     pages = ["index", *sections]
     for k, number in enumerate(pages):
@@ -117,6 +133,13 @@ def render_compare(site: "SiteRenderer", out: Path, fr: Edition, en: Edition, al
         for unit_id, unit in groups.get(number, []):
             en_id = pairs.get(unit_id)
             en_rule = en.get(en_id) if en_id else None
+            entry = english_entries.get(unit_id)
+            if entry is not None:
+                rows.append({"id": unit_id, "label": unit.term, "kind": "glossary", "fr": unit.text,
+                             "fr_href": u(f"{U.glossary_page(fr.name)}#{unit.slug}"), "en_id": entry.term,
+                             "en": entry.text, "en_href": u(f"{U.glossary_page(en.name)}#{entry.slug}"),
+                             "note": False})
+                continue
             if isinstance(unit, Rule):
                 fr_text = (unit.title + " — " if unit.title and unit.title != unit.text else "") + unit.text
                 label = unit.number if unit.kind in ("section", "rule", "subrule") else ""
@@ -136,7 +159,7 @@ def render_compare(site: "SiteRenderer", out: Path, fr: Edition, en: Edition, al
                 "note": kind == "note",
             })
         html = site.templates["compare"].render(
-            lang="fr", t=t, u=u, goto=None,
+            lang=fr.lang, t=t, u=u, goto=None,
             title=f"{edition_label(fr)} ⇄ {edition_label(en)}" + ("" if number == "index" else f" — {number}"),
             fr=_doc(fr, u), en=_doc(en, u), index=u(index_path), number=number, rows=rows,
             sections=[(s, u(U.compare_page(fr.name, en.name, s))) for s in sections] if number == "index" else [],
@@ -162,10 +185,12 @@ def render_compare_index(site: "SiteRenderer", out: Path) -> None:
     for fr, en, alignment in site.compares:
         paired = len(_english_units(en, alignment))
         rows.append({"fr": _doc(fr, u), "en": _doc(en, u), "href": u(U.compare_page(fr.name, en.name)),
-                     "paired": paired, "units": len(fr.rules) + len(fr.glossary),
+                     "paired": paired, "units": len(fr.rules) + len(fr.glossary), "lang": fr.lang,
                      "set": site.sets.get(en.effective.isoformat(), "") if en.effective else ""})
-    t = labels("fr")
-    html = site.templates["compare_index"].render(lang="fr", t=t, u=u, goto=None, title=t["compare"], rows=rows,
+    langs = {fr.lang for fr, _, _ in site.compares}
+    lang = next(iter(langs)) if len(langs) == 1 else "en"  # one language: its words; several: English
+    t = labels(lang)
+    html = site.templates["compare_index"].render(lang=lang, t=t, u=u, goto=None, title=t["compare"], rows=rows,
                                                   lexicon=u(U.lexicon_page()))
     site.write(out, path, html)
 
@@ -201,14 +226,53 @@ def lexicon_rows(site: "SiteRenderer", u: U.Urls) -> list[dict[str, Any]]:
     return rows
 
 
+def translation_lexicon_rows(site: "SiteRenderer", u: U.Urls, lang: str) -> list[dict[str, Any]]:
+    """English ⇄ ``lang`` terms of the latest complete translated edition of ``lang``:
+    keyword headings, section titles, glossary headwords (:mod:`comprules.align.translation`),
+    each linked to both rules (or glossary entries)."""
+    from ..align import translation
+    from .changes import rule_href
+
+    docs = [(d, en, a) for d, en, a in site.compares if d.lang == lang and translation.is_translation(d)]
+    if not docs:
+        return []
+    doc, en, alignment = max(docs, key=lambda x: x[0].effective)
+    rows: dict[tuple[str, str], list[tuple[str, str]]] = {}
+    for p in translation.translation_terms(doc, en, alignment):
+        links = rows.setdefault((p.en, p.fr), [])
+        if p.fr_id.startswith("glossary/"):
+            links.append((doc.name.partition("/")[2], u(f"{U.glossary_page(doc.name)}#{p.fr_id[9:]}")))
+            links.append((f"{en.name.partition('/')[2]}", u(f"{U.glossary_page(en.name)}#{p.en_id[9:]}")))
+        else:
+            zh_href, en_href = rule_href(site, u, doc, p.fr_id), rule_href(site, u, en, p.en_id)
+            if zh_href:
+                links.append((p.fr_id, zh_href))
+            if en_href:
+                links.append((f"{p.en_id} ({en.effective.isoformat()})", en_href))
+    return [{"en": en_term, "fr": term, "links": links}
+            for (en_term, term), links in sorted(rows.items(), key=lambda kv: (kv[0][0].casefold(), kv[0][1]))]
+
+
 def render_lexicon(site: "SiteRenderer", out: Path) -> None:
+    """``/compare/lexicon.html``: English ⇄ French (the table and the pairs found), then
+    English ⇄ each complete translation's language (Chinese: 践踏 ⇄ Trample)."""
+    from .. import languages
     from .render import labels
 
     path = U.lexicon_page()
     u = U.Urls(path)
-    t = labels("fr")
-    html = site.templates["lexicon"].render(lang="fr", t=t, u=u, goto=None, title=t["lexicon"],
-                                            rows=lexicon_rows(site, u), all=u(U.compare_index()))
+    tables = []
+    french = lexicon_rows(site, u) if any(d.lang == "fr" for d, _, _ in site.compares) else []
+    if french:
+        tables.append({"lang": "fr", "name": languages.get("fr").name, "t": labels("fr"), "rows": french})
+    for lang in sorted({d.lang for d, _, _ in site.compares} - {"fr"}):
+        rows = translation_lexicon_rows(site, u, lang)
+        if rows:
+            tables.append({"lang": lang, "name": languages.get(lang).name, "t": labels(lang), "rows": rows})
+    page_lang = tables[0]["lang"] if len(tables) == 1 else "en"
+    t = labels(page_lang)
+    html = site.templates["lexicon"].render(lang=page_lang, t=t, u=u, goto=None, title=t["lexicon"],
+                                            tables=tables, all=u(U.compare_index()))
     site.write(out, path, html)
 
 

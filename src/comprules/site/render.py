@@ -61,6 +61,13 @@ _CLASSES = {"chapter": "ch", "section": "se", "rule": "r", "subrule": "sr",
             "passage": "pa", "note": "no"}
 
 
+def language_css() -> str:
+    """CSS giving each language of the table with a font stack of its own that stack,
+    wherever its text appears (``:lang(zh)`` also matches ``lang="zh-Hans"``)."""
+    return "".join(f":lang({lang.code}){{font-family:{lang.fonts}}}"
+                   for lang in languages.all_languages() if lang.fonts)
+
+
 def labels(lang: str) -> dict[str, str]:
     """The interface's words in a language (English when not translated)."""
     return languages.get(lang).labels
@@ -198,6 +205,9 @@ class SiteRenderer:
             auto_reload=False,
             keep_trailing_newline=True,
         )
+        # languages as data: a page's lang="…" tag, the font stacks of its languages,
+        # the notice of a community translation (comprules/data/languages.toml)
+        self.jinja.globals.update(L=languages.get, lang_css=language_css())
         self.templates = {
             name: self.jinja.get_template(f"{name}.html")
             for name in ("home", "edition", "section", "glossary", "fragment", "diff_index",
@@ -410,6 +420,8 @@ class SiteRenderer:
         return {"href": u.edition(e.name), "date": date, "count": len(e.numbered()),
                 "set": self.sets.get(date, ""),
                 "diff": u(U.diff_page(prev, e.name)) if prev else None,
+                "compare": next((u(U.compare_page(f.name, en.name)) for f, en, _ in self.compares
+                                 if f.name == e.name), None),
                 "data": u(self.data_hrefs[e.name]) if e.name in self.data_hrefs else None}
 
     def render_home(self, out: Path, graph_href: str | None = None) -> None:

@@ -5,7 +5,9 @@ looked for in rule text with its plural ("Counters", "Abilities"), case-insensit
 longest match first ("mana pool" before "mana"), as whole words. The matcher is one
 regular expression built as a trie of the lower-cased forms, so matching costs one
 pass over the text whatever the size of the glossary. Obsolete entries, and forms
-shorter than three letters, are not linked.
+shorter than three letters, are not linked. In a language written without spaces
+(Chinese, per the language table) a term is found anywhere in the text, longest
+first, without plurals, from two characters on ("践踏").
 
 >>> from comprules.model import GlossaryEntry
 >>> def g(term, slug): return GlossaryEntry(term, (), False, ("…",), "…", 1, slug)
@@ -19,6 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
+from .. import languages
 from ..model import GlossaryEntry
 
 MIN_LENGTH = 3
@@ -64,35 +67,39 @@ def _trie_pattern(words: Iterable[str]) -> str:
 class TermMatcher:
     """Find glossary terms in text: ``(start, end, slug)`` of each, left to right."""
 
-    def __init__(self, slugs: dict[str, str]):
+    def __init__(self, slugs: dict[str, str], spaced: bool = True):
         self.slugs = slugs
+        self.spaced = spaced
         self.pattern = None
         if slugs:
-            self.pattern = re.compile(r"(?<![\w-])(?:" + _trie_pattern(slugs) + r")(?![\w-])", re.IGNORECASE)
+            body = "(?:" + _trie_pattern(slugs) + ")"
+            self.pattern = re.compile(r"(?<![\w-])" + body + r"(?![\w-])" if spaced else body, re.IGNORECASE)
 
     @classmethod
-    def of(cls, glossary: Iterable[GlossaryEntry]) -> "TermMatcher":
-        """The matcher of an edition's glossary."""
+    def of(cls, glossary: Iterable[GlossaryEntry], lang: str = "en") -> "TermMatcher":
+        """The matcher of an edition's glossary in ``lang``."""
+        spaced = languages.get(lang).spaced
+        min_length = MIN_LENGTH if spaced else 2
         slugs: dict[str, str] = {}
         for entry in glossary:
             if entry.obsolete:
                 continue
             names = [p.strip() for p in entry.term.split(",")] + list(entry.aliases)
             for name in names:
-                if len(name) < MIN_LENGTH or not any(ch.isalpha() for ch in name):
+                if len(name) < min_length or not any(ch.isalpha() for ch in name):
                     continue
-                if "(" in name or '"' in name or "“" in name:
+                if "(" in name or '"' in name or "“" in name or "（" in name:
                     continue
-                for form in forms(name):
+                for form in forms(name) if spaced else [name.lower()]:
                     slugs.setdefault(form, entry.slug)
-        return cls(slugs)
+        return cls(slugs, spaced)
 
     @classmethod
     def for_edition(cls, edition, common: float = COMMON) -> "TermMatcher":
         """The matcher of an edition's glossary, less the terms found in more than
         ``common`` of its rules ("player", "card", "ability"): linked everywhere, they
         would only weigh the pages down."""
-        full = cls.of(edition.glossary)
+        full = cls.of(edition.glossary, edition.lang)
         if full.pattern is None:
             return full
         counts: dict[str, int] = {}
@@ -103,7 +110,7 @@ class TermMatcher:
         frequent = {slug for slug, n in counts.items() if n > limit}
         if not frequent:
             return full
-        return cls({form: slug for form, slug in full.slugs.items() if slug not in frequent})
+        return cls({form: slug for form, slug in full.slugs.items() if slug not in frequent}, full.spaced)
 
     def find(self, text: str) -> Iterator[tuple[int, int, str]]:
         if self.pattern is None:

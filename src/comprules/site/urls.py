@@ -82,8 +82,12 @@ def history_index(lang: str) -> str:
 
 
 def compare_dir(fr: str, en: str) -> str:
-    """``fr/004_99dc…``, ``en/2005-10-01`` → ``compare/004_99dc…..2005-10-01``."""
-    return f"compare/{_date(fr)}..{_date(en)}"
+    """``fr/004_99dc…``, ``en/2005-10-01`` → ``compare/004_99dc…..2005-10-01`` (French, the
+    permalinks of DESIGN.md); another language gets a folder of its own:
+    ``zh/2026-04-17``, ``en/2026-04-17`` → ``compare/zh/2026-04-17..2026-04-17``."""
+    lang = fr.partition("/")[0]
+    head = "compare" if lang == "fr" else f"compare/{lang}"
+    return f"{head}/{_date(fr)}..{_date(en)}"
 
 
 def compare_page(fr: str, en: str, section: str | None = None) -> str:

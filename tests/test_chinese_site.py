@@ -1,0 +1,113 @@
+"""Chinese editions through the whole pipeline (issue 15, parts 3 and 5): build, ``show``
+with the English twin, ``diff`` between Chinese editions, and the site in Chinese
+(interface strings of the language table, ``lang="zh-Hans"``, CJK fonts, the notice
+that it is a community translation, side-by-side pages and the zh ⇄ en lexicon)."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+
+import pytest
+from click.testing import CliRunner
+
+from comprules.cli import main
+
+
+@pytest.fixture(scope="module")
+def kb(tmp_path_factory, en_dir, zh_dir, seeds_dir):
+    """en and zh 2026-02-27 and 2026-04-17, and the five French seeds."""
+    root = tmp_path_factory.mktemp("zhkb")
+    for lang, folder in (("en", en_dir), ("zh", zh_dir)):
+        (root / lang).mkdir()
+        for name in ("2026-02-27.txt", "2026-04-17.txt"):
+            shutil.copy(folder / name, root / lang / name)
+    result = CliRunner().invoke(main, ["build", str(root / "en"), str(root / "zh"), str(seeds_dir),
+                                       "--kb", str(root / "kb")])
+    assert result.exit_code == 0, result.output
+    return root / "kb"
+
+
+def run(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def read(path):
+    return path.read_text(encoding="utf-8")
+
+
+def test_show_702_19_in_chinese_gives_trample_its_subrules_english_twin_and_cited_by(kb):
+    result = run("show", "702.19", "--edition", "zh/2026-04-17", "--kb", kb)
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "702.19 践踏" in out
+    assert all(f"702.19{x} " in out for x in "abcdefg")
+    assert "      例如：一个2/2且具有可以阻挡多个攻击者异能的生物" in out  # the example mark of the table, no space
+    assert "English: en/2026-04-17 702.19 Trample" in out
+    assert "glossary: 践踏, 践踏鹏洛客" in out
+    assert "not an official Wizards of the Coast translation" in out
+    data = json.loads(run("show", "702.19b", "--edition", "zh/2026-04-17", "--kb", kb, "--json").output)
+    assert data["cited_by"] == ["702.19c"]
+    assert data["twin"]["edition"] == "en/2026-04-17" and data["twin"]["text"].startswith("The controller of an attacking")
+
+
+def test_diff_between_chinese_editions_moves_the_same_rules_as_the_english_diff(kb):
+    zh = json.loads(run("diff", "zh/2026-02-27", "zh/2026-04-17", "--kb", kb, "--json").output)
+    en = json.loads(run("diff", "en/2026-02-27", "en/2026-04-17", "--kb", kb, "--json").output)
+    moved = lambda d: {(r["old"], r["new"]) for r in d["rules"] if r["kind"] in ("renumbered", "added", "removed")}  # noqa: E731
+    assert moved(zh) == moved(en)
+    assert len(moved(en)) == 123
+    assert ("722", "723") in {(s["old"], s["new"]) for s in zh["sections"]}
+
+
+def test_the_build_pairs_each_chinese_edition_with_its_english_twin(kb):
+    index = json.loads(read(kb / "data" / "alignments" / "index.json"))
+    rows = {r["old"]: r for r in index["crosslang"] if r["old"].startswith("zh/")}
+    assert {k: (v["new"], v["same_date"], v["only_translation"]) for k, v in rows.items()} == {
+        "zh/2026-02-27": ("en/2026-02-27", True, []), "zh/2026-04-17": ("en/2026-04-17", True, [])}
+    lexicon = json.loads(read(kb / "data" / "alignments" / "lexicon.json"))
+    assert lexicon["translations"]["zh"]["Trample"] == ["践踏"]
+    assert lexicon["translations"]["zh"]["Deathtouch"] == ["死触"]
+    assert "践踏" not in lexicon["lexicon"].get("Trample", [])
+
+
+def test_chinese_pages_speak_chinese_with_a_cjk_font_and_say_it_is_a_community_translation(kb):
+    page = read(kb / "site" / "zh" / "2026-04-17" / "702.html")
+    assert page.startswith('<!doctype html>\n<html lang="zh-Hans">')
+    assert ':lang(zh){font-family:"PingFang SC"' in page and "Noto Sans CJK SC" in page
+    assert "并非威世智" in page and "not an official Wizards of the Coast translation" in page
+    assert "前往规则" in page and "被引用于：" in page and "历史" in page
+    assert "<title>702. 关键字异能 — zh 2026-04-17</title>" in page
+    assert re.search(r'id="702\.19"', page)
+    # references and glossary terms are linked inside Chinese text
+    # 702.19a: "（参见规则510，“战斗伤害步骤”。）", the glossary term 战斗伤害步骤 linked too
+    assert "（参见规则<a href=\"510.html\">510</a>" in page
+    home = read(kb / "site" / "index.html")
+    assert '<section class="lang" lang="zh-Hans" id="zh">' in home and "<h2>简体中文</h2>" in home
+    assert "英文原文" in home  # each Chinese edition links to its side-by-side pages
+
+
+def test_side_by_side_pages_put_each_chinese_rule_beside_its_english_twin(kb):
+    page = read(kb / "site" / "compare" / "zh" / "2026-04-17..2026-04-17" / "702.html")
+    row = re.search(r'<tr id="702\.19">.*?</tr>', page, re.S).group()
+    assert "践踏" in row and "Trample" in row and '<td lang="en">' in row
+    assert "并非威世智" in page
+    glossary = read(kb / "site" / "compare" / "zh" / "2026-04-17..2026-04-17" / "glossary.html")
+    assert re.search(r"死触.*?Deathtouch", glossary, re.S)
+    index = read(kb / "site" / "compare" / "index.html")
+    assert 'href="zh/2026-04-17..2026-04-17/index.html"' in index
+
+
+def test_the_lexicon_page_has_french_and_chinese_tables(kb):
+    page = read(kb / "site" / "compare" / "lexicon.html")
+    assert '<section lang="fr">' in page and '<section lang="zh-Hans">' in page
+    assert re.search(r'<td lang="en">Trample</td><td>践踏</td>', page)
+    assert re.search(r'<td lang="en">Morph</td><td>Mue</td>', page)
+
+
+def test_chinese_diff_and_history_pages_use_chinese_kind_names(kb):
+    page = read(kb / "site" / "diff" / "zh" / "2026-02-27..2026-04-17" / "index.html")
+    assert 'lang="zh-Hans"' in page and "移动" in page and "新增" in page
+    history = read(kb / "site" / "history" / "zh" / "702.19.html")
+    assert 'lang="zh-Hans"' in history and "践踏" in history
