@@ -94,14 +94,16 @@ def editions(en_files, seed_files) -> dict:
 
 
 @pytest.fixture(scope="session")
-def full_kb(tmp_path_factory, en_dir, seeds_dir):
-    """The knowledge base of all 74 English editions and the 5 seeds, built once.
+def full_kb(tmp_path_factory, en_dir, zh_dir, seeds_dir):
+    """The knowledge base of all 74 English editions, the 18 Chinese ones and the 5
+    seeds, built once.
 
-    Exactly what ``make site CORPUS="../shared/corpus/en ../shared/seeds"`` builds:
-    ``data/``, ``index/`` and ``site/``. Returns ``(kb_dir, BuildReport)``.
+    Exactly what ``make site CORPUS="../shared/corpus/en ../shared/corpus/zh
+    ../shared/seeds"`` builds: ``data/``, ``index/`` and ``site/``. Returns
+    ``(kb_dir, BuildReport)``.
     """
     from comprules.build import build
 
     kb = tmp_path_factory.mktemp("full") / "kb"
-    report = build([en_dir, seeds_dir], kb)
+    report = build([en_dir, zh_dir, seeds_dir], kb)
     return kb, report

@@ -12,12 +12,13 @@ from comprules.indexer import search
 
 
 @pytest.mark.slow
-def test_all_74_editions_and_5_seeds_build_with_no_error(full_kb):
+def test_all_74_english_18_chinese_editions_and_5_seeds_build_with_no_error(full_kb):
     kb, report = full_kb
     assert report.errors == [] and report.notices == []
     names = [e.name for e in report.editions]
-    assert len(names) == 79
+    assert len(names) == 97
     assert sum(n.startswith("en/") for n in names) == 74 and sum(n.startswith("fr/") for n in names) == 5
+    assert sum(n.startswith("zh/") for n in names) == 18
     manifest = json.loads((kb / "data" / "editions.json").read_text())["editions"]
     assert [m["name"] for m in manifest] == names
     for m in manifest:
@@ -38,8 +39,20 @@ def test_full_index_answers_for_the_latest_edition_by_default(full_kb):
 def test_full_site_has_home_with_every_edition(full_kb):
     kb, _ = full_kb
     home = (kb / "site" / "index.html").read_text(encoding="utf-8")
-    assert home.count('href="en/') >= 74
+    assert home.count('href="en/') >= 74 and home.count('href="zh/') >= 18
     assert "2026-08-07" in home and "1999-04-23" in home and "003_816c607ad111474a" in home
+
+
+@pytest.mark.slow
+def test_full_build_holds_17_chinese_diffs_and_the_chinese_history(full_kb):
+    kb, _ = full_kb
+    index = json.loads((kb / "data" / "alignments" / "index.json").read_text())
+    zh = [p for p in index["pairs"] if p["old"].startswith("zh/")]
+    assert len(zh) == 17 and zh[-1]["new"] == "zh/2026-04-17"
+    assert sum(1 for r in index["crosslang"] if r["old"].startswith("zh/")) == 18
+    assert (kb / "site" / "history" / "zh" / "702.19.html").is_file()
+    assert (kb / "site" / "diff" / "zh" / "2026-02-27..2026-04-17" / "index.html").is_file()
+    assert (kb / "site" / "compare" / "zh" / "2022-06-10..2022-04-29" / "index.html").is_file()
 
 
 def test_a_second_build_on_the_same_kb_fails_clearly_while_one_holds_the_lock(tmp_path, en_dir):
