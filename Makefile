@@ -1,5 +1,5 @@
 # comprules: two commands on a fresh machine.
-#   make site CORPUS="../shared/corpus/en ../shared/seeds"   # venv, install, build the knowledge base + site
+#   make site CORPUS="../shared/corpus/en ../shared/corpus/zh ../shared/seeds"   # venv, install, build the knowledge base + site
 #   make site                                                # the same from the latest edition, fetched (comprules fetch)
 #   make test                                                # the test suite on the real corpus
 PYTHON ?= python3

@@ -185,12 +185,12 @@ def test_prefix_ench_star_and_fuzzy_deathtuch_find_without_suggestion(index_dir)
 # --- incremental re-index ---------------------------------------------------------------
 
 
-def test_one_changed_edition_is_reindexed_alone_and_found(full_kb, editions, tmp_path):
+def test_one_changed_edition_is_reindexed_alone_and_found(full_kb, editions, zh_editions, tmp_path):
     source = Path(os.path.realpath(full_kb[0] / "index"))
     copy = tmp_path / source.name
     shutil.copytree(source, copy)
     (tmp_path / "index").symlink_to(copy.name)
-    eds = list(editions.values())
+    eds = list(editions.values()) + list(zh_editions.values())  # what the full knowledge base holds
     i = next(k for k, e in enumerate(eds) if e.name == "en/2026-08-07")
     rules = list(eds[i].rules)
     k = next(j for j, r in enumerate(rules) if r.id == "702.26b")

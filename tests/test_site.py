@@ -759,7 +759,7 @@ def test_switcher_tables_send_morph_702_37a_to_702_34a_in_2009_07_11(site):
 
 @pytest.mark.slow
 def test_french_documents_side_by_side_with_their_english_edition_and_the_lexicon(site):
-    folders = sorted(p.name for p in (site / "compare").iterdir() if p.is_dir())
+    folders = sorted(p.name for p in (site / "compare").iterdir() if p.is_dir() and p.name != "zh")
     assert len(folders) == 5
     seed4 = next(f for f in folders if f.startswith("004_"))
     html = read(site / "compare" / seed4 / "502.html")

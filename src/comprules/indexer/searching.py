@@ -431,7 +431,8 @@ def _number_docs(handle: _OpenIndex, number: str, flt: _Filter, *, children: boo
     below = [d for d in table.children.get(number, ()) if d in flt] if children else []
 
     def order(d: int) -> tuple:
-        return (sort_key(table.rid[d]), table.lang[d] != "en", -_latest(handle, d))
+        # English first, then each translation (18 Chinese editions hold every number too)
+        return (table.lang[d] != "en", sort_key(table.rid[d]), -_latest(handle, d))
 
     return sorted(exact, key=order) + sorted(below, key=order)
 

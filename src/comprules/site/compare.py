@@ -143,7 +143,8 @@ def render_compare(site: "SiteRenderer", out: Path, fr: Edition, en: Edition, al
             if isinstance(unit, Rule):
                 fr_text = (unit.title + " — " if unit.title and unit.title != unit.text else "") + unit.text
                 label = unit.number if unit.kind in ("section", "rule", "subrule") else ""
-                fr_href = u(f"{U.edition_index(fr.name)}#{unit.id}")
+                fr_href = (rule_href(site, u, fr, unit.id) if english_entries or translation.is_translation(fr)
+                           else u(f"{U.edition_index(fr.name)}#{unit.id}"))
                 kind = unit.kind
             else:
                 fr_text = f"{unit.term} — {unit.text}"
@@ -205,6 +206,8 @@ def lexicon_rows(site: "SiteRenderer", u: U.Urls) -> list[dict[str, Any]]:
     except ImportError:  # pragma: no cover
         return []
     for fr, en, alignment in site.compares:
+        if fr.lang != "fr":  # the other languages have tables of their own (translation_lexicon_rows)
+            continue
         for pair in crosslang.aligned_terms(fr, en, alignment):
             links = found.setdefault((pair.en, pair.fr), [])
             fr_anchor = pair.fr_id.partition("/")[2] if pair.fr_id.startswith("glossary/") else pair.fr_id
@@ -293,6 +296,13 @@ def english_words(site: "SiteRenderer") -> dict[str, dict[str, list[str]]]:
     for fr, en, alignment in site.compares:
         pairs = _english_units(en, alignment)
         words: dict[str, list[str]] = {}
+        if fr.lang != "fr":  # a complete translation: the English titles of its headings
+            for unit_id, en_id in pairs.items():
+                title = en.by_id[en_id].title
+                if title:
+                    words[unit_id] = [title]
+            out[fr.name] = words
+            continue
         units = [(r.id, (r.title or "") + " " + r.text) for r in fr.rules]
         units += [(f"glossary/{g.slug}", g.term + " " + g.text) for g in fr.glossary]
         for unit_id, text in units:

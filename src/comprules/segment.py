@@ -1,0 +1,185 @@
+"""Word segmentation of Chinese text, the same in Python and from disk.
+
+Chinese is written without spaces, so search needs words cut out of each run of Han
+characters. The method is jieba's (https://github.com/fxsjy/jieba, no HMM): every
+dictionary word starting at each character forms a graph; the path whose words have
+the highest summed log-probability wins (ties: the longer word). Two things make it
+reproducible by the site's search, which runs in a browser without jieba:
+
+* the **vocabulary** is jieba's dictionary restricted to the words that occur in the
+  indexed texts (every dictionary word that is a substring of a Han run, exactly the
+  graph jieba builds on those texts), plus the CR's own terms (keyword headings,
+  glossary headwords, section titles: 死触, 鹏洛客, 战斗伤害步骤), each given the
+  frequency jieba's ``suggest_freq`` finds to keep it whole;
+* the scores are **integers** (log-probability × 10⁶, rounded), so that the sums and
+  comparisons are exact in any language; the JavaScript port walks the same graph.
+
+On the texts it was built from, :meth:`Segmenter.words` gives jieba's own segmentation
+(tested on every rule of the Chinese editions). For indexing, :meth:`Segmenter.terms`
+also gives the dictionary words inside a longer word (jieba's ``cut_for_search``): the
+rule that says 践踏鹏洛客 is found by 践踏.
+
+>>> seg = Segmenter.from_texts(["具有践踏的攻击生物"], terms=["践踏"])
+>>> seg.words("具有践踏的攻击生物")
+['具有', '践踏', '的', '攻击', '生物']
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Iterable, Iterator
+
+__all__ = ["HAN_RUN", "Segmenter", "han_runs", "split_han"]
+
+#: A run of Han characters (CJK ideographs): what is segmented; anything else is left
+#: to the language's ordinary tokenizer (numbers such as 702.19b, Latin words).
+HAN_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
+#: Scores are log-probabilities times this, rounded to integers.
+SCALE = 1_000_000
+
+
+def han_runs(text: str) -> Iterator[tuple[int, int]]:
+    """The (start, end) of each run of Han characters in ``text``."""
+    for m in HAN_RUN.finditer(text):
+        yield m.start(), m.end()
+
+
+def split_han(token: str) -> list[tuple[int, int, bool]]:
+    """A token cut into Han and other pieces: ``规则702.19b所述`` →
+    ``[(0, 2, True), (2, 9, False), (9, 11, True)]``."""
+    out, pos = [], 0
+    for s, e in han_runs(token):
+        if s > pos:
+            out.append((pos, s, False))
+        out.append((s, e, True))
+        pos = e
+    if pos < len(token):
+        out.append((pos, len(token), False))
+    return out
+
+
+@lru_cache(maxsize=1)
+def _jieba():
+    """jieba's default tokenizer, initialised once (its dictionary: ~350,000 words)."""
+    import jieba
+
+    jieba.setLogLevel(logging.WARNING)
+    tok = jieba.Tokenizer()
+    tok.initialize()
+    return tok
+
+
+@dataclass
+class Segmenter:
+    """Segments Han runs against a vocabulary of ``word → score`` (integer
+    log-probabilities, :data:`SCALE`); ``unknown`` is the score of a character that is
+    no word (jieba's frequency 1)."""
+
+    scores: dict[str, int]
+    unknown: int
+
+    def __post_init__(self) -> None:
+        self.longest = max((len(w) for w in self.scores), default=1)
+
+    # -- building -------------------------------------------------------------
+
+    @classmethod
+    def from_texts(cls, texts: Iterable[str], terms: Iterable[str] = ()) -> "Segmenter":
+        """The vocabulary of ``texts`` (every jieba dictionary word found in their Han
+        runs) and of ``terms`` (kept whole), scored as jieba scores them."""
+        tok = _jieba()
+        freq = dict(tok.FREQ)
+        total = tok.total
+        for term in terms:
+            for s, e in han_runs(term):
+                word = term[s:e]
+                if len(word) > 1:
+                    need = _whole_freq(tok, word, freq, total)
+                    if need > freq.get(word, 0):
+                        total += need - freq.get(word, 0)
+                        freq[word] = need
+                        for k in range(1, len(word)):
+                            freq.setdefault(word[:k], 0)
+        found: dict[str, int] = {}
+        for text in texts:
+            for s, e in han_runs(text):
+                run = text[s:e]
+                for k in range(len(run)):
+                    i = k + 1
+                    frag = run[k:i]
+                    while i <= len(run) and frag in freq:
+                        if freq[frag]:
+                            found[frag] = freq[frag]
+                        i += 1
+                        frag = run[k:i]
+        logtotal = math.log(total)
+        scores = {w: round((math.log(f) - logtotal) * SCALE) for w, f in found.items()}
+        return cls(scores, round(-logtotal * SCALE))
+
+    def to_json(self) -> dict:
+        """``{"scale", "unknown", "words": {word: score}}``, sorted, for the site's search."""
+        return {"scale": SCALE, "unknown": self.unknown, "words": dict(sorted(self.scores.items()))}
+
+    @classmethod
+    def from_json(cls, data: dict) -> "Segmenter":
+        return cls({str(k): int(v) for k, v in data["words"].items()}, int(data["unknown"]))
+
+    # -- segmenting -----------------------------------------------------------
+
+    def _route(self, run: str) -> list[int]:
+        """For each position, the end of the best word starting there (jieba's ``calc``)."""
+        n = len(run)
+        best = [0] * (n + 1)
+        end = [0] * n
+        scores, unknown, longest = self.scores, self.unknown, self.longest
+        for i in range(n - 1, -1, -1):
+            top, top_end = None, 0
+            for j in range(i + 1, min(n, i + longest) + 1):
+                s = scores.get(run[i:j])
+                if s is not None and (top is None or s + best[j] >= top):  # a tie: the longer word
+                    top, top_end = s + best[j], j
+            if top is None:  # no word starts here: the character alone
+                top, top_end = unknown + best[i + 1], i + 1
+            best[i], end[i] = top, top_end
+        return end
+
+    def spans(self, run: str) -> list[tuple[int, int]]:
+        """The (start, end) of each word of one run of Han characters."""
+        end = self._route(run)
+        out, i = [], 0
+        while i < len(run):
+            out.append((i, end[i]))
+            i = end[i]
+        return out
+
+    def words(self, text: str) -> list[str]:
+        """The words of the Han runs of ``text``, in order (other characters skipped)."""
+        return [text[s + a:s + b] for s, e in han_runs(text) for a, b in self.spans(text[s:e])]
+
+    def terms(self, word: str) -> list[str]:
+        """A word and the vocabulary words of two or three characters inside it (for
+        indexing: 践踏鹏洛客 → 践踏鹏洛客, 践踏, 鹏洛, 洛客, 鹏洛客 as the vocabulary has them)."""
+        out = [word]
+        if len(word) > 2:
+            for n in (2, 3):
+                for k in range(len(word) - n + 1):
+                    piece = word[k:k + n]
+                    if piece != word and piece in self.scores and piece not in out:
+                        out.append(piece)
+        return out
+
+
+def _whole_freq(tok, word: str, freq: dict[str, int], total: int) -> int:
+    """The frequency that keeps ``word`` whole (jieba's ``suggest_freq(word, tune=True)``):
+    above the product of the probabilities of the pieces jieba would cut it into."""
+    pieces = tok.lcut(word, HMM=False)
+    if len(pieces) == 1:
+        return freq.get(word, 0) or 1
+    p = 1.0
+    for piece in pieces:
+        p *= (freq.get(piece) or 1) / total
+    return max(int(p * total) + 1, freq.get(word, 0), 1)
