@@ -431,8 +431,10 @@ def _number_docs(handle: _OpenIndex, number: str, flt: _Filter, *, children: boo
     below = [d for d in table.children.get(number, ()) if d in flt] if children else []
 
     def order(d: int) -> tuple:
-        # English first, then each translation (18 Chinese editions hold every number too)
-        return (table.lang[d] != "en", sort_key(table.rid[d]), -_latest(handle, d))
+        # a complete translation (a dated edition in another language: the 18 Chinese ones,
+        # which hold every number) comes after the English rules and French fragments
+        translation = table.lang[d] != "en" and _latest(handle, d) > 0
+        return (translation, sort_key(table.rid[d]), table.lang[d] != "en", -_latest(handle, d))
 
     return sorted(exact, key=order) + sorted(below, key=order)
 

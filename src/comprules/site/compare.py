@@ -149,7 +149,8 @@ def render_compare(site: "SiteRenderer", out: Path, fr: Edition, en: Edition, al
             else:
                 fr_text = f"{unit.term} — {unit.text}"
                 label = unit.term
-                fr_href = u(f"{U.edition_index(fr.name)}#{unit.slug}")
+                page = U.glossary_page(fr.name) if english_entries else U.edition_index(fr.name)
+                fr_href = u(f"{page}#{unit.slug}")
                 kind = "glossary"
             rows.append({
                 "id": unit_id, "label": label, "kind": kind, "fr": fr_text, "fr_href": fr_href,
