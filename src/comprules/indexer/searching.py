@@ -35,6 +35,7 @@ from whoosh.index import EmptyIndexError, open_dir
 from whoosh.query import And
 from whoosh.scoring import BM25F
 
+from .. import languages
 from ..errors import UsageError
 from ..model import sort_key
 from .analysis import LANGS, TOKEN_PATTERN, field_lang, fold, heading_key, term_of
@@ -431,10 +432,10 @@ def _number_docs(handle: _OpenIndex, number: str, flt: _Filter, *, children: boo
     below = [d for d in table.children.get(number, ()) if d in flt] if children else []
 
     def order(d: int) -> tuple:
-        # a complete translation (a dated edition in another language: the 18 Chinese ones,
-        # which hold every number) comes after the English rules and French fragments
-        translation = table.lang[d] != "en" and _latest(handle, d) > 0
-        return (translation, sort_key(table.rid[d]), table.lang[d] != "en", -_latest(handle, d))
+        # a community translation (languages.toml: the Chinese CR, which holds every
+        # number) comes after Wizards' own texts, which interleave by language
+        community = languages.get(table.lang[d]).community
+        return (community, sort_key(table.rid[d]), table.lang[d] != "en", -_latest(handle, d))
 
     return sorted(exact, key=order) + sorted(below, key=order)
 
