@@ -1,172 +1,97 @@
-"""Analyzers: one composed chain per language, folding accents before stemming.
+"""whoosh analyzers made of comprules' text specification (:mod:`.text`, :mod:`.languages`).
 
-Every chain is ``tokenizer | lowercase | fold | stop words | stem`` (whoosh's
-``analyzers.py`` style). Folding first means "créature bloquée" and "creature
-bloquee" give the same terms; stop words are matched after folding, against one
-folded list of English and French stop words shared by both languages. The
-tokenizer keeps rule numbers such as ``702.37a`` as one token, and the stemmer
-leaves them alone.
+whoosh part: the ``Tokenizer`` / ``Filter`` classes and their composition with ``|``
+(whoosh's ``analyzers.py`` style), which the whoosh schema's fields hold. What the
+tokens and terms are is comprules' own: fold, tokenize (:mod:`.text`), drop the
+language's stop words and stem its words (:mod:`.languages`). The fields index
+through :class:`.fields.CachedText`, which applies the same steps without whoosh's
+per-token objects.
 """
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 
-from whoosh.analysis import (
-    Analyzer,
-    CharsetFilter,
-    LowercaseFilter,
-    RegexTokenizer,
-    StemFilter,
-    StopFilter,
-)
-from whoosh.analysis.analyzers import STOP_WORDS
-from whoosh.lang import stopwords_for_language
-from whoosh.support.charset import accent_map
+from whoosh.analysis import Analyzer, Filter, Token, Tokenizer
 
-#: Languages with an analyzer of their own; any other language is analyzed as English.
-LANGS = ("en", "fr")
+from . import text as T
+from .languages import LANGS, LANGUAGES, field_lang
 
-#: The tokenizer's pattern (whoosh's default): words, and dotted numbers as one token.
-TOKEN_PATTERN = re.compile(r"\w+(?:\.?\w+)*")
+__all__ = ["LANGS", "analyzer_for", "english_analyzer", "field_lang", "fold", "french_analyzer", "heading_key",
+           "index_term"]
 
-#: ``accent_map`` plus the ligatures it leaves alone (Æther, cœur).
-FOLD_MAP: dict[int, str] = {
-    **accent_map,
-    **{ord(k): v for k, v in {"æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE", "ß": "ss"}.items()},
-}
+fold = T.fold
+heading_key = T.heading_key
 
 
-def fold(text: str) -> str:
-    """Lowercase ``text`` and fold its accents and ligatures.
+class SpecTokenizer(Tokenizer):
+    """Fold and tokenize (:func:`.text.tokens`); positions count every token."""
 
-    >>> fold("Créature bloquée, Æther, cœur")
-    'creature bloquee, aether, coeur'
-    """
-    return text.lower().translate(FOLD_MAP)
-
-
-#: Question words, so "what is phasing?" searches for "phasing".
-QUESTION_WORDS = frozenset(
-    "what how why which who whom whose does do did happen happens "
-    "quoi comment pourquoi quel quelle quels quelles quand".split()
-)
-
-
-#: Stop words of a language that are game terms of the other: "Aura" (a French form
-#: of *avoir*) is an enchantment subtype and a glossary headword.
-GAME_TERMS = frozenset({"aura", "auras"})
+    def __call__(self, value, positions=False, chars=False, keeporiginal=False, removestops=True, start_pos=0,
+                 start_char=0, tokenize=True, mode="", **kwargs):
+        t = Token(positions, chars, removestops=removestops, mode=mode, **kwargs)
+        for pos, (start, end, token) in enumerate(T.token_spans(value)):
+            t.text = t.original = token
+            t.boost = 1.0
+            t.stopped = False
+            if positions:
+                t.pos = start_pos + pos
+            if chars:
+                t.startchar, t.endchar = start_char + start, start_char + end
+            yield t
 
 
-@lru_cache(maxsize=None)
-def stop_words() -> frozenset[str]:
-    """The stop words of every analyzer: English, French and question words, folded.
+class LanguageFilter(Filter):
+    """Drop the stop words of one language and stem its words (:meth:`.languages.Language.term`)."""
 
-    One list for both languages, so a query word is searched in both or in neither;
-    game terms (:data:`GAME_TERMS`) are never stop words.
+    def __init__(self, lang: str):
+        self.lang = field_lang(lang)
 
-    >>> "the" in stop_words(), "aura" in stop_words()
-    (True, False)
-    """
-    words = set(STOP_WORDS) | set(stopwords_for_language("fr")) | QUESTION_WORDS
-    return frozenset(fold(w) for w in words) - GAME_TERMS
+    def __eq__(self, other):
+        return isinstance(other, LanguageFilter) and other.lang == self.lang
 
-
-def english_analyzer() -> Analyzer:
-    """Compose the English chain: tokenize, lowercase, fold, drop stop words, stem (Porter2).
-
-    >>> ana = english_analyzer()
-    >>> [t.text for t in ana("Phased-out permanents phase in; see rule 702.26b.")]
-    ['phase', 'out', 'perman', 'phase', 'see', 'rule', '702.26b']
-    >>> [t.text for t in ana("Æther Dandân")]
-    ['aether', 'dandan']
-    """
-    return _chain("en")
-
-
-def french_analyzer() -> Analyzer:
-    """Compose the French chain: tokenize, lowercase, fold, drop stop words, stem (Snowball).
-
-    Accents are folded before stemming, so a query typed without accents matches:
-
-    >>> ana = french_analyzer()
-    >>> [t.text for t in ana("Une créature volante bloquée")]
-    ['creatur', 'vol', 'bloque']
-    >>> [t.text for t in ana("une creature volante bloquee")]
-    ['creatur', 'vol', 'bloque']
-    >>> [t.text for t in ana("l’étape d’attribution des blessures")]
-    ['etap', 'attribu', 'blessur']
-    """
-    return _chain("fr")
-
-
-def _chain(lang: str) -> Analyzer:
-    return (
-        RegexTokenizer(TOKEN_PATTERN)
-        | LowercaseFilter()
-        | CharsetFilter(FOLD_MAP)
-        | StopFilter(stoplist=stop_words())
-        | StemFilter(lang=lang, cachesize=-1)
-    )
-
-
-def exact_analyzer() -> Analyzer:
-    """Compose the exact-word chain, for every language: tokenize, lowercase, fold, drop stop words.
-
-    Words are not stemmed, so "phasing" and "phase" stay apart:
-
-    >>> [t.text for t in exact_analyzer()("Phasing; Beginning Phase; Célérité")]
-    ['phasing', 'beginning', 'phase', 'celerite']
-    """
-    return (
-        RegexTokenizer(TOKEN_PATTERN)
-        | LowercaseFilter()
-        | CharsetFilter(FOLD_MAP)
-        | StopFilter(stoplist=stop_words())
-    )
+    def __call__(self, tokens):
+        language = LANGUAGES[self.lang]
+        for t in tokens:
+            term = language.term(t.text)
+            if term is None:
+                continue
+            t.text = term
+            yield t
 
 
 @lru_cache(maxsize=None)
 def analyzer_for(lang: str) -> Analyzer:
-    """The analyzer of ``lang`` (English for a language without one of its own)."""
-    return french_analyzer() if field_lang(lang) == "fr" else english_analyzer()
+    """The analyzer of ``lang`` (English for a language without one of its own).
 
-
-def field_lang(lang: str | None) -> str:
-    """The analyzed language whose fields hold documents in ``lang``."""
-    return lang if lang in LANGS else "en"
-
-
-@lru_cache(maxsize=200_000)
-def exact_term_of(word: str) -> str | None:
-    """The exact-field term of one surface word, or ``None`` for a stop word."""
-    for token in _EXACT(word):
-        return token.text
-    return None
-
-
-@lru_cache(maxsize=200_000)
-def term_of(word: str, lang: str) -> str | None:
-    """The indexed term of one surface word in ``lang``, or ``None`` for a stop word.
-
-    >>> term_of("Phasing", "en"), term_of("volantes", "fr"), term_of("the", "en")
-    ('phase', 'vol', None)
+    >>> [t.text for t in analyzer_for("en")("Phased-out permanents phase in; see rule 702.26b, {T}.")]
+    ['phase', 'out', 'perman', 'phase', 'see', 'rule', '702.26b', '{t}']
+    >>> [t.text for t in analyzer_for("fr")("Une créature volante bloquée")]
+    ['creatur', 'vol', 'bloque']
     """
-    for token in analyzer_for(lang)(word):
-        return token.text
-    return None
+    return SpecTokenizer() | LanguageFilter(lang)
 
 
-_EXACT = exact_analyzer()
-_WORDS = re.compile(r"[^\W_]+")
+def english_analyzer() -> Analyzer:
+    """The English chain: fold, tokenize, drop stop words, stem (Snowball English).
 
-
-def heading_key(text: str) -> str:
-    """How a heading or a whole query is compared with headwords: folded words, one
-    space apart (stop words kept: "At End of Turn", "If").
-
-    >>> heading_key("  State-based   ACTIONS? "), heading_key("Piétinement")
-    ('state based actions', 'pietinement')
+    >>> [t.text for t in english_analyzer()("Æther Dandân, ﬂying")]
+    ['aether', 'dandan', 'fli']
     """
-    return " ".join(_WORDS.findall(fold(text)))
+    return analyzer_for("en")
+
+
+def french_analyzer() -> Analyzer:
+    """The French chain: fold, tokenize, drop stop words, stem (Snowball French).
+
+    Accents are folded before stemming, so a query typed without accents matches:
+
+    >>> [t.text for t in french_analyzer()("une creature volante bloquee")]
+    ['creatur', 'vol', 'bloque']
+    """
+    return analyzer_for("fr")
+
+
+def index_term(token: str, lang: str) -> str | None:
+    """The index term of one folded token in ``lang`` (``None`` for a stop word)."""
+    return LANGUAGES[field_lang(lang)].term(token)

@@ -40,12 +40,13 @@ from whoosh.index import create_in, open_dir
 
 from ..locking import exclusive
 from ..model import Edition
-from .analysis import TOKEN_PATTERN
+from . import text as T
 from .documents import (
     FORMAT,
     EditionInfo,
     analyzed_texts,
     collect,
+    exact_texts,
     current_editions,
     edition_info,
     make_schema,
@@ -241,7 +242,7 @@ class _State:
     raw: RawPostings
     digests: dict[bytes, int]
     keys: list[tuple[bytes, bytes | None]]
-    words: dict[str, set[str]]
+    words: dict[str, dict[str, str]]
 
 
 def _write(directory: Path, plan: _Plan) -> dict:
@@ -270,7 +271,7 @@ def _write_full(directory: Path, plan: _Plan) -> tuple[_State, list[EditionInfo]
     except BaseException:
         writer.cancel()
         raise
-    state.words = {lang: set(words) for lang, words in vocabulary(schema).items()}
+    state.words = vocabulary(schema)
     writer.commit()
     with ix.reader() as reader:
         if not reader.is_atomic() or reader.doc_count_all() != len(state.table):
@@ -280,7 +281,7 @@ def _write_full(directory: Path, plan: _Plan) -> tuple[_State, list[EditionInfo]
 
 
 def _record(state: _State, schema, docnum: int, doc: dict, members: tuple[int, ...]) -> None:
-    state.raw.add(docnum, _terms(schema, analyzed_texts(doc)))
+    state.raw.add(docnum, {**_terms(schema, analyzed_texts(doc)), **_exact_terms(exact_texts(doc))})
     state.table.append(doc, members)
     state.keys.append(fallback_keys(doc))
     state.digests[doc["key"]] = docnum
@@ -340,7 +341,7 @@ def _write_update(directory: Path, plan: _Plan) -> tuple[_State, list[EditionInf
         writer.cancel()
         raise
     for lang, words in vocabulary(schema).items():
-        state.words.setdefault(lang, set()).update(words)
+        state.words.setdefault(lang, {}).update(words)
     writer.commit(merge=False)
     with ix.reader() as reader:
         if reader.doc_count_all() != len(table):
@@ -357,7 +358,7 @@ def _load_state(previous: Path) -> _State:
     raw = RawPostings.load(previous)
     with open(previous / CACHE_FILE, "rb") as f:
         cache = pickle.load(f)
-    words = {lang: set(ws) for lang, ws in json.loads((previous / VOCAB_FILE).read_text(encoding="utf-8")).items()}
+    words = json.loads((previous / VOCAB_FILE).read_text(encoding="utf-8"))
     return _State(table, raw, cache["digests"], cache["keys"], words)
 
 
@@ -370,11 +371,13 @@ def _finish(directory: Path, plan: _Plan, state: _State, infos: list[EditionInfo
     current = [any(e in current_ids for e in m) for m in table.members]
     assign(table, state.keys, alignment_links(plan.alignments, table))
     postings = write_impacts(directory, raw, live, current)
+    _add_lexicon_tokens(state.words, plan.lexicon)
     table.save(directory)
     raw.save(directory)
     with open(directory / CACHE_FILE, "wb") as out:
         pickle.dump({"digests": state.digests, "keys": state.keys}, out, protocol=pickle.HIGHEST_PROTOCOL)
-    (directory / VOCAB_FILE).write_text(json.dumps({k: sorted(v) for k, v in state.words.items()}), encoding="utf-8")
+    (directory / VOCAB_FILE).write_text(
+        json.dumps({k: dict(sorted(v.items())) for k, v in state.words.items()}, ensure_ascii=False), encoding="utf-8")
     (directory / LEXICON_FILE).write_text(json.dumps(plan.lexicon, ensure_ascii=False), encoding="utf-8")
     segments = len([p for p in directory.iterdir() if p.suffix == ".seg"])
     meta = {
@@ -394,12 +397,37 @@ def _finish(directory: Path, plan: _Plan, state: _State, infos: list[EditionInfo
     return meta
 
 
+def _add_lexicon_tokens(words: dict[str, dict[str, str]], pairs: list[tuple[str, str]]) -> None:
+    """Add the tokens of the lexicon's terms to the token tables (a query may name a
+    term in a language none of whose texts use it)."""
+    from .languages import LANGUAGES
+    from .lexicon import Lexicon
+
+    for lang, tokens in Lexicon(pairs).tokens().items():
+        table = words.setdefault(lang, {})
+        for token in tokens:
+            term = LANGUAGES[lang].term(token)
+            if term is not None:
+                table.setdefault(token, term)
+
+
+def _exact_terms(texts: dict[str, str]) -> dict[str, list[str]]:
+    """The unstemmed tokens of each exact-word list, stop words left out."""
+    from .languages import LANGUAGES
+
+    out = {}
+    for name, text in texts.items():
+        stop = LANGUAGES[name.rpartition("_")[2]].stop
+        out[name] = [t for t in T.tokens(text) if t not in stop]
+    return out
+
+
 def _terms(schema, texts: dict[str, str]) -> dict[str, list[str]]:
     """The analyzed terms of each field, through the fields' own word caches."""
     out = {}
     for name, text in texts.items():
         term = schema[name].term
-        out[name] = [t for t in map(term, TOKEN_PATTERN.findall(text)) if t is not None]
+        out[name] = [t for t in map(term, T.tokens(text)) if t is not None]
     return out
 
 

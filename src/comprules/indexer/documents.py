@@ -20,24 +20,19 @@ from whoosh.fields import STORED, Schema
 
 from ..errors import UsageError
 from ..model import Edition, GlossaryEntry, Rule, plain_text
-from .analysis import LANGS, analyzer_for, exact_analyzer, field_lang
+from .analysis import LANGS, analyzer_for, field_lang
 from .fields import CachedText
 
 #: Bumped whenever the schema, the side files or the meta file change; an older
 #: index is rebuilt in full.
-FORMAT = 2
+FORMAT = 3
 
-#: Query-time weight of each analyzed field (one per language: ``title_en``, ``title_fr``…):
-#: ``title`` holds keyword headings ("702.26. Phasing") and glossary headwords (with
-#: aliases), ``body`` the rule text, ``examples`` its examples (weighted lower, so a long
-#: example does not drown the rule it illustrates).
-FIELD_BOOSTS = {"title": 4.0, "body": 1.0, "examples": 0.5}
-
-#: Field of the exact (folded, unstemmed) words of a unit's title and of its ancestors'
-#: titles, and its weight: 702.26b is about "Phasing" (its rule's title), and the query
-#: "phasing" ranks the phasing rules above the turn's phases, which stem alike.
-EXACT_FIELD = "names"
-EXACT_BOOST = 4.0
+#: The analyzed fields, one set per language (``title_en``, ``body_fr``…): ``title``
+#: holds keyword headings ("702.26. Phasing"), section titles and glossary headwords
+#: (with aliases), ``body`` the rule text, ``examples`` its examples, ``context`` the
+#: titles of its ancestors (702.26b never says "phasing", its rule does). Their
+#: weights in the BM25F impacts are in :data:`.impacts.FIELD_WEIGHTS`.
+FIELDS = ("title", "body", "examples", "context")
 
 GLOSSARY = "glossary"
 
@@ -76,16 +71,15 @@ def make_schema() -> Schema:
     """
     schema = Schema(unit=STORED)
     for lang in LANGS:
-        for name in FIELD_BOOSTS:
-            schema.add(f"{name}_{lang}", CachedText(analyzer=analyzer_for(lang), phrase=True))
-    schema.add(EXACT_FIELD, CachedText(analyzer=exact_analyzer(), phrase=True))
+        for name in FIELDS:
+            schema.add(f"{name}_{lang}", CachedText(analyzer=analyzer_for(lang), lang=lang, phrase=False))
     return schema
 
 
 def text_fields(lang: str | None) -> list[str]:
-    """The analyzed fields to query for ``lang`` (both languages when ``None``)."""
+    """The analyzed fields of ``lang`` (every language's when ``None``)."""
     langs = LANGS if lang is None else (field_lang(lang),)
-    return [f"{name}_{code}" for code in langs for name in FIELD_BOOSTS] + [EXACT_FIELD]
+    return [f"{name}_{code}" for code in langs for name in (*FIELDS, "names")]
 
 
 @dataclass(frozen=True, slots=True)
@@ -247,8 +241,14 @@ def analyzed_texts(doc: dict) -> dict[str, str]:
         f"title_{code}": doc["heading"],
         f"body_{code}": doc["rule_text"],
         f"examples_{code}": doc["examples"],
-        EXACT_FIELD: doc["heading"] + "\n" + doc["context"],
+        f"context_{code}": doc["context"],
     }
+
+
+def exact_texts(doc: dict) -> dict[str, str]:
+    """The text of the exact-word list of one document: its heading and its ancestors'
+    titles, whose tokens are indexed unstemmed ("phasing" is not "phase")."""
+    return {f"names_{field_lang(doc['lang'])}": doc["heading"] + "\n" + doc["context"]}
 
 
 def whoosh_document(doc: dict) -> dict:
@@ -259,15 +259,15 @@ def whoosh_document(doc: dict) -> dict:
     return {"unit": unit, **analyzed_texts(doc)}
 
 
-def vocabulary(schema: Schema) -> dict[str, list[str]]:
-    """The words indexed in each language's fields (for spelling suggestions).
+def vocabulary(schema: Schema) -> dict[str, dict[str, str]]:
+    """Per language, every token its fields indexed → its term (the query side's table).
 
-    Read from the words ``CachedText`` analyzed while indexing: no second pass.
+    Read from what ``CachedText`` analyzed while indexing: no second pass.
     """
-    out: dict[str, list[str]] = {}
+    out: dict[str, dict[str, str]] = {}
     for lang in LANGS:
-        words: set[str] = set()
-        for name in FIELD_BOOSTS:
-            words.update(schema[f"{name}_{lang}"].words())
-        out[lang] = sorted(words)
+        seen: dict[str, str] = {}
+        for name in FIELDS:
+            seen.update(schema[f"{name}_{lang}"].seen())
+        out[lang] = seen
     return out

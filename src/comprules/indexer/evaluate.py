@@ -1,10 +1,18 @@
-"""Measure ranking quality on a relevance set (``tests/relevance.toml``).
+"""Measure ranking quality on the two relevance sets.
 
-Each case gives a query, its search options and the expected results, best first
-(``702.26b``, a glossary slug such as ``phasing``, or ``fr:502.26`` for a French
-unit). Reported over the set: the mean reciprocal rank (MRR) of each case's first
-expected result within the top 10, the share of cases with that result in the top 5,
-and the share of all expected results found in the top 5.
+``tests/relevance.toml`` (:func:`evaluate`): each case gives a query, its search
+options and the expected results, best first (``702.26b``, a glossary slug such as
+``phasing``, or ``fr:502.26`` for a French unit). Reported: the mean reciprocal rank
+(MRR) of each case's first expected result within the top 10, the share of cases with
+that result in the top 5, and the share of all expected results found in the top 5.
+
+``tests/questions.toml`` (:func:`evaluate_questions`): real rules questions, each in
+two forms (the full question, and keywords) with the rule numbers an expert answer
+cites. **MRR@10**: the mean over questions of 1 / the rank of the first hit among the
+top 10 that *answers* (:func:`answers`: the hit is one of the answer's numbers or a
+unit inside one of them, such as a subrule of a cited rule; a parent of a cited rule,
+a glossary entry or a unit of another language does not count), 0 when none does.
+The questions are searched in en/2026-08-07, the edition their numbers are in.
 """
 
 from __future__ import annotations
@@ -104,3 +112,107 @@ def evaluate(index_dir: Path, cases: list[Case]) -> Report:
         ranks = {e: (found.index(e) + 1 if e in found else 0) for e in case.expect}
         outcomes.append(Outcome(case, found, ranks))
     return Report(outcomes)
+
+
+# --- the real-question set (tests/questions.toml) ---------------------------------------
+
+#: The two forms of each question.
+FORMS = ("question", "keywords")
+
+
+@dataclass(frozen=True)
+class Question:
+    """One real rules question: as typed in full, as keywords, and the rule numbers an
+    expert answer cites (in en/2026-08-07)."""
+
+    id: str
+    topic: str
+    question: str
+    keywords: str
+    answer: tuple[str, ...]
+    source: str = ""
+    why: str = ""
+
+    def text(self, form: str) -> str:
+        return self.question if form == "question" else self.keywords
+
+
+def load_questions(path: Path) -> list[Question]:
+    """The questions of a question file, in file order."""
+    with open(path, "rb") as f:
+        raw = tomllib.load(f).get("question", [])
+    return [Question(q["id"], q["topic"], q["question"], q["keywords"], tuple(q["answer"]), q.get("source", ""),
+                     q.get("why", "")) for q in raw]
+
+
+def answers(number: str, answer: str) -> bool:
+    """Whether a hit numbered ``number`` answers with ``answer``: the same number, or a unit
+    inside it (a subrule of a cited rule, a rule of a cited section). A cited rule's
+    parent does not count, nor does a glossary entry or a unit of another language.
+
+    >>> answers("613.1d", "613.1"), answers("613.10", "613.1"), answers("702.19", "702.19b"), answers("702.9a", "702")
+    (True, False, False, True)
+    """
+    if number == answer:
+        return True
+    if not number.startswith(answer) or len(number) == len(answer):
+        return False
+    following = number[len(answer)]
+    return following == "." or (following.isalpha() and "." in answer)
+
+
+def first_answer(found: list[str], answer: tuple[str, ...], depth: int = DEPTH) -> int:
+    """The rank (1-based) of the first of ``found`` (result keys) that answers, or 0."""
+    for i, key in enumerate(found[:depth]):
+        if any(answers(key, a) for a in answer):
+            return i + 1
+    return 0
+
+
+@dataclass
+class QuestionReport:
+    """Per question and form, the rank of the first answering hit (0: none in the top 10)."""
+
+    questions: list[Question]
+    ranks: dict[tuple[str, str], int]
+    found: dict[tuple[str, str], list[str]] = field(default_factory=dict)
+
+    def mrr(self, form: str, subset: list[Question] | None = None) -> float:
+        qs = self.questions if subset is None else subset
+        return sum(1 / r for q in qs if (r := self.ranks[(q.id, form)])) / max(1, len(qs))
+
+    def hits_at(self, form: str, k: int, subset: list[Question] | None = None) -> float:
+        qs = self.questions if subset is None else subset
+        return sum(1 for q in qs if 0 < self.ranks[(q.id, form)] <= k) / max(1, len(qs))
+
+    def topics(self) -> dict[str, list[Question]]:
+        out: dict[str, list[Question]] = {}
+        for q in self.questions:
+            out.setdefault(q.topic, []).append(q)
+        return dict(sorted(out.items()))
+
+    def halves(self) -> tuple[list[Question], list[Question]]:
+        """The questions at odd positions of the file (1st, 3rd…: the half ranking was
+        tuned on) and at even positions (held out)."""
+        return self.questions[0::2], self.questions[1::2]
+
+
+def evaluate_questions(run, questions: list[Question]) -> QuestionReport:
+    """Rank the answers of every question in both forms; ``run(text) -> list[str]`` gives
+    the result keys of a query, best first."""
+    ranks, found = {}, {}
+    for q in questions:
+        for form in FORMS:
+            keys = run(q.text(form))
+            ranks[(q.id, form)] = first_answer(keys, q.answer)
+            found[(q.id, form)] = keys[:DEPTH]
+    return QuestionReport(questions, ranks, found)
+
+
+#: The edition the questions' answers are numbered in.
+QUESTIONS_EDITION = "en/2026-08-07"
+
+
+def run_question(index_dir: Path, text: str) -> list[str]:
+    """The result keys of one question in en/2026-08-07 (top 10)."""
+    return [result_key(h) for h in search(index_dir, text, edition=QUESTIONS_EDITION, limit=DEPTH).hits]

@@ -1,9 +1,10 @@
 """A whoosh ``TEXT`` field that indexes several times faster, with the same terms.
 
-Every filter of our analyzers works on one word at a time (lowercase, fold, stop
-word, stem), so the term of a word never depends on its neighbours. ``CachedText``
-runs the field's analyzer once per distinct word, remembers the result, and builds
-the postings itself; queries and highlighting still go through the analyzer.
+Every step after tokenizing works on one token at a time (stop word, stem:
+:mod:`.languages`), so the term of a token never depends on its neighbours.
+``CachedText`` (a whoosh field) tokenizes with :func:`.text.tokens`, finds each
+distinct token's term once, remembers it (the build writes these token → term tables
+for the query side, :mod:`.vocab`), and builds whoosh's postings itself.
 """
 
 from __future__ import annotations
@@ -12,7 +13,8 @@ from whoosh.fields import TEXT
 from whoosh.formats import Frequency, Positions
 from whoosh.system import pack_uint
 
-from .analysis import TOKEN_PATTERN
+from . import text as T
+from .languages import LANGUAGES, field_lang
 
 _UNSEEN = object()
 
@@ -23,28 +25,31 @@ class CachedText(TEXT):
     Positions are numbered without the stop words, as whoosh's ``StopFilter`` does.
 
     >>> from comprules.indexer.analysis import english_analyzer
-    >>> field = CachedText(analyzer=english_analyzer())
+    >>> field = CachedText(analyzer=english_analyzer(), lang="en")
     >>> [(t, n) for t, n, _, _ in field.index("The phased-out permanent phases in")]
     [(b'phase', 2), (b'out', 1), (b'perman', 1)]
     """
+
+    def __init__(self, *args, lang: str = "en", **kwargs):
+        super().__init__(*args, **kwargs)
+        self.lang = field_lang(lang)
 
     def __getstate__(self):
         state = dict(self.__dict__)
         state.pop("_terms", None)
         return state
 
-    def term(self, word: str) -> str | None:
-        """The term the analyzer makes of one word, or ``None`` for a stop word."""
+    def term(self, token: str) -> str | None:
+        """The term of one folded token, or ``None`` for a stop word."""
         terms = self.__dict__.setdefault("_terms", {})
-        term = terms.get(word, _UNSEEN)
+        term = terms.get(token, _UNSEEN)
         if term is _UNSEEN:
-            term = terms[word] = next((t.text for t in self.analyzer(word, mode="index")), None)
+            term = terms[token] = LANGUAGES[self.lang].term(token)
         return term
 
-    def words(self) -> list[str]:
-        """The words of three letters or more this field has indexed (not stop words)."""
-        terms = self.__dict__.get("_terms", {})
-        return [w for w, t in terms.items() if t is not None and len(w) > 2 and w.isalpha()]
+    def seen(self) -> dict[str, str]:
+        """Every token this field has indexed (stop words left out) → its term."""
+        return {w: t for w, t in self.__dict__.get("_terms", {}).items() if t is not None}
 
     def index(self, value, **kwargs):
         fmt = self.format
@@ -54,7 +59,7 @@ class CachedText(TEXT):
         positions: dict[str, list[int]] = {}
         pos = 0
         term_of = self.term
-        for word in TOKEN_PATTERN.findall(value):
+        for word in T.tokens(value):
             term = term_of(word)
             if term is not None:
                 positions.setdefault(term, []).append(pos)

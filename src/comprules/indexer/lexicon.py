@@ -2,10 +2,11 @@
 
 The build stores (English, French) term pairs in the index (``lexicon.json``; by
 default :func:`comprules.align.crosslang.lexicon`, the checked-in table of official French
-names plus the pairs alignment finds). A query's words are matched against both
-sides by their stems ("mana ability" matches "Mana Abilities"), longest terms first,
-and a matched term also searches its translation in the other language's fields:
-"morph" finds the French "Mue", "piétinement" the English "Trample".
+names plus the pairs alignment finds). A query's tokens are matched against both
+sides by their terms ("mana ability" matches "Mana Abilities"; the terms of a query
+token come from the index's tables, :mod:`.suggest`), longest terms first, and a
+matched term also searches its translation in the other language's fields: "morph"
+finds the French "Mue", "piétinement" the English "Trample".
 
 A term is translated only when the other language does not already have its words:
 "creature" is not translated into French (the French texts have "créature", which
@@ -20,7 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Mapping
 
-from .analysis import LANGS, TOKEN_PATTERN, fold, heading_key, term_of
+from . import text as T
+from .languages import LANGS, LANGUAGES
 
 LEXICON_FILE = "lexicon.json"
 #: Longest term, in words (stop words left out), looked up in a query.
@@ -56,7 +58,7 @@ class Translation:
 
 
 class Lexicon:
-    """The term pairs of one index, keyed by their stems in each language."""
+    """The term pairs of one index, keyed by their terms in each language."""
 
     def __init__(self, pairs: Iterable[tuple[str, str]]):
         self.pairs = list(pairs)
@@ -66,11 +68,19 @@ class Lexicon:
             self._add("fr", fr, "en", en)
 
     def _add(self, lang: str, term: str, other: str, translation: str) -> None:
-        stems = _stems(heading_key(term).split(), lang)
+        stems = _stems(T.tokens(term), lang)
         if stems and len(stems) <= MAX_WORDS:
             targets = self.entries.setdefault((lang, stems), [])
             if (other, translation) not in targets:
                 targets.append((other, translation))
+
+    def tokens(self) -> dict[str, set[str]]:
+        """Per language, the tokens of its terms (added to the index's token tables)."""
+        out: dict[str, set[str]] = {lang: set() for lang in LANGS}
+        for en, fr in self.pairs:
+            out["en"].update(T.tokens(en))
+            out["fr"].update(T.tokens(fr))
+        return out
 
     @classmethod
     def load(cls, path: Path) -> "Lexicon":
@@ -79,21 +89,23 @@ class Lexicon:
         except (OSError, ValueError, TypeError):
             return cls(())
 
-    def translations(self, words: list[str], langs: tuple[str, ...], known) -> list[Translation]:
-        """The terms among ``words`` (a query's words, in order) to search in another of
-        ``langs`` too; ``known(word, lang)`` tells whether a language's texts have a word.
+    def translations(self, tokens: list[str], targets: tuple[str, ...], known, stem) -> list[Translation]:
+        """The terms among ``tokens`` (a query's folded tokens, in order) to search in one of
+        ``targets`` too. ``known(token, lang)`` tells whether a language has a word;
+        ``stem(token, lang)`` gives a token's term (``None``: a token the index never saw).
 
         >>> lex = Lexicon([("Morph", "Mue"), ("Deathtouch", "Contact mortel")])
-        >>> nowhere = lambda word, lang: False
-        >>> lex.translations(["morph"], ("fr",), nowhere)
+        >>> nowhere = lambda token, lang: False
+        >>> stem = lambda token, lang: LANGUAGES[lang].term(token)
+        >>> lex.translations(["morph"], ("fr",), nowhere, stem)
         [Translation(start=0, end=1, lang='fr', text='Mue')]
-        >>> lex.translations(["le", "contact", "mortel"], ("en",), nowhere)
+        >>> lex.translations(["le", "contact", "mortel"], ("en",), nowhere, stem)
         [Translation(start=0, end=3, lang='en', text='Deathtouch')]
         """
         out: list[Translation] = []
         i = 0
-        while i < len(words):
-            found = self._longest(words, i, langs, known)
+        while i < len(tokens):
+            found = self._longest(tokens, i, targets, known, stem)
             if found:
                 out.extend(found)
                 i = found[0].end
@@ -101,33 +113,53 @@ class Lexicon:
                 i += 1
         return out
 
-    def _longest(self, words: list[str], i: int, langs, known) -> list[Translation]:
-        if term_of(words[i], "en") is None and term_of(words[i], "fr") is None:
+    def _longest(self, tokens: list[str], i: int, targets, known, stem) -> list[Translation]:
+        if _stop_everywhere(tokens[i]):
             return []  # a term never starts with a stop word
-        for end in range(min(len(words), i + MAX_WORDS * 2), i, -1):
+        for end in range(min(len(tokens), i + MAX_WORDS * 2), i, -1):
             found = []
             for source in LANGS:
-                stems = _stems(words[i:end], source)
+                stems = _query_stems(tokens[i:end], source, stem)
+                if not stems:
+                    continue
                 for target, text in self.entries.get((source, stems), ()):
-                    if target in langs and not all(known(w, target) for w in words[i:end] if term_of(w, source)):
-                        found.append(Translation(_start(words, i), end, target, text))
+                    if target in targets and target != source and not all(
+                            known(t, target) for t in tokens[i:end] if t not in LANGUAGES[source].stop):
+                        found.append(Translation(_start(tokens, i), end, target, text))
             if found:
                 return found
         return []
 
-    def whole(self, query: str, langs: tuple[str, ...], known) -> list[tuple[str, str]]:
+    def whole(self, tokens: list[str], targets: tuple[str, ...], known, stem) -> list[tuple[str, str]]:
         """The (language, term) translations of the whole query, if it is one term."""
-        words = TOKEN_PATTERN.findall(query)
-        found = self.translations(words, langs, known) if words else []
-        return [(t.lang, t.text) for t in found if t.start == 0 and t.end == len(words)]
+        found = self.translations(tokens, targets, known, stem) if tokens else []
+        return [(t.lang, t.text) for t in found if t.start == 0 and t.end == len(tokens)]
 
 
-def _start(words: list[str], i: int) -> int:
+def _stop_everywhere(token: str) -> bool:
+    return all(token in LANGUAGES[lang].stop for lang in LANGS)
+
+
+def _start(tokens: list[str], i: int) -> int:
     """Leading stop words belong to the term ("le contact mortel" is one term)."""
-    while i > 0 and term_of(words[i - 1], "en") is None and term_of(words[i - 1], "fr") is None:
+    while i > 0 and _stop_everywhere(tokens[i - 1]):
         i -= 1
     return i
 
 
-def _stems(words: list[str], lang: str) -> tuple[str, ...]:
-    return tuple(t for t in (term_of(fold(w), lang) for w in words) if t)
+def _stems(tokens: list[str], lang: str) -> tuple[str, ...]:
+    return tuple(t for t in (LANGUAGES[lang].term(w) for w in tokens) if t)
+
+
+def _query_stems(tokens: list[str], lang: str, stem) -> tuple[str, ...] | None:
+    """The terms of a span of query tokens in ``lang``, stop words left out; ``None`` when
+    one of them is unknown there."""
+    out = []
+    for token in tokens:
+        if token in LANGUAGES[lang].stop:
+            continue
+        term = stem(token, lang)
+        if term is None:
+            return None
+        out.append(term)
+    return tuple(out)

@@ -1,40 +1,64 @@
-"""Turn what the user typed into a whoosh query, or a one-line ``UsageError``.
+"""What the user typed, as clauses to score, or a one-line ``UsageError``.
 
-Three shapes of query:
+comprules' own parser (whoosh's is not used, so that the site's JavaScript ranker
+can parse alike). Three shapes of query:
 
-* a rule number (``702.36a``, ``702.36``, ``702``, ``7``), or the citation style
-  ``R70236a``: looked up in the ``number`` field first;
-* plain words: every word must match (in a title or the body, in the language's
-  fields), and when no document has them all, any word may;
-* words with syntax (``"a phrase"``, ``AND``/``OR``/``NOT``, parentheses, ``prefix*``,
-  ``fuzzy~1``): handed to whoosh's parser, restricted to those plugins (no
-  ``field:value``). A ``?`` is punctuation ("what is phasing?"), not a wildcard.
+* a rule number (``702.36a``, ``702.36``, ``702``, ``7``), the citation style
+  ``R70236a``, ``rule 613.7``: looked up first (:func:`rule_number`);
+* plain words: every word is an optional clause (``should``); more distinct words
+  matched rank higher (coordination, :mod:`.rank`);
+* words with syntax: ``"a phrase"``, ``AND`` (the words on both sides must match),
+  ``NOT`` (the next clause must not), ``OR`` (the default), ``( … )`` groups,
+  ``prefix*``, ``fuzzy~1`` (``~2`` at most). A ``?`` is punctuation ("what is
+  phasing?"), not a wildcard.
+
+Clauses hold folded tokens (:mod:`.text`); each language turns them into its terms
+when scoring.
 """
 
 from __future__ import annotations
 
 import re
-
-from whoosh import qparser
-from whoosh.query import And, MultiTerm, NullQuery, Or, Query, Term
+from dataclasses import dataclass
 
 from ..errors import UsageError
-from .analysis import LANGS, TOKEN_PATTERN, exact_term_of, field_lang, term_of
-from .documents import EXACT_BOOST, EXACT_FIELD, FIELD_BOOSTS
-from .lexicon import Translation
+from . import text as T
 
 #: Longest query accepted, in characters.
 MAX_QUERY_CHARS = 1000
+#: Largest edit distance of a ``fuzzy~N`` word.
+MAX_FUZZY = 2
 
-OPERATORS = ("AND", "OR", "NOT", "ANDNOT", "ANDMAYBE")
+OPERATORS = ("AND", "OR", "NOT")
+SHOULD, MUST, NOT = "should", "must", "not"
 
 _RULE_NUMBER = re.compile(r"^(?:(?:rules?|r[èe]gles?|cr)\s+)?(\d(?:\d\d(?:\.\d+[a-z]{0,2})?)?)\.?$", re.I)
 _CITATION = re.compile(r"^R(\d{3})(\d*)([a-z]{0,2})$", re.I)
 _UNIT_ID = re.compile(r"^(?:\d{3}(?:\.\d+[a-z]{0,2})?(?:~\d+|¶\d+)|¶\d+)$")
 _SYNTAX_TOKEN = re.compile(r'"[^"]*"|[()]|[^\s()"]+')
-_FUZZY = re.compile(r"\w~\d?$")
+_FUZZY = re.compile(r"^(.*\w)~(\d?)$")
 _WILDCARD_HEAD = re.compile(r"^[^\W_]{2}")
 _QUOTES = str.maketrans({"“": '"', "”": '"', "„": '"', "«": '"', "»": '"'})
+
+
+@dataclass(frozen=True)
+class Clause:
+    """One scored part of a query.
+
+    ``kind`` is ``term`` (one token), ``phrase`` (tokens next to each other), ``prefix``
+    (index terms starting with the token), ``fuzzy`` (index terms within ``distance``
+    edits) or ``group`` (``children``, scored as a query of their own); ``occur`` is
+    ``should``, ``must`` or ``not``.
+    """
+
+    kind: str
+    tokens: tuple[str, ...] = ()
+    occur: str = SHOULD
+    distance: int = 0
+    children: tuple["Clause", ...] = ()
+
+    def with_occur(self, occur: str) -> "Clause":
+        return Clause(self.kind, self.tokens, occur, self.distance, self.children)
 
 
 def check_query(query: str) -> str:
@@ -78,17 +102,16 @@ def _check_operators(text: str) -> None:
             continue
         before = tokens[i - 1] if i else None
         after = tokens[i + 1] if i + 1 < len(tokens) else None
-        needs_before = token != "NOT"
         if after is None or after == ")" or (after in OPERATORS and after != "NOT"):
             raise UsageError(f"{token} needs a word after it")
-        if needs_before and (before is None or before == "(" or before in OPERATORS):
+        if token != "NOT" and (before is None or before == "(" or before in OPERATORS):
             raise UsageError(f"{token} needs a word before it")
 
 
 def has_syntax(text: str) -> bool:
-    """Whether the query uses phrases, groups or operators."""
+    """Whether the query uses phrases, groups, operators, prefixes or fuzzy words."""
     return any(
-        t in OPERATORS or t in "()" or t.startswith('"') or "*" in t or _FUZZY.search(t)
+        t in OPERATORS or t in "()" or t.startswith('"') or "*" in t or _FUZZY.match(t)
         for t in _SYNTAX_TOKEN.findall(text)
     )
 
@@ -114,118 +137,68 @@ def rule_number(text: str) -> str | None:
     return None
 
 
-def keyword_clauses(
-    text: str, langs: tuple[str, ...], fields: tuple[str, ...] = tuple(FIELD_BOOSTS), exact: bool = True
-) -> list[list[tuple[str, str, float]]]:
-    """Per word, the (field, term, boost) it matches: title and body per language, exact name.
+def parse(text: str) -> list[Clause]:
+    """The clauses of a checked query (:func:`check_query`).
 
-    A word that is a stop word in one of ``langs`` is dropped, so "the creature"
-    still finds French documents; a repeated word counts once.
-
-    >>> keyword_clauses("the Phasing", ("en",))  # doctest: +NORMALIZE_WHITESPACE
-    [[('title_en', 'phase', 4.0), ('body_en', 'phase', 1.0), ('examples_en', 'phase', 0.5),
-      ('names', 'phasing', 4.0)]]
+    >>> [(c.kind, c.tokens, c.occur) for c in parse('Flying NOT reach')]
+    [('term', ('flying',), 'should'), ('term', ('reach',), 'not')]
+    >>> [(c.kind, c.tokens, c.occur) for c in parse('"phased out" AND ench*')]
+    [('phrase', ('phased', 'out'), 'must'), ('prefix', ('ench',), 'must')]
+    >>> [(c.kind, c.tokens, c.distance) for c in parse('deathtuch~1 {T}')]
+    [('fuzzy', ('deathtuch',), 1), ('term', ('{t}',), 0)]
     """
-    words: dict[tuple, list[tuple[str, str, float]]] = {}
-    for match in TOKEN_PATTERN.finditer(text):
-        clauses = word_clauses(match.group(0), langs, fields, exact)
-        if clauses and tuple(clauses) not in words:
-            words[tuple(clauses)] = clauses
-    return list(words.values())
-
-
-def word_clauses(
-    word: str, langs: tuple[str, ...], fields: tuple[str, ...] = tuple(FIELD_BOOSTS), exact: bool = True
-) -> list[tuple[str, str, float]]:
-    """The (field, term, boost) one word matches; empty for a stop word."""
-    terms = [(lang, term_of(word, lang)) for lang in langs]
-    if any(term is None for _, term in terms):
-        return []
-    boosts = FIELD_BOOSTS if len(fields) > 1 else dict.fromkeys(fields, 1.0)
-    clauses = [(f"{f}_{lang}", term, boosts[f]) for lang, term in terms for f in fields]
-    term = exact_term_of(word) if exact else None
-    if term is not None:
-        clauses.append((EXACT_FIELD, term, EXACT_BOOST))
+    clauses, _ = _parse(_SYNTAX_TOKEN.findall(text), 0)
     return clauses
 
 
-def keyword_query(
-    text: str,
-    langs: tuple[str, ...],
-    *,
-    every: bool = True,
-    translations: list[Translation] = (),
-    fields: tuple[str, ...] = tuple(FIELD_BOOSTS),
-) -> Query | None:
-    """Every word (or any, ``every=False``) in the fields of ``langs``; a word span with a
-    translation (:mod:`.lexicon`) matches its own words or the translated term."""
-    exact = len(fields) > 1
-    words = TOKEN_PATTERN.findall(text)
-    by_start = {}
-    for t in translations:
-        by_start.setdefault(t.start, []).append(t)
-    parts: list[Query] = []
-    seen: set = set()
-    i = 0
-    while i < len(words):
-        found = by_start.get(i)
-        if found:
-            end = found[0].end
-            own = _all_words(words[i:end], langs, fields, exact)
-            alternatives = [_all_words(TOKEN_PATTERN.findall(t.text), (t.lang,), fields, exact) for t in found]
-            options = [q for q in (own, *alternatives) if q is not None]
-            if options:
-                parts.append(options[0] if len(options) == 1 else Or(options))
-            i = end
-            continue
-        clauses = word_clauses(words[i], langs, fields, exact)
-        if clauses and tuple(clauses) not in seen:
-            seen.add(tuple(clauses))
-            parts.append(Or([Term(f, t, boost=b) for f, t, b in clauses]))
+def _parse(pieces: list[str], i: int) -> tuple[list[Clause], int]:
+    out: list[Clause] = []
+    pending: str | None = None  # NOT before the next clause
+    join = False  # AND before the next clause
+    while i < len(pieces):
+        piece = pieces[i]
         i += 1
-    if not parts:
-        return None
-    if len(parts) == 1:
-        return parts[0]
-    return And(parts) if every else Or(parts)
+        if piece == ")":
+            break
+        if piece in OPERATORS:
+            if piece == "NOT":
+                pending = NOT
+            elif piece == "AND":
+                join = True
+                if out and out[-1].occur == SHOULD:
+                    out[-1] = out[-1].with_occur(MUST)
+            continue
+        if piece == "(":
+            children, i = _parse(pieces, i)
+            made = [Clause("group", children=tuple(children))] if children else []
+        else:
+            made = _clauses(piece)
+        for k, clause in enumerate(made):
+            if k == 0 and pending:
+                clause = clause.with_occur(NOT)
+            elif k == 0 and join:
+                clause = clause.with_occur(MUST)
+            out.append(clause)
+        if made:
+            pending, join = None, False
+    return out, i
 
 
-def _all_words(words: list[str], langs: tuple[str, ...], fields: tuple[str, ...], exact: bool) -> Query | None:
-    groups = [word_clauses(w, langs, fields, exact) for w in words]
-    parts = [Or([Term(f, t, boost=b) for f, t, b in g]) for g in groups if g]
-    if not parts:
-        return None
-    return parts[0] if len(parts) == 1 else And(parts)
-
-
-def parse_query(text: str, schema, langs: tuple[str, ...], fields: tuple[str, ...] = tuple(FIELD_BOOSTS)) -> Query | None:
-    """Parse a query with phrases, groups or operators; ``UsageError`` if whoosh cannot."""
-    own = dict.fromkeys(fields, 1.0) if len(fields) == 1 else FIELD_BOOSTS
-    boosts = {f"{f}_{lang}": b for lang in langs for f, b in own.items()}
-    if len(fields) > 1:
-        boosts[EXACT_FIELD] = EXACT_BOOST
-    fields = list(boosts)
-    parser = qparser.QueryParser(
-        None,
-        schema,
-        plugins=[
-            qparser.PhrasePlugin(),
-            qparser.GroupPlugin(),
-            qparser.OperatorsPlugin(),
-            qparser.WildcardPlugin(),
-            qparser.FuzzyTermPlugin(),
-            qparser.MultifieldPlugin(fields, fieldboosts=boosts),
-        ],
-    )
-    try:
-        query = parser.parse(text)
-    except Exception as error:  # whoosh raises assorted errors on odd input
-        raise UsageError(f"cannot parse query: {str(error).splitlines()[0] if str(error) else type(error).__name__}")
-    if query is NullQuery or not any(isinstance(leaf, MultiTerm) or leaf.has_terms() for leaf in query.leaves()):
-        return None
-    return query
-
-
-def query_langs(lang: str | None) -> tuple[str, ...]:
-    """The analyzed languages to query for a ``lang`` option."""
-    return LANGS if lang is None else (field_lang(lang),)
+def _clauses(piece: str) -> list[Clause]:
+    if piece.startswith('"'):
+        words = tuple(T.tokens(piece.strip('"')))
+        if not words:
+            return []
+        return [Clause("term", words)] if len(words) == 1 else [Clause("phrase", words)]
+    if piece.endswith("*"):
+        words = T.tokens(piece.rstrip("*"))
+        if not words:
+            return []
+        return [Clause("term", (w,)) for w in words[:-1]] + [Clause("prefix", (words[-1],))]
+    if m := _FUZZY.match(piece):
+        words = T.tokens(m.group(1))
+        if not words:
+            return []
+        distance = min(MAX_FUZZY, int(m.group(2) or 1))
+        return [Clause("term", (w,)) for w in words[:-1]] + [Clause("fuzzy", (words[-1],), distance=distance)]
+    return [Clause("term", (w,)) for w in T.tokens(piece)]

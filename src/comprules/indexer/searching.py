@@ -1,16 +1,23 @@
 """Search and exact lookup over a built index.
 
-A query's hits come in three tiers, each in its own order:
+comprules' own ranking (:mod:`.rank`) over whoosh's stored documents. A query's hits
+come in three tiers, each in its own order:
 
 1. **the rule it numbers**: ``702.36a`` exactly; ``702.36`` the rule, then its
-   subrules in order; ``702`` the section, then its rules (``R70236a`` too);
-2. **the headword it names**: a query that is a glossary headword (or alias) or a
-   rule's title, as typed or through the lexicon, lists the glossary entry first (its
-   definition: what a judge wants), then the rule or section with that title;
-3. **BM25F** over titles (keyword headings, headwords, ×4), exact title words of the
-   unit and its ancestors (×4), text and examples (×0.5): "phasing" then ranks 702.26's
-   subrules, which never repeat their rule's title, before the rules that mention
-   phasing.
+   subrules in order; ``702`` the section, then its rules (``R70236a`` too); then the
+   rules citing it;
+2. **the headword it is**: a query that *is* a glossary headword or alias (folded;
+   without leading question and stop words; or by terms: "mana abilities" is Mana
+   Ability), or a rule's title, lists the glossary entry first (its definition), the
+   rules it cites, then the rules and sections with that title;
+3. **the words**, ranked by :mod:`.rank` (BM25F, coordination, proximity); at most one
+   glossary entry in the top 5 (none forced first).
+
+**Languages.** The query's language is detected from its words (:mod:`.suggest`), or
+is the ``lang`` option when its words are that language's. Its hits come first; a
+hit of another language comes only through the lexicon (:mod:`.lexicon`: "morph" →
+"Mue") and is marked ``translation``; its score is scaled below the last hit of the
+query's language, so scores are always in order.
 
 With every edition in scope (``--all-editions``), the versions of one rule (its
 lineage, :mod:`.lineage`) collapse into one hit, the best-ranked version, that lists
@@ -31,20 +38,20 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
 from whoosh.index import EmptyIndexError, open_dir
-from whoosh.query import And
-from whoosh.scoring import BM25F
 
 from .. import languages
 from ..errors import UsageError
 from ..model import sort_key
-from .analysis import LANGS, TOKEN_PATTERN, field_lang, fold, heading_key, term_of
+from . import text as T
 from .build import META_FILE, VOCAB_FILE
-from .documents import EXACT_FIELD, FORMAT, GLOSSARY, KINDS
-from .impacts import Impacts
+from .documents import FORMAT, GLOSSARY, KINDS
+from .impacts import ALL, Impacts
+from .languages import LANGS, LANGUAGES, field_lang
 from .lexicon import LEXICON_FILE, Lexicon
-from .query import check_query, has_syntax, keyword_query, parse_query, query_langs, rule_number
-from .scoring import top_documents
+from .query import MUST, Clause, check_query, parse, rule_number
+from .rank import Ranker
 from .snippets import make_snippet, mark
 from .suggest import Vocabulary
 from .table import DocTable, stem_key
@@ -54,9 +61,6 @@ ALL_EDITIONS = "*"
 
 #: A query with fewer hits than this gets a spelling suggestion ("did you mean").
 FEW_HITS = 3
-#: A word in fewer documents of a language than this is not a word of that language
-#: (a French forum post that mentions "morph" once), for the lexicon.
-KNOWN_IN = 3
 #: With every edition in scope, this many candidates per hit are collapsed by lineage.
 COLLAPSE_POOL = 8
 
@@ -89,6 +93,8 @@ class Hit:
     id: str = ""
     lang: str = ""
     editions: tuple[str, ...] = ()
+    #: Found through the lexicon: the hit's language is not the query's.
+    translation: bool = False
 
     @property
     def also_in(self) -> int:
@@ -109,6 +115,9 @@ class Hit:
             "snippet": self.plain_snippet,
             "highlights": [list(span) for span in self.highlights],
             "also_in": self.also_in,
+            "id": self.id,
+            "lang": self.lang,
+            "translation": self.translation,
         }
 
 
@@ -116,8 +125,9 @@ class Hit:
 class SearchResult:
     """The hits of one query, best first, and a spelling suggestion for unknown words.
 
-    ``relaxed`` is true when no unit had every word and the hits have only some;
-    ``collapsed`` when versions of a rule across editions were collapsed into one hit.
+    ``lang`` is the query's language (detected, or the ``lang`` option); ``relaxed``
+    is true when no hit has every word of the query; ``collapsed`` when versions of a
+    rule across editions were collapsed into one hit.
     """
 
     query: str
@@ -125,12 +135,14 @@ class SearchResult:
     suggestion: str | None = None
     relaxed: bool = False
     collapsed: bool = False
+    lang: str = "en"
 
     def as_json(self) -> dict:
         return {
             "query": self.query,
             "hits": [h.as_json() for h in self.hits],
             "suggestion": self.suggestion,
+            "lang": self.lang,
         }
 
 
@@ -144,14 +156,14 @@ class _Scope:
 
 @dataclass(frozen=True)
 class _Filter:
-    """The documents a query may return: those in ``allowed`` (``None``: all); ``current``
-    when the scope is the default one (read the first part of each posting list)."""
+    """The documents a query may return: ``mask`` (``None``: all); ``current`` when the
+    scope is inside the default one (read the first part of each posting list)."""
 
-    allowed: frozenset[int] | None
+    mask: np.ndarray | None
     current: bool
 
     def __contains__(self, docnum: int) -> bool:
-        return self.allowed is None or docnum in self.allowed
+        return self.mask is None or bool(self.mask[docnum])
 
 
 @dataclass
@@ -167,11 +179,14 @@ class _OpenIndex:
     filters: dict[tuple, _Filter] = field(default_factory=dict)
     _vocab: Vocabulary | None = None
     _lexicon: Lexicon | None = None
+    _ranker: Ranker | None = None
+    _units: dict[int, dict] = field(default_factory=dict)
+    _sequences: dict[int, list] = field(default_factory=dict)
 
     @property
     def vocab(self) -> Vocabulary:
         if self._vocab is None:
-            self._vocab = Vocabulary.load(self.path / VOCAB_FILE, self.frequency)
+            self._vocab = Vocabulary.load(self.path / VOCAB_FILE, self.df)
         return self._vocab
 
     @property
@@ -180,15 +195,41 @@ class _OpenIndex:
             self._lexicon = Lexicon.load(self.path / LEXICON_FILE)
         return self._lexicon
 
-    def frequency(self, word: str, lang: str) -> int:
-        """In how many documents ``word`` (analyzed for ``lang``) is."""
-        term = term_of(word, lang)
-        return self.searcher.doc_frequency(f"body_{lang}", term) if term else 0
+    @property
+    def ranker(self) -> Ranker:
+        if self._ranker is None:
+            self._ranker = Ranker(self.impacts, self.vocab.table, self.sequence, self.table.kind, len(self.table))
+        return self._ranker
 
-    def known(self, word: str, lang: str) -> bool:
-        """Whether ``word`` is a word of ``lang``'s texts (in a few documents at least), so
-        that a lexicon term made of it is not translated into ``lang``."""
-        return fold(word) in self.vocab.words.get(lang, {}) and self.frequency(word, lang) >= KNOWN_IN
+    def df(self, lang: str, term: str) -> int:
+        """In how many live documents of ``lang`` (every edition) ``term`` is."""
+        entry = self.impacts.terms.get(f"{lang}:{ALL}", {}).get(term)
+        return entry[2] if entry else 0
+
+    def known(self, token: str, lang: str) -> bool:
+        return self.vocab.known(token, lang)
+
+    def stem(self, token: str, lang: str) -> str | None:
+        return self.vocab.table(lang).get(token)
+
+    def unit(self, docnum: int) -> dict:
+        """The stored ``unit`` of a document (number, id, title, text, examples)."""
+        unit = self._units.get(docnum)
+        if unit is None:
+            unit = self._units[docnum] = self.searcher.stored_fields(docnum)["unit"]
+        return unit
+
+    def sequence(self, docnum: int) -> list:
+        """The terms of a document's title, ``None``, then the terms of its text."""
+        seq = self._sequences.get(docnum)
+        if seq is None:
+            unit = self.unit(docnum)
+            language = LANGUAGES[field_lang(self.table.lang[docnum])]
+            seq = [t for t in map(language.term, T.tokens(unit["title"] or "")) if t is not None]
+            seq.append(None)
+            seq += [t for t in map(language.term, T.tokens(unit["text"] or "")) if t is not None]
+            self._sequences[docnum] = seq
+        return seq
 
     def effective_of(self, name: str) -> str:
         """The effective date of edition ``name`` (empty for an undated document)."""
@@ -243,7 +284,7 @@ def _load(path: Path, meta_path: Path) -> _OpenIndex:
     except (OSError, ValueError, pickle.UnpicklingError, KeyError, TypeError, EOFError) as error:
         ix.close()
         raise UsageError(f"unreadable search index in {path}: {error}") from None
-    handle = _OpenIndex(ix=ix, searcher=ix.searcher(weighting=BM25F()), impacts=impacts, table=table,
+    handle = _OpenIndex(ix=ix, searcher=ix.searcher(), impacts=impacts, table=table,
                         meta=meta, path=path)
     dates = {e["name"]: e["effective"] or "" for e in meta["editions"]}
     handle.effective = [dates.get(name, "") for name in table.editions]
@@ -285,20 +326,17 @@ def _filter(handle: _OpenIndex, scope: _Scope, lang: str | None, section: str | 
         # the default scope's documents come first in every posting list: any scope inside it reads only those
         current = scope.ids is not None and scope.ids <= handle.current
         kinds = KINDS[kind] if kind else None
-        if scope.ids is None and not (lang or section or kind):
-            allowed = None
-        else:
-            ids = scope.ids
-            allowed = frozenset(
-                d for d in range(len(table))
-                if table.members[d]
-                and (ids is None or not ids.isdisjoint(table.members[d]))
-                and (lang is None or table.lang[d] == lang)
-                and (section is None or _in_section(table.section[d], section))
-                and (kinds is None or table.kind[d] in kinds)
-                and (kind != "example" or table.examples[d])
-            )
-        handle.filters[key] = _Filter(allowed, current)
+        ids = scope.ids
+        mask = np.array([
+            bool(table.members[d])
+            and (ids is None or not ids.isdisjoint(table.members[d]))
+            and (lang is None or table.lang[d] == lang)
+            and (section is None or _in_section(table.section[d], section))
+            and (kinds is None or table.kind[d] in kinds)
+            and (kind != "example" or table.examples[d])
+            for d in range(len(table))
+        ], dtype=bool)
+        handle.filters[key] = _Filter(mask, current)
     return handle.filters[key]
 
 
@@ -334,74 +372,176 @@ def search(
     kind: str | None = None,
     limit: int = 10,
 ) -> SearchResult:
-    """Search the index: the rule a number names, the headword a query names, then BM25F.
+    """Search the index: the rule a number names, the headword a query is, then the words.
 
     ``edition`` ``None`` covers the latest edition of each language and every undated
     document (fragments); ``"*"`` covers every edition, one hit per rule (lineage).
-    ``kind`` is ``rule``, ``example``, ``glossary`` or ``note``.
+    ``lang`` keeps one language's documents; ``kind`` is ``rule``, ``example``,
+    ``glossary`` or ``note``. Raises :class:`UsageError` for a malformed query or option.
     """
     text = check_query(query)
     lang, section, kind = _check_options(lang, section, kind, limit)
     handle = _open(index_dir)
     scope = _resolve(handle, edition)
-    flt = _filter(handle, scope, lang, section, kind)
-    langs = query_langs(lang)
     collapse = scope.ids is None
-    pool = limit * COLLAPSE_POOL if collapse else limit
-
-    for pool in (pool, pool * 8) if collapse else (pool,):
-        first, scored, used, relaxed, number = _candidates(handle, text, langs, flt, kind, pool)
-        if not collapse or len({handle.table.lineage[d] for d in (*first, *(d for _, d in scored))}) >= limit:
-            break
-    top = max((s for s, _ in scored), default=0.0)
-    seen = set(first)
-    ranked = [(top + 1.0 + (len(first) - i) * 1e-3, d) for i, d in enumerate(first)]
-    ranked += [(s, d) for s, d in scored if d not in seen]
-    if collapse:
-        groups = _collapse(handle, ranked, limit)
-    else:
-        groups = [(s, d, None) for s, d in ranked[:limit]]
-    terms = _terms_by_code(used)
-    hits = [_hit(handle, d, s, scope, terms, kind, editions) for s, d, editions in groups]
-    suggestion = None
-    if not number and (len(hits) < FEW_HITS or relaxed):
-        suggestion = handle.vocab.suggest(text, langs)
-    return SearchResult(query=query, hits=hits, suggestion=suggestion, relaxed=relaxed, collapsed=collapse)
-
-
-def _candidates(handle: _OpenIndex, text: str, langs, flt: _Filter, kind, pool: int):
-    """The documents ranked first (the numbered rule, the headword), the BM25F (score,
-    document) list, the (field, term) pairs used, whether relaxed, and the rule number."""
     number = rule_number(text)
-    if number:
-        first = _number_docs(handle, number, flt, children=True)
-        # "R70236a" also finds the rules citing 702.36a; a unit id (702.175~2, 602¶3) only itself
-        q = keyword_query(number, langs) if "~" not in number and "¶" not in number else None
-        scored, used, relaxed = *_top(handle, q, flt, pool + len(first)), False
+    tokens = T.tokens(text)
+    query_lang = "en" if number else handle.vocab.detect(tokens, lang)
+    pool = limit * COLLAPSE_POOL if collapse else limit
+    for pool in (pool, pool * 8) if collapse else (pool,):
+        ranked, used, relaxed = _ranked(handle, text, number, query_lang, scope, lang, section, kind, pool)
+        if not collapse or len({handle.table.lineage[d] for _, d, _ in ranked}) >= limit:
+            break
+    if collapse:
+        groups = _collapse(handle, [(s, d) for s, d, _ in ranked], limit)
     else:
-        first, (scored, used, relaxed) = _words(handle, text, langs, flt, kind, pool)
-    return first, scored, used, relaxed, number
+        groups = [(s, d, None) for s, d, _ in ranked[:limit]]
+    translated = {d for _, d, t in ranked if t}
+    hits = [_hit(handle, d, s, scope, used, kind, editions, d in translated) for s, d, editions in groups]
+    suggestion = None
+    if not number and not has_operators(text):
+        suggestion = _suggestion(handle, tokens, query_lang, scope, lang, section, kind, len(hits), relaxed)
+    return SearchResult(query=query, hits=hits, suggestion=suggestion, relaxed=relaxed, collapsed=collapse,
+                        lang=query_lang)
 
 
-def _words(handle: _OpenIndex, text: str, langs: tuple[str, ...], flt: _Filter, kind: str | None, pool: int):
-    """The headword matches, and the BM25F (score, document) list, terms used and whether
-    it was relaxed (no unit had every word: any word will do)."""
-    fields = ("examples",) if kind == "example" else ("title", "body", "examples")
-    if has_syntax(text):
-        q = parse_query(text, handle.ix.schema, langs, fields)
-        return [], (*_top(handle, q, flt, pool), False)
-    first = _head_docs(handle, text, langs, flt) if kind != "example" else []
-    translations = handle.lexicon.translations(TOKEN_PATTERN.findall(text), langs, handle.known)
-    q = keyword_query(text, langs, translations=translations, fields=fields)
-    scored, used = _top(handle, q, flt, pool + len(first))
-    if len(scored) >= FEW_HITS or not isinstance(q, And):
-        return first, (scored, used, False)
-    # few units have every word: then those with some of them
-    q = keyword_query(text, langs, every=False, translations=translations, fields=fields)
-    more, used_more = _top(handle, q, flt, pool + len(first))
-    have = {d for _, d in scored}
-    relaxed = not scored and bool(more)
-    return first, (scored + [(s, d) for s, d in more if d not in have], used | used_more, relaxed)
+def has_operators(text: str) -> bool:
+    from .query import has_syntax
+
+    return has_syntax(text)
+
+
+def _ranked(handle: _OpenIndex, text: str, number: str | None, query_lang: str, scope: _Scope, lang, section,
+            kind, pool: int):
+    """The ranked (score, document, translation) list, the terms matched per language,
+    and whether no hit has every word."""
+    if number:
+        return _number_ranked(handle, number, scope, lang, section, kind, pool)
+    clauses = parse(text)
+    tokens = T.tokens(text)
+    langs = (lang,) if lang else (query_lang, *(c for c in LANGS if c != query_lang))
+    used: dict[str, set[str]] = {}
+    out: list[tuple[float, int, bool]] = []
+    relaxed = False
+    for code in langs:
+        flt = _filter(handle, scope, code, section, kind)
+        own = code == query_lang
+        if own:
+            mine = clauses
+        else:
+            mine = _translated(handle, tokens, code) + (clauses if lang else [])
+        head = _head_docs(handle, text, tokens, code, query_lang, flt) if kind != "example" else []
+        if not mine and not head:
+            continue
+        result = handle.ranker.rank(mine, code, allowed=flt.mask, current_only=flt.current,
+                                    examples=kind == "example", pool=pool + len(head)) if mine else None
+        scored = [(s, d) for s, d in (result.order if result else []) if d not in head]
+        used.setdefault(code, set()).update(result.used if result else ())
+        if own and result is not None:
+            relaxed = _relaxed(handle, mine, code, result)
+        top = scored[0][0] if scored else 0.0
+        items = [(top + 1.0 + (len(head) - i) * 1e-3, d) for i, d in enumerate(head)] + scored
+        if not items:
+            continue
+        translation = code != query_lang
+        if out:  # a later language: below the last hit of the earlier ones
+            floor, top_here = out[-1][0], items[0][0]
+            factor = 0.999 * floor / top_here if top_here >= floor else 1.0
+            items = [(s * factor, d) for s, d in items]
+        out += [(s, d, translation) for s, d in items]
+        if len(out) >= pool:
+            break
+    if kind is None:
+        out = _one_glossary_in_top(handle, out)
+    return out[:pool], used, relaxed
+
+
+def _relaxed(handle: _OpenIndex, clauses: list[Clause], code: str, result) -> bool:
+    """Whether the best hit lacks one of the query's content words."""
+    if not result.order:
+        return False
+    best = result.order[0][1]
+    table = handle.vocab.table(code)
+    language = LANGUAGES[code]
+    terms = {table.get(c.tokens[0]) for c in clauses if c.kind == "term" and c.occur != "not"
+             and c.tokens[0] not in language.stop and c.tokens[0] not in language.filler}
+    seq = set(handle.sequence(best))
+    return any(t is None or t not in seq for t in terms)
+
+
+#: At most this many glossary entries among the first :data:`GLOSSARY_TOP` hits.
+GLOSSARY_TOP = 5
+
+
+def _one_glossary_in_top(handle: _OpenIndex, ranked: list[tuple[float, int, bool]]) -> list[tuple[float, int, bool]]:
+    """At most one glossary entry in the top 5: later ones wait until after the fifth hit,
+    with its score (so scores stay in order)."""
+    kinds = handle.table.kind
+    out, waiting, seen = [], [], 0
+    for item in ranked:
+        if len(out) < GLOSSARY_TOP and kinds[item[1]] == GLOSSARY:
+            if seen:
+                waiting.append(item)
+                continue
+            seen += 1
+        out.append(item)
+        if len(out) == GLOSSARY_TOP and waiting:
+            cap = out[-1][0]
+            out += [(min(s, cap), d, t) for s, d, t in waiting]
+            waiting = []
+    if waiting:
+        cap = out[-1][0] if out else None
+        out += [(s if cap is None else min(s, cap), d, t) for s, d, t in waiting]
+    return out
+
+
+def _translated(handle: _OpenIndex, tokens: list[str], code: str) -> list[Clause]:
+    """The clauses of the lexicon's translations into ``code`` of the query's terms: each
+    translated term as a group whose words must all match."""
+    out = []
+    for t in handle.lexicon.translations(tokens, (code,), handle.known, handle.stem):
+        words = T.tokens(t.text)
+        if words:
+            out.append(Clause("group", children=tuple(Clause("term", (w,), MUST) for w in words)))
+    return out
+
+
+def _number_ranked(handle: _OpenIndex, number: str, scope: _Scope, lang, section, kind, pool: int):
+    flt = _filter(handle, scope, lang, section, kind)
+    first = _number_docs(handle, number, flt, children=True)
+    scored: list[tuple[float, int]] = []
+    used: dict[str, set[str]] = {}
+    if "~" not in number and "¶" not in number:  # "R70236a" also finds the rules citing 702.36a
+        for code in (lang,) if lang else LANGS:
+            f = _filter(handle, scope, code, section, kind)
+            result = handle.ranker.rank([Clause("term", (number,))], code, allowed=f.mask, current_only=f.current,
+                                        examples=kind == "example", pool=pool + len(first))
+            scored += result.order
+            used.setdefault(code, set()).update(result.used)
+    scored.sort(key=lambda item: (-item[0], item[1]))
+    top = scored[0][0] if scored else 0.0
+    seen = set(first)
+    ranked = [(top + 1.0 + (len(first) - i) * 1e-3, d, False) for i, d in enumerate(first)]
+    ranked += [(s, d, False) for s, d in scored if d not in seen]
+    return ranked[:pool], used, False
+
+
+def _suggestion(handle: _OpenIndex, tokens: list[str], code: str, scope, lang, section, kind, found: int,
+                relaxed: bool) -> str | None:
+    """A corrected query when a word is unknown in the query's language and the
+    correction finds more documents than the query."""
+    vocab = handle.vocab
+    if not any(vocab.unknown(t, code) for t in tokens):
+        return None
+    better = vocab.suggest(tokens, code)
+    if better is None:
+        return None
+    flt = _filter(handle, scope, code if lang is None else lang, section, kind)
+    ranker = handle.ranker
+    args = dict(allowed=flt.mask, current_only=flt.current)
+    before = ranker.count([Clause("term", (t,)) for t in tokens], code, **args)
+    after = ranker.count([Clause("term", (t,)) for t in better], code, **args)
+    return " ".join(better) if after > before else None
 
 
 def lookup(index_dir: Path, number: str, edition: str | None = None) -> list[Hit]:
@@ -444,36 +584,34 @@ def _latest(handle: _OpenIndex, d: int) -> int:
     return max((_date_rank(handle.effective[e]) for e in handle.table.members[d]), default=0)
 
 
-def _head_docs(handle: _OpenIndex, text: str, langs: tuple[str, ...], flt: _Filter) -> list[int]:
-    """The glossary entries and titled units whose headword the query is, best first.
+def _head_docs(handle: _OpenIndex, text: str, tokens: list[str], code: str, query_lang: str, flt: _Filter) -> list[int]:
+    """The glossary entries and titled units of language ``code`` whose headword the query is.
 
-    Matched as typed (folded), or without leading question and stop words ("what is
-    phasing", "the stack"); failing a glossary entry, by stems ("mana abilities" →
-    Mana Ability) or as the unique headword the query begins ("timestamp" →
-    Timestamp Order); failing any match, by stems ("capacite activee" → 403
-    Capacités activées), then through the lexicon ("piétinement" → Trample). Each glossary entry comes first, followed by the rules its definition
-    cites (Phasing → 702.26), then the rules and sections with that title.
+    In the query's language: matched as typed (folded), or without leading question,
+    filler and stop words ("what is phasing", "the stack"), or by terms ("mana
+    abilities" → Mana Ability, "capacite activee" → 403 Capacités activées). In another
+    language, through the lexicon ("piétinement" → Trample). Each glossary entry comes
+    first, followed by the rules its definition cites (Phasing → 702.26), then the rules
+    and sections with that title.
     """
     table = handle.table
 
     def usable(docs) -> list[int]:
-        return list(dict.fromkeys(d for d in docs if d in flt and table.lang[d] in langs))
+        return list(dict.fromkeys(d for d in docs if d in flt and table.lang[d] == code))
 
-    keys = list(dict.fromkeys(k for k in (heading_key(text), _without_leading_stop_words(text)) if k))
-    if not keys:
-        return []
-    found = usable(d for key in keys for d in table.heads.get(key, ()))
-    if not any(table.kind[d] == GLOSSARY for d in found):
-        found += [d for d in _near_glossary(handle, keys, langs, usable) if d not in found]
-    if not found:
-        found = usable(d for key in keys for lang in langs for d in table.stemmed_heads.get(stem_key(key, lang), ()))
-    if not found:
-        translated = [heading_key(t) for _, t in handle.lexicon.whole(text, langs, handle.known)]
+    if code == query_lang:
+        keys = list(dict.fromkeys(k for k in (T.heading_key(text), _without_leading_filler(tokens, code)) if k))
+        if not keys:
+            return []
+        found = usable(d for key in keys for d in table.heads.get(key, ()))
+        if not found:
+            found = usable(d for key in keys for d in table.stemmed_heads.get(_query_stems(handle, key, code), ()))
+    else:
+        translated = [T.heading_key(t) for _, t in handle.lexicon.whole(tokens, (code,), handle.known, handle.stem)]
         found = usable(d for key in translated for d in table.heads.get(key, ()))
-    glossary = sorted((d for d in found if table.kind[d] == GLOSSARY),
-                      key=lambda d: (table.lang[d] != "en", -_latest(handle, d), d))
+    glossary = sorted((d for d in found if table.kind[d] == GLOSSARY), key=lambda d: (-_latest(handle, d), d))
     titled = sorted((d for d in found if table.kind[d] != GLOSSARY),
-                    key=lambda d: (_HEAD_ORDER.get(table.kind[d], 5), -_latest(handle, d), sort_key(table.rid[d])))
+                    key=lambda d: (_HEAD_ORDER.get(table.kind[d], 5), -_latest(handle, d), sort_key(table.rid[d]), d))
     out: list[int] = []
     lineages = set()
     for g in glossary:
@@ -484,24 +622,27 @@ def _head_docs(handle: _OpenIndex, text: str, langs: tuple[str, ...], flt: _Filt
     return out + [d for d in titled if d not in out]
 
 
-def _without_leading_stop_words(text: str) -> str:
-    words = heading_key(text).split()
-    while words and term_of(words[0], "en") is None and term_of(words[0], "fr") is None:
+def _without_leading_filler(tokens: list[str], code: str) -> str:
+    language = LANGUAGES[code]
+    words = list(tokens)
+    while words and (words[0] in language.stop or words[0] in language.filler):
         words.pop(0)
     return " ".join(words)
 
 
-def _near_glossary(handle: _OpenIndex, keys: list[str], langs: tuple[str, ...], usable) -> list[int]:
-    """Glossary entries whose headword has the query's stems, or the one headword the
-    query begins."""
-    table = handle.table
-    glossary = lambda docs: [d for d in usable(docs) if table.kind[d] == GLOSSARY]  # noqa: E731
-    found = glossary(d for key in keys for lang in langs for d in table.stemmed_heads.get(stem_key(key, lang), ()))
-    if found:
-        return found
-    key = keys[-1]
-    longer = [k for k in table.heads if k.startswith(key + " ") and glossary(table.heads[k])]
-    return glossary(table.heads[longer[0]]) if len(longer) == 1 else []
+def _query_stems(handle: _OpenIndex, key: str, code: str) -> tuple[str, ...]:
+    """The terms of a heading key's tokens through the index's table (stop words left
+    out; ``()`` when a token is unknown)."""
+    language = LANGUAGES[code]
+    out = []
+    for token in key.split():
+        if token in language.stop:
+            continue
+        term = handle.stem(token, code)
+        if term is None:
+            return ()
+        out.append(term)
+    return tuple(out)
 
 
 def _cited(handle: _OpenIndex, glossary_doc: int, flt: _Filter) -> list[int]:
@@ -531,36 +672,15 @@ def _collapse(handle: _OpenIndex, ranked: list[tuple[float, int]], limit: int) -
     return out
 
 
-def _top(handle: _OpenIndex, q, flt: _Filter, limit: int) -> tuple[list[tuple[float, int]], set]:
-    if q is None:
-        return [], set()
-    return top_documents(q, handle.impacts, handle.searcher, limit=limit, allowed=flt.allowed,
-                         current_only=flt.current)
-
-
-def _terms_by_code(used: set[tuple[str, str]]) -> dict[str, frozenset[str]]:
-    """The matched terms to highlight, by language code (``en``, ``fr``) or ``names``."""
-    out: dict[str, set[str]] = {}
-    for fieldname, term in used:
-        code = fieldname if fieldname == EXACT_FIELD else fieldname.rpartition("_")[2]
-        out.setdefault(code, set()).add(term)
-    return {code: frozenset(terms) for code, terms in out.items()}
-
-
-def _hit(handle: _OpenIndex, docnum: int, score: float, scope: _Scope, terms: dict, kind: str | None = None,
-         editions: tuple[int, ...] | None = None) -> Hit:
+def _hit(handle: _OpenIndex, docnum: int, score: float, scope: _Scope, used: dict, kind: str | None = None,
+         editions: tuple[int, ...] | None = None, translation: bool = False) -> Hit:
     table = handle.table
-    unit = handle.searcher.stored_fields(docnum)["unit"]
+    unit = handle.unit(docnum)
     members = table.members[docnum]
     lang = table.lang[docnum]
     example = kind == "example" and unit.get("examples")
     source = unit["examples"] if example else (unit["text"] or unit["title"] or "")
-    plain, spans = make_snippet(
-        source,
-        terms.get(field_lang(lang), frozenset()),
-        lang,
-        terms.get(EXACT_FIELD, frozenset()),
-    )
+    plain, spans = make_snippet(source, frozenset(used.get(field_lang(lang), ())), lang)
     names = tuple(table.editions[e] for e in (editions or sorted(members, key=lambda e: (handle.effective[e] or "9", e))))
     return Hit(
         edition=_reported_edition(handle, members, scope),
@@ -575,6 +695,7 @@ def _hit(handle: _OpenIndex, docnum: int, score: float, scope: _Scope, terms: di
         id=unit["id"],
         lang=lang,
         editions=names,
+        translation=translation,
     )
 
 

@@ -1,13 +1,15 @@
 """Snippets: a window of a unit's text around the words that matched, with their offsets.
 
-A word is highlighted when the analyzer of the text's language turns it into one of
-the query's terms, so "phased-out" is highlighted for the query "phasing" and
-"creature" for "créature".
+comprules' own code, ported as is to ``site/static/search.js``. A token is
+highlighted when its term in the text's language is one of the terms the query
+matched, so "phased-out" is highlighted for the query "phasing" and "creature" for
+"créature"; offsets are in the original text (:func:`.text.token_spans`).
 """
 
 from __future__ import annotations
 
-from .analysis import TOKEN_PATTERN, exact_term_of, fold, term_of
+from .languages import LANGUAGES, field_lang
+from .text import token_spans
 
 #: Characters of text a snippet shows at most (plus ellipses).
 SNIPPET_CHARS = 220
@@ -16,45 +18,26 @@ LEAD_CHARS = 40
 ELLIPSIS = "…"
 
 
-def matched_spans(text: str, terms: frozenset[str], lang: str, exact: frozenset[str] = frozenset()) -> list[tuple[int, int]]:
-    """The (start, end) offsets of the words of ``text`` that analyze to one of ``terms``
-    (stemmed terms of ``lang``) or of ``exact`` (exact-field terms).
-
-    Stemmers only change the ends of words, so only words that begin like a term
-    (first two letters, folded) are analyzed.
+def matched_spans(text: str, terms: frozenset[str], lang: str) -> list[tuple[int, int]]:
+    """The (start, end) offsets of the tokens of ``text`` whose term is one of ``terms``.
 
     >>> matched_spans("A phased-out permanent phases in.", frozenset({"phase"}), "en")
     [(2, 8), (23, 29)]
     """
-    heads = {t[:2] for t in terms} | {t[:2] for t in exact}
-    if not heads:
+    if not terms:
         return []
-    folded = fold(text)
-    if len(folded) != len(text):  # a ligature (æ → ae): offsets would drift, fold word by word
-        return [m.span() for m in TOKEN_PATTERN.finditer(text)
-                if fold(m.group(0)[:3])[:2] in heads and _matches(m.group(0), terms, lang, exact)]
-    spans = []
-    for m in TOKEN_PATTERN.finditer(folded):
-        start = m.start()
-        if folded[start:start + 2] in heads and _matches(text[start:m.end()], terms, lang, exact):
-            spans.append(m.span())
-    return spans
+    language = LANGUAGES[field_lang(lang)]
+    return [(s, e) for s, e, token in token_spans(text) if language.term(token) in terms]
 
 
-def _matches(word: str, terms: frozenset[str], lang: str, exact: frozenset[str]) -> bool:
-    return term_of(word, lang) in terms or bool(exact) and exact_term_of(word) in exact
-
-
-def make_snippet(
-    text: str, terms: frozenset[str], lang: str, exact: frozenset[str] = frozenset()
-) -> tuple[str, tuple[tuple[int, int], ...]]:
+def make_snippet(text: str, terms: frozenset[str], lang: str) -> tuple[str, tuple[tuple[int, int], ...]]:
     """A one-line snippet of ``text`` and the offsets of its highlighted words in it.
 
     >>> make_snippet("702.26b If a permanent phases out,\\nits status changes.", frozenset({"phase"}), "en")
     ('702.26b If a permanent phases out, its status changes.', ((23, 29),))
     """
     flat = text.replace("\n", " ")
-    spans = matched_spans(flat, terms, lang, exact)
+    spans = matched_spans(flat, terms, lang)
     if len(flat) <= SNIPPET_CHARS:
         return flat, tuple(spans)
     start = _window_start(flat, spans)

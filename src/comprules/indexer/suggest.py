@@ -1,92 +1,126 @@
-"""Spelling suggestions: unknown query words replaced by the closest indexed word.
+"""The query side's words: token → term tables, language detection, "did you mean".
 
-The build writes the words of each language's indexed text (``vocabulary.json``); a
-query word is known when its folded spelling is there, so "creature" is known
-through "créature". An unknown word is compared with the known words that start with
-the same letter; among the most similar, the one in the most documents wins.
+comprules' own code. The build writes, per language, every token its texts hold with
+its term (``vocabulary.json``, from :class:`.fields.CachedText`), plus the tokens of
+the lexicon's terms. A query token is looked up there, not stemmed again, so the
+site's JavaScript ranker (which has the same tables and no stemmer) turns the same
+tokens into the same terms; a token the index never saw matches nothing and may get a
+suggestion.
+
+**Language of a query**: the language in which more of its word tokens are *known*
+(a stop word of the language, or a token of its texts whose term is in at least
+:data:`KNOWN_IN` documents) and not known in the other language; on a tie the main
+language (:data:`.languages.LANGS` order). With ``--lang L``, a query whose words are
+all known in L is in L.
+
+**Did you mean**: each unknown word token (three letters or more) of the query's
+language is replaced by the known token of that language with the same first letter
+nearest in Levenshtein distance (at most 1 for words of up to 5 letters, else 2), the
+one whose term is in the most documents on a tie, then the first alphabetically.
+The search offers it only when it finds more documents than the query typed.
 """
 
 from __future__ import annotations
 
-import difflib
 import json
-import re
+from bisect import bisect_left
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from .analysis import fold, term_of
+from rapidfuzz.distance import Levenshtein
 
-_WORD = re.compile(r"[^\W\d_]{3,}")
-#: Least similarity (``difflib`` ratio) of a suggested word to the typed one.
-CUTOFF = 0.75
+from . import text as T
+from .languages import LANGS, LANGUAGES
+
+#: A token whose term is in fewer documents of a language than this is not a word of
+#: that language (a French forum post that mentions "morph" once).
+KNOWN_IN = 3
+#: Shortest unknown word that gets a suggestion.
+MIN_SUGGEST = 3
+
+
+def max_distance(token: str) -> int:
+    return 1 if len(token) <= 5 else 2
 
 
 @dataclass
 class Vocabulary:
-    """Known words per analyzed language, by folded spelling → a surface spelling.
+    """Per language: token → term; ``df(lang, term)`` tells in how many documents a term is."""
 
-    ``frequency(word, lang)`` tells in how many documents a word is (ties between
-    equally similar words go to the more frequent).
-    """
-
-    words: dict[str, dict[str, str]]
-    frequency: Callable[[str, str], int] = lambda word, lang: 0
-    _buckets: dict[tuple, list[str]] = field(default_factory=dict)
+    tables: dict[str, dict[str, str]]
+    df: Callable[[str, str], int] = lambda lang, term: 0
+    _sorted: dict[str, list[str]] = field(default_factory=dict)
 
     @classmethod
-    def load(cls, path: Path, frequency: Callable[[str, str], int] | None = None) -> "Vocabulary":
+    def load(cls, path: Path, df: Callable[[str, str], int] | None = None) -> "Vocabulary":
         try:
             raw = json.loads(Path(path).read_text(encoding="utf-8"))
         except (OSError, ValueError):
             raw = {}
-        # sorted: "protection" wins over "Protection", "créature" over "creature"
-        words = {lang: {fold(w): w for w in sorted(ws)} for lang, ws in raw.items()}
-        return cls(words, frequency or (lambda word, lang: 0))
+        tables = {lang: dict(raw.get(lang, {})) for lang in LANGS}
+        return cls(tables, df or (lambda lang, term: 0))
 
-    def known(self, word: str, langs: tuple[str, ...]) -> bool:
-        """Whether ``word`` is indexed, or a stop word, in one of ``langs``."""
-        key = fold(word)
-        return any(key in self.words.get(lang, {}) or term_of(word, lang) is None for lang in langs)
+    def table(self, lang: str) -> dict[str, str]:
+        return self.tables.get(lang, {})
 
-    def closest(self, word: str, langs: tuple[str, ...]) -> str | None:
-        """The known word most similar to ``word`` (the most frequent on a tie), or ``None``."""
-        key = fold(word)
-        candidates = difflib.get_close_matches(key, self._bucket(key[0], langs), n=5, cutoff=CUTOFF)
-        if not candidates:
-            return None
-        surfaces = {c: self._surface(c, langs, prefer_accents=not word.isascii()) for c in candidates}
+    def known(self, token: str, lang: str) -> bool:
+        """Whether ``token`` is a word of ``lang`` (see the module doc)."""
+        if token in LANGUAGES[lang].stop:
+            return True
+        term = self.tables.get(lang, {}).get(token)
+        return term is not None and self.df(lang, term) >= KNOWN_IN
 
-        def rank(folded: str) -> tuple[float, int]:
-            ratio = difflib.SequenceMatcher(None, key, folded).ratio()
-            return round(ratio, 2), max(self.frequency(surfaces[folded], lang) for lang in langs)
+    def detect(self, tokens: list[str], lang: str | None = None) -> str:
+        """The language of a query's tokens (numbers and symbols are no evidence)."""
+        words = list(dict.fromkeys(t for t in tokens if T.is_word(t)))
+        if lang in LANGUAGES and words and all(self.known(t, lang) for t in words):
+            return lang
+        best, best_count = LANGS[0], -1
+        for code in LANGS:
+            count = sum(1 for t in words if self.known(t, code)
+                        and not any(self.known(t, other) for other in LANGS if other != code))
+            if count > best_count:
+                best, best_count = code, count
+        return best
 
-        surface = surfaces[max(candidates, key=rank)]
-        return surface.lower() if word[:1].islower() else surface[:1].upper() + surface[1:]
+    def unknown(self, token: str, lang: str) -> bool:
+        """Whether a word token gets a suggestion in ``lang``: not a stop word, not in its texts."""
+        return (T.is_word(token) and len(token) >= MIN_SUGGEST and token not in LANGUAGES[lang].stop
+                and token not in self.tables.get(lang, {}))
 
-    def suggest(self, query: str, langs: tuple[str, ...]) -> str | None:
-        """``query`` with each unknown word corrected, or ``None`` when nothing changes."""
-        out, changed = query, False
-        for match in reversed(list(_WORD.finditer(query))):
-            word = match.group(0)
-            if word.isupper() or self.known(word, langs) or query[match.end():match.end() + 1] in ("*", "~"):
-                continue  # an operator, a known word, or a prefix* / fuzzy~ the user typed on purpose
-            better = self.closest(word, langs)
-            if better and fold(better) != fold(word):
-                out = out[: match.start()] + better + out[match.end():]
+    def closest(self, token: str, lang: str) -> str | None:
+        """The known token of ``lang`` nearest to ``token`` (see the module doc), or ``None``."""
+        words = self._words(lang)
+        start = bisect_left(words, token[:1])
+        end = bisect_left(words, token[:1] + "\uffff", start)
+        limit = max_distance(token)
+        best = None
+        table = self.tables[lang]
+        for word in words[start:end]:
+            if abs(len(word) - len(token)) > limit:
+                continue
+            dist = Levenshtein.distance(token, word, score_cutoff=limit)
+            if dist > limit:
+                continue
+            key = (dist, -self.df(lang, table[word]), word)
+            if best is None or key < best:
+                best = key
+        return best[2] if best else None
+
+    def suggest(self, tokens: list[str], lang: str) -> list[str] | None:
+        """``tokens`` with each unknown word replaced by its closest known token, or ``None``."""
+        out, changed = [], False
+        for token in tokens:
+            better = self.closest(token, lang) if self.unknown(token, lang) else None
+            if better and better != token:
+                out.append(better)
                 changed = True
+            else:
+                out.append(token)
         return out if changed else None
 
-    def _surface(self, folded: str, langs: tuple[str, ...], prefer_accents: bool) -> str:
-        spellings = [self.words[lang][folded] for lang in langs if folded in self.words.get(lang, {})]
-        if prefer_accents:
-            spellings.sort(key=str.isascii)
-        return spellings[0]
-
-    def _bucket(self, initial: str, langs: tuple[str, ...]) -> list[str]:
-        key = (initial, langs)
-        if key not in self._buckets:
-            self._buckets[key] = sorted(
-                {w for lang in langs for w in self.words.get(lang, {}) if w[:1] == initial}
-            )
-        return self._buckets[key]
+    def _words(self, lang: str) -> list[str]:
+        if lang not in self._sorted:
+            self._sorted[lang] = sorted(w for w in self.tables.get(lang, {}) if T.is_word(w))
+        return self._sorted[lang]

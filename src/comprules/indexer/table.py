@@ -17,7 +17,8 @@ from functools import cached_property
 from pathlib import Path
 
 from ..model import parent_number
-from .analysis import heading_key, term_of
+from .languages import LANGUAGES, field_lang
+from .text import heading_key
 from .documents import GLOSSARY
 
 TABLE_FILE = "table.pkl"
@@ -138,4 +139,5 @@ _COLUMNS = ("editions", "lang", "kind", "section", "number", "rid", "names", "ex
 
 def stem_key(text: str, lang: str) -> tuple[str, ...]:
     """The stemmed words of ``text`` in ``lang``, stop words left out."""
-    return tuple(t for t in (term_of(w, lang) for w in text.split()) if t)
+    language = LANGUAGES[field_lang(lang)]
+    return tuple(t for t in (language.term(w) for w in text.split()) if t)

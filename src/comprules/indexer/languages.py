@@ -1,0 +1,109 @@
+"""The analyzed languages, one row each: stop words, question and filler words, stemmer.
+
+A third language is one more row of :data:`LANGUAGES` (and, if its words are not
+separated by spaces, its own ``tokenize``). What comes from whoosh: the stop-word
+lists it ships (``whoosh.analysis.STOP_WORDS``, ``whoosh.lang.stopwords_for_language``)
+and its Snowball stemmers (``whoosh.lang.stemmer_for_language``); the rest is
+comprules' own.
+
+* **stop words** are dropped at index and query time;
+* **filler words** (question words, auxiliaries, pronouns, "happen", "work") are
+  indexed like any word, but a query weighs them :data:`FILLER_WEIGHT` of a content
+  word and they do not count for coordination: "Can tokens be returned to their
+  owner's hand?" is about *tokens*, *returned*, *owner*, *hand*;
+* words (not numbers or symbols) are stemmed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Callable
+
+from whoosh.analysis import STOP_WORDS
+from whoosh.lang import stemmer_for_language, stopwords_for_language
+
+from . import text as T
+
+#: Query weight of a filler word, relative to a content word.
+FILLER_WEIGHT = 0.1
+
+_EN_STOP = set(STOP_WORDS) | set("s t d ll re ve m".split())
+_EN_FILLER = set("""
+what whats how why which who whom whose where does do did doing done happen happens happened happening
+work works working would could should shall might must get gets got i im ive me my mine myself he she him
+her his hers they them their theirs themselves there here then than so just also still really actually
+possible exactly way thing things something anything someone anyone question mean means say says said
+know think want wants try tries trying able am was were been being has had having isn cant dont doesn
+didn wont its it's mtg magic card cards play playing
+""".split())
+#: French stop words that are game terms: "aura" (a form of *avoir*) is an enchantment subtype.
+_FR_GAME_TERMS = {"aura", "auras"}
+_FR_STOP = (set(stopwords_for_language("fr")) - _FR_GAME_TERMS) | set("c d j l m n qu s t y".split())
+_FR_FILLER = set("""
+quoi comment pourquoi quel quelle quels quelles quand est-ce peut peux peuvent pouvez faire fait arrive
+arrivent passe passer cela ceci ca alors donc
+""".split())
+
+
+@dataclass(frozen=True)
+class Language:
+    """One analyzed language: its code, name, word lists (folded) and stemmer."""
+
+    code: str
+    name: str
+    stop: frozenset[str]
+    filler: frozenset[str]
+    stemmer: Callable[[str], str]
+    tokenize: Callable[[str], list[str]] = field(default=T.tokens)
+
+    def term(self, token: str) -> str | None:
+        """The index term of one token (folded), or ``None`` for a stop word.
+
+        >>> LANGUAGES["en"].term("phasing"), LANGUAGES["fr"].term("volantes"), LANGUAGES["en"].term("the")
+        ('phase', 'vol', None)
+        >>> LANGUAGES["en"].term("{t}"), LANGUAGES["en"].term("613.1g")
+        ('{t}', '613.1g')
+        """
+        return _term(self.code, token)
+
+
+def _folded(words) -> frozenset[str]:
+    return frozenset(T.fold(w) for w in words)
+
+
+LANGUAGES: dict[str, Language] = {
+    "en": Language("en", "English", _folded(_EN_STOP), _folded(_EN_FILLER) - _folded(_EN_STOP),
+                   stemmer_for_language("en")),
+    "fr": Language("fr", "Français", _folded(_FR_STOP), _folded(_FR_FILLER) - _folded(_FR_STOP),
+                   stemmer_for_language("fr")),
+}
+
+#: The language codes, the main language first (a tie in language detection goes to it).
+LANGS: tuple[str, ...] = tuple(LANGUAGES)
+
+
+def field_lang(lang: str | None) -> str:
+    """The analyzed language whose fields hold documents in ``lang`` (English for others)."""
+    return lang if lang in LANGUAGES else LANGS[0]
+
+
+@lru_cache(maxsize=500_000)
+def _term(code: str, token: str) -> str | None:
+    language = LANGUAGES[code]
+    if not T.is_word(token):
+        return token
+    if token in language.stop:
+        return None
+    return language.stemmer(token)
+
+
+def analyze(text: str, lang: str) -> list[tuple[str, str]]:
+    """The (token, term) pairs of ``text`` in ``lang``, stop words left out."""
+    code = field_lang(lang)
+    out = []
+    for token in LANGUAGES[code].tokenize(text):
+        term = _term(code, token)
+        if term is not None:
+            out.append((token, term))
+    return out

@@ -1,0 +1,302 @@
+"""comprules' ranking of the documents of one language for a list of clauses.
+
+No whoosh here: the inputs are the integer BM25F impacts (:mod:`.impacts`), the
+token → term tables of the index (:mod:`.vocab`) and, for phrases and proximity,
+the terms of a document's stored title and text. ``site/static/search.js`` computes
+the same numbers with the same operations in the same order (only ``+``, ``×``,
+``÷`` and comparisons on doubles, so both give the same bits), and
+``tests/test_search_site.py`` checks that it does.
+
+For clauses ``c`` with weights ``w_c`` (1 for a content word, :data:`.languages.FILLER_WEIGHT`
+for a filler word, 0 for a stop word: dropped) and coverage weights ``v_c = w_c · idf_c``:
+
+    sum(d)      = Σ_c  w_c · impact_c(d)                     (in clause order)
+    coverage(d) = Σ_{c matched by d} v_c  /  Σ_c v_c
+    base(d)     = sum(d) · coverage(d) · coverage(d) · KIND_WEIGHT[kind(d)]
+
+(coordination: a document with more of the query's distinct words ranks higher; a
+rare word counts more than a common one). Then the :data:`PROXIMITY_POOL` best
+documents by ``base`` are re-ranked by proximity: for each pair of consecutive content
+words of the query found within :data:`PROXIMITY_WINDOW` positions of each other in
+the document's title or text ("Blood Moon", "layer 7"),
+
+    score(d) = base(d) · (1 + PROXIMITY · pairs_near(d) / pairs)
+
+Ties go to the lower document number. ``must`` clauses are required, ``not`` clauses
+exclude; a ``phrase`` is the sum of its words' impacts where the words are next to
+each other; ``prefix`` and ``fuzzy`` add up the impacts of the index terms they stand
+for (at most :data:`MAX_EXPANSION`, in order: prefix terms alphabetically, fuzzy terms
+by distance then alphabetically) with the largest idf of them as ``idf_c``; a group is
+scored as a query of its own, with its ``Σ v`` as ``idf_c``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+from rapidfuzz.distance import Levenshtein
+
+from .impacts import ALL, EXAMPLES, NAMES, SCALE, Impacts
+from .languages import FILLER_WEIGHT, LANGUAGES
+from .query import MUST, NOT, SHOULD, Clause
+
+#: Multiplier of a kind of unit's score (a glossary definition or a section heading is
+#: rarely the answer to a question; a rule is).
+KIND_WEIGHT = {"glossary": 0.6, "section": 0.5, "chapter": 0.3}
+#: How many of the best documents are re-ranked by proximity.
+PROXIMITY_POOL = 50
+#: How far apart (in terms, stop words left out) two query words count as near.
+PROXIMITY_WINDOW = 2
+#: Weight of proximity: a document with every consecutive pair near scores (1 + PROXIMITY)×.
+PROXIMITY = 0.5
+#: Weight of the exact-word list (a query token spelled as in the unit's heading or its
+#: ancestors' titles: "phasing" for 702.26b, not "phase").
+NAMES_WEIGHT = 0.5
+#: Most index terms a ``prefix*`` or ``fuzzy~`` word stands for.
+MAX_EXPANSION = 200
+
+
+@dataclass
+class Ranked:
+    """The documents one language's clauses match, best first, and how many."""
+
+    order: list[tuple[float, int]]
+    count: int
+    used: set[str] = field(default_factory=set)
+
+
+class Ranker:
+    """Scores clause lists over one open index.
+
+    ``vocab(lang)`` gives a language's token → term table; ``sequence(d)`` the terms of
+    document ``d``'s title and text (``None`` between them); ``kinds`` the kind of
+    each document (an array of strings).
+    """
+
+    def __init__(self, impacts: Impacts, vocab: Callable[[str], dict], sequence: Callable[[int], list],
+                 kinds: list[str], ndocs: int):
+        self.impacts = impacts
+        self.vocab = vocab
+        self.sequence = sequence
+        self.ndocs = ndocs
+        self.kind_weight = np.array([KIND_WEIGHT.get(k, 1.0) for k in kinds] or [1.0], dtype=np.float64)
+
+    # --- public ------------------------------------------------------------------------
+
+    def rank(self, clauses: list[Clause], lang: str, *, allowed: np.ndarray | None, current_only: bool,
+             examples: bool = False, pool: int = 10) -> Ranked:
+        """The best ``pool`` (score, document) of ``lang`` for ``clauses`` (``allowed``: a
+        boolean mask of the documents that may be returned), and how many match."""
+        ctx = _Context(self, lang, f"{lang}:{EXAMPLES if examples else ALL}", current_only)
+        scored = ctx.score(clauses, top=True)
+        if scored is None:
+            return Ranked([], 0)
+        base, ok = scored
+        base = base * self.kind_weight / SCALE
+        if allowed is not None:
+            ok = ok & allowed
+        docs = np.flatnonzero(ok & (base > 0))
+        if not len(docs):
+            return Ranked([], 0, ctx.used)
+        scores = base[docs]
+        order = np.lexsort((docs, -scores))
+        docs, scores = docs[order], scores[order]
+        pairs = ctx.pairs
+        head = min(len(docs), max(PROXIMITY_POOL, pool) if pairs else pool)
+        if pairs:
+            near_pool = min(len(docs), PROXIMITY_POOL)
+            final = [(float(scores[k]) * (1 + PROXIMITY * self._near(int(docs[k]), pairs) / len(pairs)), int(docs[k]))
+                     for k in range(near_pool)]
+            final.sort(key=lambda item: (-item[0], item[1]))
+            final += [(float(scores[k]), int(docs[k])) for k in range(near_pool, head)]
+        else:
+            final = [(float(scores[k]), int(docs[k])) for k in range(head)]
+        return Ranked(final[:pool], int(len(docs)), ctx.used)
+
+    def count(self, clauses: list[Clause], lang: str, *, allowed, current_only: bool) -> int:
+        """How many documents of ``lang`` the clauses match."""
+        return self.rank(clauses, lang, allowed=allowed, current_only=current_only, pool=1).count
+
+    # --- proximity -----------------------------------------------------------------------
+
+    def _near(self, d: int, pairs: list[tuple[str, str]]) -> int:
+        seq = self.sequence(d)
+        where: dict[str, list[int]] = {}
+        for i, term in enumerate(seq):
+            if term is not None:
+                where.setdefault(term, []).append(i)
+        found = 0
+        for a, b in pairs:
+            pa, pb = where.get(a), where.get(b)
+            if pa and pb and _close(seq, pa, pb):
+                found += 1
+        return found
+
+
+def _close(seq: list, pa: list[int], pb: list[int]) -> bool:
+    for i in pa:
+        for j in pb:
+            if i != j and abs(i - j) <= PROXIMITY_WINDOW and None not in seq[min(i, j):max(i, j) + 1]:
+                return True
+    return False
+
+
+class _Context:
+    """One ranking: the language, the impact list, the terms used, the proximity pairs."""
+
+    def __init__(self, ranker: Ranker, lang: str, key: str, current_only: bool):
+        self.r = ranker
+        self.lang = lang
+        self.key = key
+        self.names = f"{lang}:{NAMES}" if key.endswith(ALL) else None
+        self.current_only = current_only
+        self.table = ranker.vocab(lang)
+        self.language = LANGUAGES[lang]
+        self.used: set[str] = set()
+        self.pairs: list[tuple[str, str]] = []
+
+    def weight(self, token: str) -> float:
+        if token in self.language.stop:
+            return 0.0
+        return FILLER_WEIGHT if token in self.language.filler else 1.0
+
+    def term(self, token: str) -> str | None:
+        """The index term of a query token: from the index's table (a token the index
+        never saw matches nothing)."""
+        return self.table.get(token)
+
+    def postings(self, term: str) -> tuple[np.ndarray, np.ndarray]:
+        return self.r.impacts.postings(self.key, term, self.current_only)
+
+    def dense(self, term: str) -> np.ndarray:
+        out = np.zeros(self.r.ndocs, dtype=np.float64)
+        docs, imps = self.postings(term)
+        if len(docs):
+            out[docs] = imps
+            self.used.add(term)
+        return out
+
+    # a clause → (scores, coverage weight, weight) or None when it is dropped
+    def clause(self, c: Clause):
+        if c.kind == "term":
+            token = c.tokens[0]
+            w = self.weight(token)
+            if w == 0.0:
+                return None
+            term = self.term(token)
+            if term is None:
+                return np.zeros(self.r.ndocs), 0.0, w, None
+            scores = self.dense(term)
+            if self.names is not None:
+                docs, imps = self.r.impacts.postings(self.names, token, self.current_only)
+                if len(docs):
+                    extra = np.zeros(self.r.ndocs, dtype=np.float64)
+                    extra[docs] = imps
+                    scores = scores + NAMES_WEIGHT * extra
+            return scores, w * self.r.impacts.idf(self.key, term), w, term
+        if c.kind == "phrase":
+            return self.phrase(c)
+        if c.kind in ("prefix", "fuzzy"):
+            terms = self.expand(c)
+            total = np.zeros(self.r.ndocs, dtype=np.float64)
+            idf = 0
+            for term in terms:
+                total += self.dense(term)
+                idf = max(idf, self.r.impacts.idf(self.key, term))
+            return total, float(idf), 1.0, None
+        if c.kind == "group":
+            scored = self.score(list(c.children), top=False)
+            if scored is None:
+                return None
+            sub, ok, v = scored
+            return np.where(ok, sub, 0.0), v, 1.0, None
+        raise ValueError(c.kind)
+
+    def phrase(self, c: Clause):
+        words = [t for t in c.tokens if self.weight(t) > 0 or self.language.term(t) is not None]
+        terms = [self.term(t) for t in c.tokens if self.language.term(t) is not None]
+        if not terms:
+            return None
+        if any(t is None for t in terms):
+            return np.zeros(self.r.ndocs), 0.0, 1.0, None
+        total = np.zeros(self.r.ndocs, dtype=np.float64)
+        every = np.ones(self.r.ndocs, dtype=bool)
+        idf = 0
+        for term in terms:
+            docs, imps = self.postings(term)
+            part = np.zeros(self.r.ndocs, dtype=np.float64)
+            part[docs] = imps
+            total += part
+            every &= part > 0
+            idf += self.r.impacts.idf(self.key, term)
+        for d in np.flatnonzero(every):
+            if not _has_run(self.r.sequence(int(d)), terms):
+                every[d] = False
+        if every.any():
+            self.used.update(terms)
+        del words
+        return np.where(every, total, 0.0), float(idf), 1.0, None
+
+    def expand(self, c: Clause) -> list[str]:
+        token = c.tokens[0]
+        if c.kind == "prefix":
+            return self.r.impacts.with_prefix(self.key, token)[:MAX_EXPANSION]
+        head = token[:1]
+        candidates = [t for t in self.r.impacts.with_prefix(self.key, head) if abs(len(t) - len(token)) <= c.distance]
+        close = [(Levenshtein.distance(token, t), t) for t in candidates]
+        return [t for dist, t in sorted(x for x in close if x[0] <= c.distance)][:MAX_EXPANSION]
+
+    def score(self, clauses: list[Clause], top: bool):
+        """(base scores, documents allowed) — and at group level, the group's Σ v."""
+        n = self.r.ndocs
+        total = np.zeros(n, dtype=np.float64)
+        covered = np.zeros(n, dtype=np.float64)
+        must = np.ones(n, dtype=bool)
+        excluded = np.zeros(n, dtype=bool)
+        weight_sum = 0.0
+        positive = 0
+        seen: dict[str, int] = {}
+        content_terms: list[str] = []
+        for c in clauses:
+            made = self.clause(c)
+            if made is None:
+                continue
+            scores, v, w, term = made
+            if term is not None:
+                if term in seen:
+                    continue
+                seen[term] = 1
+            matched = scores > 0
+            if c.occur == NOT:
+                excluded |= matched
+                continue
+            positive += 1
+            if c.occur == MUST:
+                must &= matched
+            total += w * scores
+            covered += np.where(matched, v, 0.0)
+            weight_sum += v
+            if term is not None and w == 1.0 and c.occur != NOT:
+                content_terms.append(term)
+        if not positive:
+            return None
+        if weight_sum > 0:
+            cover = covered / weight_sum
+            base = total * cover * cover
+        else:
+            base = total
+        ok = must & ~excluded
+        if top:
+            self.pairs = [(a, b) for a, b in zip(content_terms, content_terms[1:])]
+            return base, ok
+        return base, ok, weight_sum
+
+
+def _has_run(seq: list, terms: list[str]) -> bool:
+    n = len(terms)
+    for i in range(len(seq) - n + 1):
+        if seq[i:i + n] == terms:
+            return True
+    return False
