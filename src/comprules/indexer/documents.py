@@ -32,7 +32,9 @@ FORMAT = 3
 #: (with aliases), ``body`` the rule text, ``examples`` its examples, ``context`` the
 #: titles of its ancestors (702.26b never says "phasing", its rule does). Their
 #: weights in the BM25F impacts are in :data:`.impacts.FIELD_WEIGHTS`.
-FIELDS = ("title", "body", "examples", "context")
+#: ``gloss`` holds the headwords and definitions of the glossary entries that cite the
+#: rule ("Tap Symbol: The tap symbol {T} … See rule 107.5." for 107.5).
+FIELDS = ("title", "body", "examples", "context", "gloss")
 
 GLOSSARY = "glossary"
 
@@ -164,8 +166,12 @@ def unique(editions: Iterable[Edition]) -> Iterable[Edition]:
 def units_of(edition: Edition) -> Iterable[dict]:
     """The indexed units of one edition (rules of every kind, glossary entries), each
     with its ``key``: the digest of what makes two units the same document."""
+    glossed: dict[str, list[str]] = {}
+    for entry in edition.glossary:
+        for number in cited_rules(entry.text):
+            glossed.setdefault(number, []).append(plain_text(f"{entry.term}\n{entry.text}"))
     for rule in edition.rules:
-        doc = _rule_doc(rule, edition.lang, _context(edition, rule))
+        doc = _rule_doc(rule, edition.lang, _context(edition, rule), "\n".join(glossed.get(rule.number, ())))
         if doc is not None:
             yield doc
     for entry in edition.glossary:
@@ -182,7 +188,7 @@ def _context(edition: Edition, rule: Rule) -> str:
     return "\n".join(titles)
 
 
-def _rule_doc(rule: Rule, lang: str, context: str) -> dict | None:
+def _rule_doc(rule: Rule, lang: str, context: str, gloss: str = "") -> dict | None:
     text = plain_text(rule.text.strip())
     title = plain_text(rule.title or "")
     text = text if text != title else ""
@@ -204,6 +210,7 @@ def _rule_doc(rule: Rule, lang: str, context: str) -> dict | None:
         "heading": title,
         "names": [title] if title else [],
         "context": context,
+        "gloss": gloss,
         "cites": (),
     })
 
@@ -224,12 +231,14 @@ def _glossary_doc(entry: GlossaryEntry, lang: str) -> dict:
         "heading": "\n".join(names),
         "names": names,
         "context": "",
+        "gloss": "",
         "cites": cited_rules(entry.text),
     })
 
 
 def _keyed(doc: dict) -> dict:
-    parts = (doc["lang"], doc["kind"], doc["rid"], doc["number"], doc["title"], doc["text"], doc["context"])
+    parts = (doc["lang"], doc["kind"], doc["rid"], doc["number"], doc["title"], doc["text"], doc["context"],
+             doc["gloss"])
     doc["key"] = hashlib.blake2b("\x1f".join(parts).encode("utf-8"), digest_size=16).digest()
     return doc
 
@@ -242,6 +251,7 @@ def analyzed_texts(doc: dict) -> dict[str, str]:
         f"body_{code}": doc["rule_text"],
         f"examples_{code}": doc["examples"],
         f"context_{code}": doc["context"],
+        f"gloss_{code}": doc["gloss"],
     }
 
 

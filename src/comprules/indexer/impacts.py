@@ -54,7 +54,7 @@ B = 0.75
 SCALE = 1000
 #: Weight of each field's term frequency (a rule's own heading counts most; its
 #: ancestors' titles and its examples less than its text).
-FIELD_WEIGHTS = {"title": 3.0, "body": 1.0, "examples": 0.4, "context": 0.8}
+FIELD_WEIGHTS = {"title": 3.0, "body": 1.0, "examples": 0.4, "context": 0.8, "gloss": 0.5}
 #: The lists of each term: BM25F over every field, the examples alone, and the exact
 #: (unstemmed) tokens of the unit's heading and its ancestors' titles.
 ALL, EXAMPLES, NAMES = "all", "examples", "names"
@@ -129,9 +129,9 @@ class RawPostings:
 
 def _norms(raw: "RawPostings", name: str, live) -> np.ndarray:
     lengths = np.asarray(raw.lengths[name], dtype=np.float64)
-    alive = np.asarray(live[: len(lengths)], dtype=bool)
+    alive = np.asarray(live[: len(lengths)], dtype=bool) & (lengths > 0)
     n = max(1, int(alive.sum()))
-    avg = float(lengths[alive].sum()) / n or 1.0
+    avg = float(lengths[alive].sum()) / n or 1.0  # over the documents that have the field
     return (1 - B) + B * lengths / avg
 
 
@@ -258,7 +258,10 @@ class Impacts:
 
     def close(self) -> None:
         if isinstance(self._map, mmap.mmap):
-            self._map.close()
+            try:
+                self._map.close()
+            except BufferError:  # arrays still point into it: closed when they are gone
+                pass
         self._file.close()
 
     def postings(self, key: str, term: str, current_only: bool = False) -> tuple[np.ndarray, np.ndarray]:

@@ -56,9 +56,12 @@ class Clause:
     occur: str = SHOULD
     distance: int = 0
     children: tuple["Clause", ...] = ()
+    #: ``True`` for a word capitalized inside a sentence ("Notion Thief"): a card's name
+    #: more often than a rule's word (:data:`.rank.NAME_WEIGHT`).
+    name: bool = False
 
     def with_occur(self, occur: str) -> "Clause":
-        return Clause(self.kind, self.tokens, occur, self.distance, self.children)
+        return Clause(self.kind, self.tokens, occur, self.distance, self.children, self.name)
 
 
 def check_query(query: str) -> str:
@@ -149,6 +152,25 @@ def parse(text: str) -> list[Clause]:
     """
     clauses, _ = _parse(_SYNTAX_TOKEN.findall(text), 0)
     return clauses
+
+
+def names(text: str) -> list[bool]:
+    """For each token of ``text``, whether it is capitalized inside a sentence (not its
+    first word, nor the word after ``.``, ``!``, ``?``, ``:``; the pronoun "I" aside).
+
+    >>> names("My opponent controls Notion Thief. Who draws?")
+    [False, False, False, True, True, False, False]
+    """
+    out, start = [], True
+    spans = T.token_spans(text)
+    for k, (s, e, token) in enumerate(spans):
+        raw = text[s:e]
+        before = text[spans[k - 1][1]:s] if k else ""
+        if k and any(c in before for c in ".!?:"):
+            start = True
+        out.append(not start and raw[:1].isupper() and raw != "I")
+        start = False
+    return out
 
 
 def _parse(pieces: list[str], i: int) -> tuple[list[Clause], int]:

@@ -22,7 +22,9 @@ the document's title or text ("Blood Moon", "layer 7"),
 
     score(d) = base(d) · (1 + PROXIMITY · pairs_near(d) / pairs)
 
-Ties go to the lower document number. ``must`` clauses are required, ``not`` clauses
+and a document whose title (stop words left out) begins with the query's content
+words, all of them, is multiplied by ``1 + TITLE_BOOST``. Ties go to the lower
+document number. ``must`` clauses are required, ``not`` clauses
 exclude; a ``phrase`` is the sum of its words' impacts where the words are next to
 each other; ``prefix`` and ``fuzzy`` add up the impacts of the index terms they stand
 for (at most :data:`MAX_EXPANSION`, in order: prefix terms alphabetically, fuzzy terms
@@ -43,7 +45,8 @@ from .languages import FILLER_WEIGHT, LANGUAGES
 from .query import MUST, NOT, SHOULD, Clause
 
 #: Multiplier of a kind of unit's score (a glossary definition or a section heading is
-#: rarely the answer to a question; a rule is).
+#: rarely the answer to a question; a rule is). A query of one clause leaves glossary
+#: entries at 1.
 KIND_WEIGHT = {"glossary": 0.6, "section": 0.5, "chapter": 0.3}
 #: How many of the best documents are re-ranked by proximity.
 PROXIMITY_POOL = 50
@@ -54,6 +57,15 @@ PROXIMITY = 0.5
 #: Weight of the exact-word list (a query token spelled as in the unit's heading or its
 #: ancestors' titles: "phasing" for 702.26b, not "phase").
 NAMES_WEIGHT = 0.5
+#: Weight of a word capitalized inside a sentence (a card's name, :attr:`.query.Clause.name`).
+NAME_WEIGHT = 0.1
+#: A word whose idf (× 100) is below :data:`COMMON_IDF` weighs its idf / COMMON_IDF (squared)
+#: of a content word: "creature", "card", "player" say little about a question.
+COMMON_IDF = 100
+#: Coordination: the coverage is multiplied in this many times.
+COORD_POWER = 2
+#: A document whose title begins with the query's content words gets (1 + TITLE_BOOST)×.
+TITLE_BOOST = 1.0
 #: Most index terms a ``prefix*`` or ``fuzzy~`` word stands for.
 MAX_EXPANSION = 200
 
@@ -76,12 +88,14 @@ class Ranker:
     """
 
     def __init__(self, impacts: Impacts, vocab: Callable[[str], dict], sequence: Callable[[int], list],
-                 kinds: list[str], ndocs: int):
+                 kinds: list[str], ndocs: int, title: Callable[[int], list] = lambda d: []):
         self.impacts = impacts
         self.vocab = vocab
         self.sequence = sequence
+        self.title = title
         self.ndocs = ndocs
         self.kind_weight = np.array([KIND_WEIGHT.get(k, 1.0) for k in kinds] or [1.0], dtype=np.float64)
+        self.glossary = np.array([k == "glossary" for k in kinds] or [False], dtype=bool)
 
     # --- public ------------------------------------------------------------------------
 
@@ -94,7 +108,10 @@ class Ranker:
         if scored is None:
             return Ranked([], 0)
         base, ok = scored
-        base = base * self.kind_weight / SCALE
+        weight = self.kind_weight
+        if ctx.content <= 1:  # one word: a definition answers it as well as a rule
+            weight = np.where(self.glossary, 1.0, weight)
+        base = base * weight / SCALE
         if allowed is not None:
             ok = ok & allowed
         docs = np.flatnonzero(ok & (base > 0))
@@ -103,17 +120,27 @@ class Ranker:
         scores = base[docs]
         order = np.lexsort((docs, -scores))
         docs, scores = docs[order], scores[order]
-        pairs = ctx.pairs
-        head = min(len(docs), max(PROXIMITY_POOL, pool) if pairs else pool)
-        if pairs:
-            near_pool = min(len(docs), PROXIMITY_POOL)
-            final = [(float(scores[k]) * (1 + PROXIMITY * self._near(int(docs[k]), pairs) / len(pairs)), int(docs[k]))
-                     for k in range(near_pool)]
-            final.sort(key=lambda item: (-item[0], item[1]))
-            final += [(float(scores[k]), int(docs[k])) for k in range(near_pool, head)]
-        else:
-            final = [(float(scores[k]), int(docs[k])) for k in range(head)]
+        pairs, words = ctx.pairs, ctx.words
+        head = min(len(docs), max(PROXIMITY_POOL, pool))
+        near_pool = min(len(docs), PROXIMITY_POOL)
+        final = []
+        for k in range(near_pool):
+            d = int(docs[k])
+            score = float(scores[k])
+            if pairs:
+                score = score * (1 + PROXIMITY * self._near(d, pairs) / len(pairs))
+            if words and self._titled(d, words):
+                score = score * (1 + TITLE_BOOST)
+            final.append((score, d))
+        final.sort(key=lambda item: (-item[0], item[1]))
+        final += [(float(scores[k]), int(docs[k])) for k in range(near_pool, head)]
         return Ranked(final[:pool], int(len(docs)), ctx.used)
+
+    def _titled(self, d: int, words: list[str]) -> bool:
+        """Whether the query's content words begin the document's title ("summoning
+        sickness" → Summoning Sickness Rule)."""
+        title = self.title(d)
+        return len(title) >= len(words) and title[:len(words)] == words
 
     def count(self, clauses: list[Clause], lang: str, *, allowed, current_only: bool) -> int:
         """How many documents of ``lang`` the clauses match."""
@@ -156,6 +183,8 @@ class _Context:
         self.language = LANGUAGES[lang]
         self.used: set[str] = set()
         self.pairs: list[tuple[str, str]] = []
+        self.content = 0
+        self.words: list[str] = []
 
     def weight(self, token: str) -> float:
         if token in self.language.stop:
@@ -185,6 +214,11 @@ class _Context:
             w = self.weight(token)
             if w == 0.0:
                 return None
+            if c.name:
+                w = w * NAME_WEIGHT
+            idf = self.r.impacts.idf(self.key, self.term(token)) if self.term(token) is not None else 0
+            if idf < COMMON_IDF:
+                w = w * (idf / COMMON_IDF) * (idf / COMMON_IDF)
             term = self.term(token)
             if term is None:
                 return np.zeros(self.r.ndocs), 0.0, w, None
@@ -259,6 +293,7 @@ class _Context:
         positive = 0
         seen: dict[str, int] = {}
         content_terms: list[str] = []
+        words: list[str] = []
         for c in clauses:
             made = self.clause(c)
             if made is None:
@@ -278,18 +313,23 @@ class _Context:
             total += w * scores
             covered += np.where(matched, v, 0.0)
             weight_sum += v
-            if term is not None and w == 1.0 and c.occur != NOT:
+            if term is not None and w >= NAME_WEIGHT and c.occur != NOT:
                 content_terms.append(term)
+                words.append(c.tokens[0])
         if not positive:
             return None
         if weight_sum > 0:
             cover = covered / weight_sum
-            base = total * cover * cover
+            base = total
+            for _ in range(COORD_POWER):
+                base = base * cover
         else:
             base = total
         ok = must & ~excluded
         if top:
             self.pairs = [(a, b) for a, b in zip(content_terms, content_terms[1:])]
+            self.content = positive
+            self.words = words if len(words) == positive else []
             return base, ok
         return base, ok, weight_sum
 

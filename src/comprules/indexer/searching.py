@@ -50,7 +50,7 @@ from .documents import FORMAT, GLOSSARY, KINDS
 from .impacts import ALL, Impacts
 from .languages import LANGS, LANGUAGES, field_lang
 from .lexicon import LEXICON_FILE, Lexicon
-from .query import MUST, Clause, check_query, parse, rule_number
+from .query import MUST, Clause, check_query, names, parse, rule_number
 from .rank import Ranker
 from .snippets import make_snippet, mark
 from .suggest import Vocabulary
@@ -198,7 +198,8 @@ class _OpenIndex:
     @property
     def ranker(self) -> Ranker:
         if self._ranker is None:
-            self._ranker = Ranker(self.impacts, self.vocab.table, self.sequence, self.table.kind, len(self.table))
+            self._ranker = Ranker(self.impacts, self.vocab.table, self.sequence, self.table.kind, len(self.table),
+                                  self.title_tokens)
         return self._ranker
 
     def df(self, lang: str, term: str) -> int:
@@ -230,6 +231,11 @@ class _OpenIndex:
             seq += [t for t in map(language.term, T.tokens(unit["text"] or "")) if t is not None]
             self._sequences[docnum] = seq
         return seq
+
+    def title_tokens(self, docnum: int) -> list[str]:
+        """The tokens of a document's title, stop words of its language left out."""
+        stop = LANGUAGES[field_lang(self.table.lang[docnum])].stop
+        return [t for t in T.tokens(self.unit(docnum)["title"] or "") if t not in stop]
 
     def effective_of(self, name: str) -> str:
         """The effective date of edition ``name`` (empty for an undated document)."""
@@ -383,6 +389,8 @@ def search(
     lang, section, kind = _check_options(lang, section, kind, limit)
     handle = _open(index_dir)
     scope = _resolve(handle, edition)
+    if lang is None and scope.explicit:  # one edition: its language
+        lang = field_lang(scope.explicit.partition("/")[0])
     collapse = scope.ids is None
     number = rule_number(text)
     tokens = T.tokens(text)
@@ -400,7 +408,7 @@ def search(
     hits = [_hit(handle, d, s, scope, used, kind, editions, d in translated) for s, d, editions in groups]
     suggestion = None
     if not number and not has_operators(text):
-        suggestion = _suggestion(handle, tokens, query_lang, scope, lang, section, kind, len(hits), relaxed)
+        suggestion = _suggestion(handle, tokens, lang or query_lang, scope, section, kind)
     return SearchResult(query=query, hits=hits, suggestion=suggestion, relaxed=relaxed, collapsed=collapse,
                         lang=query_lang)
 
@@ -418,6 +426,11 @@ def _ranked(handle: _OpenIndex, text: str, number: str | None, query_lang: str, 
     if number:
         return _number_ranked(handle, number, scope, lang, section, kind, pool)
     clauses = parse(text)
+    if clauses and all(c.occur == "not" for c in clauses):
+        raise UsageError("NOT only excludes from the words before it, as in: flying NOT reach")
+    if not has_operators(text):
+        clauses = [Clause(c.kind, c.tokens, c.occur, c.distance, c.children, flag)
+                   for c, flag in zip(clauses, names(text))]
     tokens = T.tokens(text)
     langs = (lang,) if lang else (query_lang, *(c for c in LANGS if c != query_lang))
     used: dict[str, set[str]] = {}
@@ -526,8 +539,7 @@ def _number_ranked(handle: _OpenIndex, number: str, scope: _Scope, lang, section
     return ranked[:pool], used, False
 
 
-def _suggestion(handle: _OpenIndex, tokens: list[str], code: str, scope, lang, section, kind, found: int,
-                relaxed: bool) -> str | None:
+def _suggestion(handle: _OpenIndex, tokens: list[str], code: str, scope, section, kind) -> str | None:
     """A corrected query when a word is unknown in the query's language and the
     correction finds more documents than the query."""
     vocab = handle.vocab
@@ -536,7 +548,7 @@ def _suggestion(handle: _OpenIndex, tokens: list[str], code: str, scope, lang, s
     better = vocab.suggest(tokens, code)
     if better is None:
         return None
-    flt = _filter(handle, scope, code if lang is None else lang, section, kind)
+    flt = _filter(handle, scope, code, section, kind)
     ranker = handle.ranker
     args = dict(allowed=flt.mask, current_only=flt.current)
     before = ranker.count([Clause("term", (t,)) for t in tokens], code, **args)
@@ -604,8 +616,9 @@ def _head_docs(handle: _OpenIndex, text: str, tokens: list[str], code: str, quer
         if not keys:
             return []
         found = usable(d for key in keys for d in table.heads.get(key, ()))
-        if not found:
-            found = usable(d for key in keys for d in table.stemmed_heads.get(_query_stems(handle, key, code), ()))
+        if not any(table.kind[d] == GLOSSARY for d in found):  # "mana abilities" is Mana Ability
+            stemmed = usable(d for key in keys for d in table.stemmed_heads.get(_query_stems(handle, key, code), ()))
+            found += [d for d in stemmed if d not in found and (table.kind[d] == GLOSSARY or not found)]
     else:
         translated = [T.heading_key(t) for _, t in handle.lexicon.whole(tokens, (code,), handle.known, handle.stem)]
         found = usable(d for key in translated for d in table.heads.get(key, ()))

@@ -7,11 +7,11 @@ site's JavaScript ranker (which has the same tables and no stemmer) turns the sa
 tokens into the same terms; a token the index never saw matches nothing and may get a
 suggestion.
 
-**Language of a query**: the language in which more of its word tokens are *known*
-(a stop word of the language, or a token of its texts whose term is in at least
-:data:`KNOWN_IN` documents) and not known in the other language; on a tie the main
-language (:data:`.languages.LANGS` order). With ``--lang L``, a query whose words are
-all known in L is in L.
+**Language of a query**: the language in which more of its word tokens are *seen*
+(a stop word of the language, or a token of its texts) and not seen in the other
+language; on a tie the main language (:data:`.languages.LANGS` order). With ``--lang
+L``, a query whose words are all *known* in L (a stop word, or a token whose term is
+in at least :data:`KNOWN_IN` documents of L) is in L.
 
 **Did you mean**: each unknown word token (three letters or more) of the query's
 language is replaced by the known token of that language with the same first letter
@@ -78,11 +78,15 @@ class Vocabulary:
             return lang
         best, best_count = LANGS[0], -1
         for code in LANGS:
-            count = sum(1 for t in words if self.known(t, code)
-                        and not any(self.known(t, other) for other in LANGS if other != code))
+            count = sum(1 for t in words if self.seen(t, code)
+                        and not any(self.seen(t, other) for other in LANGS if other != code))
             if count > best_count:
                 best, best_count = code, count
         return best
+
+    def seen(self, token: str, lang: str) -> bool:
+        """Whether ``token`` is a stop word of ``lang`` or in its texts at all."""
+        return token in LANGUAGES[lang].stop or token in self.tables.get(lang, {})
 
     def unknown(self, token: str, lang: str) -> bool:
         """Whether a word token gets a suggestion in ``lang``: not a stop word, not in its texts."""
