@@ -1,10 +1,13 @@
-"""The analyzed languages, one row each: stop words, question and filler words, stemmer.
+"""The search analyzers, one per analyzed language: stop words, filler words, stemmer.
 
-A third language is one more row of :data:`LANGUAGES` (and, if its words are not
-separated by spaces, its own ``tokenize``). What comes from whoosh: the stop-word
-lists it ships (``whoosh.analysis.STOP_WORDS``, ``whoosh.lang.stopwords_for_language``)
-and its Snowball stemmers (``whoosh.lang.stemmer_for_language``); the rest is
-comprules' own.
+The project's language table (``data/languages.toml``, :mod:`comprules.languages`)
+names each language's ``analyzer`` and ``stem``; :data:`ANALYZERS` here holds what
+each analyzer is. A third language is a row of that table plus an entry of
+:data:`ANALYZERS` (with its own ``tokenize`` when its words are not separated by
+spaces); a language whose analyzer is not here is searched with the main language's.
+What comes from whoosh: the stop-word lists it ships (``whoosh.analysis.STOP_WORDS``,
+``whoosh.lang.stopwords_for_language``) and its Snowball stemmers
+(``whoosh.lang.stemmer_for_language``); the rest is comprules' own.
 
 * **stop words** are dropped at index and query time;
 * **filler words** (question words, auxiliaries, pronouns, "happen", "work") are
@@ -72,12 +75,27 @@ def _folded(words) -> frozenset[str]:
     return frozenset(T.fold(w) for w in words)
 
 
-LANGUAGES: dict[str, Language] = {
-    "en": Language("en", "English", _folded(_EN_STOP), _folded(_EN_FILLER) - _folded(_EN_STOP),
-                   stemmer_for_language("en")),
-    "fr": Language("fr", "Français", _folded(_FR_STOP), _folded(_FR_FILLER) - _folded(_FR_STOP),
-                   stemmer_for_language("fr")),
+#: What each analyzer of the language table is: (stop words, filler words).
+ANALYZERS = {
+    "english": (_EN_STOP, _EN_FILLER),
+    "french": (_FR_STOP, _FR_FILLER),
 }
+
+
+def _languages() -> dict[str, Language]:
+    from .. import languages as table
+
+    out = {}
+    for row in table.all_languages():
+        if row.analyzer in ANALYZERS and row.stem:
+            stop, filler = ANALYZERS[row.analyzer]
+            out[row.code] = Language(row.code, row.name, _folded(stop), _folded(filler) - _folded(stop),
+                                     stemmer_for_language(row.stem))
+    return out
+
+
+#: The analyzed languages, in the language table's order (the main language first).
+LANGUAGES: dict[str, Language] = _languages()
 
 #: The language codes, the main language first (a tie in language detection goes to it).
 LANGS: tuple[str, ...] = tuple(LANGUAGES)
