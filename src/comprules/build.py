@@ -198,14 +198,6 @@ def build(
                 data_dir = work / "data"
                 report.timings["data"] = time.perf_counter() - t
                 say(f"wrote data/ ({report.timings['data']:.1f} s)")
-            if "site" in only:
-                from .site import render_site
-
-                t = time.perf_counter()
-                render_site(report.editions, work / "site", graph=kb_graph, data_dir=data_dir,
-                            reuse=kb / "site")  # kept as is when nothing changed
-                report.timings["site"] = time.perf_counter() - t
-                say(f"wrote site/ ({report.timings['site']:.1f} s)")
             if "index" in only:
                 from .indexer import build_index
 
@@ -214,6 +206,16 @@ def build(
                 build_index(report.editions, kb / "index", alignments=data_dir / "alignments")
                 report.timings["index"] = time.perf_counter() - t
                 say(f"wrote index/ ({report.timings['index']:.1f} s)")
+            if "site" in only:
+                from .site import render_site
+
+                t = time.perf_counter()
+                # the site's search data comes from the index (same ranking as comprules search)
+                index = kb / "index" if (kb / "index").exists() else None
+                render_site(report.editions, work / "site", graph=kb_graph, data_dir=data_dir,
+                            reuse=kb / "site", index=index)  # kept as is when nothing changed
+                report.timings["site"] = time.perf_counter() - t
+                say(f"wrote site/ ({report.timings['site']:.1f} s)")
             for stage in ("data", "site"):
                 if stage in only:
                     swap_dir(work / stage, kb / stage)

@@ -13,6 +13,7 @@ is (:mod:`.cache`).
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import tempfile
@@ -38,6 +39,7 @@ def render_site(
     alignments: dict | None = None,
     jobs: int | None = None,
     search: bool = True,
+    index: Path | None = None,
     force: bool = False,
     reuse: Path | None = None,
 ) -> SiteStats:
@@ -51,7 +53,9 @@ def render_site(
     ``extract`` replaces ``comprules.references.extract`` (tests); ``alignments``
     (``(old name, new name)`` → ``comprules.align.alignment.Alignment``) stand in for those
     stored in ``data_dir/alignments/`` or computed; ``jobs`` worker processes render
-    (default: the CPUs, at most 4); ``search`` builds the Pagefind index. When the
+    (default: the CPUs, at most 4); with ``search`` and a search ``index`` (the
+    knowledge base's ``index/``), the search page and its data (:mod:`.search`, the
+    index's own ranking data for the JavaScript ranker) are written. When the
     inputs' fingerprint equals the one of the site in ``out_dir``, nothing is written
     (``SiteStats.skipped``) unless ``force``; equal to the one of the site in ``reuse``
     (the previous site, when rendering into a new folder), that site is copied (hard
@@ -63,7 +67,8 @@ def render_site(
     out_dir = Path(out_dir)
     editions = list(editions)
     cited = cited_by_index(graph)
-    options = {"extract": getattr(extract, "__qualname__", None), "search": search and _search_available()}
+    search_index = Path(index) if search and index is not None and Path(index).exists() else None
+    options = {"extract": getattr(extract, "__qualname__", None), "search": _index_stamp(search_index)}
     if extract is not None:
         options["extract_module"] = getattr(extract, "__module__", None)
     stamp = cache.fingerprint(editions, cited, data_dir=data_dir, alignments=alignments, options=options)
@@ -86,7 +91,7 @@ def render_site(
     tmp = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.new-", dir=out_dir.parent))
     try:
         renderer = SiteRenderer(editions, graph=None, data_dir=data_dir, extract=extract,
-                                alignments=alignments, jobs=jobs, search=search)
+                                alignments=alignments, jobs=jobs, search=search_index)
         renderer.cited = cited
         stats = renderer.render(tmp)
         cache.store(tmp, stamp, stats.to_json())
@@ -113,10 +118,15 @@ def _copy_site(source: Path, out_dir: Path) -> None:
     _swap_in(tmp, out_dir)
 
 
-def _search_available() -> bool:
-    from .search import available
-
-    return available()
+def _index_stamp(index: Path | None) -> str | None:
+    """What the site's search data depends on: the index's editions and format."""
+    if index is None:
+        return None
+    try:
+        meta = json.loads((index / "comprules-index.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return "unreadable"
+    return json.dumps([meta.get("format"), meta.get("editions"), meta.get("extras")], sort_keys=True)
 
 
 def _swap_in(new: Path, out_dir: Path) -> None:

@@ -6,7 +6,7 @@ Pages and their links follow ``DESIGN.md``'s URL scheme, built by :mod:`.urls`.
 
 The work is cut into tasks (one edition, one diff, a slice of the history pages, one
 French document beside its English edition) run by forked worker processes when
-``jobs`` > 1; the search index (:mod:`.search`) is built by Pagefind meanwhile, in
+``jobs`` > 1; the search data (:mod:`.search`) is exported from the search index, in
 its own process. Pages shared by the whole site (home, indexes, the lineage tables
 of the edition switcher) are written last, by the parent.
 """
@@ -183,7 +183,7 @@ class SiteRenderer:
         page_budget: int = PAGE_BUDGET,
         alignments: dict | None = None,
         jobs: int | None = None,
-        search: bool = True,
+        search: Path | None = None,
         compute_alignments: bool = True,
     ):
         self.editions = list(editions)
@@ -195,7 +195,9 @@ class SiteRenderer:
         self.given_alignments = alignments
         self.compute_alignments = compute_alignments
         self.jobs = max(1, jobs if jobs is not None else min(4, os.cpu_count() or 1))
-        self.search = search
+        #: The search index whose data the search page ranks (``None``: no search page).
+        self.search = Path(search) if search else None
+        self.search_bytes: dict[str, int] = {}
         self.md = make_markdown()
         self.jinja = jinja2.Environment(
             loader=jinja2.PackageLoader("comprules.site", "templates"),
@@ -208,6 +210,7 @@ class SiteRenderer:
         # languages as data: a page's lang="…" tag, the font stacks of its languages,
         # the notice of a community translation (comprules/data/languages.toml)
         self.jinja.globals.update(L=languages.get, lang_css=language_css())
+        self.jinja.globals["site_search"] = self.search is not None
         self.templates = {
             name: self.jinja.get_template(f"{name}.html")
             for name in ("home", "edition", "section", "glossary", "fragment", "diff_index",
@@ -256,30 +259,22 @@ class SiteRenderer:
         data = self.copy_data(out)
         self.data_hrefs = data
         self.prepare()
-        indexer = None
+        t = time.perf_counter()
+        self.run_tasks(self.tasks(), out)
+        self.timings["pages"] = time.perf_counter() - t
+        t = time.perf_counter()
+        for lang, edition in self.latest.items():
+            self.copy_latest(out, edition, lang)
+        search_seconds = 0.0
         if self.search:
-            from .search import SearchIndex
+            from .search import write_search_data
 
-            indexer = SearchIndex(self, out)
-            indexer.start()
-        try:
-            t = time.perf_counter()
-            self.run_tasks(self.tasks(), out)
-            self.timings["pages"] = time.perf_counter() - t
-            t = time.perf_counter()
-            for lang, edition in self.latest.items():
-                self.copy_latest(out, edition, lang)
-            self.render_home(out, graph_href=data.get("graph"))
-            self.render_shared(out)
-            self.timings["shared"] = time.perf_counter() - t
-            search_seconds = 0.0
-            if indexer is not None:
-                search_seconds = indexer.wait()
-                self.timings["search"] = search_seconds
-        except BaseException:
-            if indexer is not None:
-                indexer.kill()
-            raise
+            ts = time.perf_counter()
+            self.search_bytes = write_search_data(self.search, out)
+            search_seconds = self.timings["search"] = time.perf_counter() - ts
+        self.render_home(out, graph_href=data.get("graph"))
+        self.render_shared(out)
+        self.timings["shared"] = time.perf_counter() - t - search_seconds
         return SiteStats(
             editions=len(self.editions),
             pages=self.tally.pages,
@@ -475,9 +470,12 @@ class SiteRenderer:
         self.write_lineage(out)
         if self.search:
             u = U.Urls(U.search_page())
+            from .search import data_path
+
             html = self.templates["search"].render(
                 lang="en", title=f"{labels('en')['search']} — {labels('en')['site']}", t=labels("en"), u=u,
-                goto=None, editions=[(e.name, edition_label(e)) for e in sorted(
+                goto=None, data=[u(data_path(lang)) for lang in self.search_bytes],
+                editions=[(e.name, edition_label(e)) for e in sorted(
                     self.editions, key=lambda e: (_lang_order(e.lang), U.is_fragment(e),
                                                   -(e.effective.toordinal() if e.effective else 0), e.name))],
             )

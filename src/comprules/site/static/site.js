@@ -1,7 +1,7 @@
 /* comprules: the "go to rule" box, anchors of sections split over several pages, the
-   edition switcher (same rule, other edition, by lineage) and the search page.
-   No network beyond the site itself, no dependencies: all but search work opened
-   from disk (file://). */
+   edition switcher (same rule, other edition, by lineage), the search box of every
+   page ("/" focuses it) and the search page. No network beyond the site itself, no
+   dependencies: everything works opened from disk (file://). */
 (function () {
   "use strict";
 
@@ -134,72 +134,127 @@
     });
   }
 
-  /* Search (Pagefind). */
+  /* Search: the ranker of search.js on the data of search/{lang}.js (from disk), or the
+     JSON endpoint of comprules serve (every edition); the same hits in the same order. */
   function esc(text) {
     return String(text).replace(/[&<>"]/g, function (c) {
       return {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"}[c];
     });
   }
 
+  var MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September",
+                "October", "November", "December"];
+  var LANG_NAMES = {en: "English", fr: "French", zh: "Chinese"};
+
+  /* "en/2026-08-07" -> "English, 7 August 2026"; an undated document by its name. */
+  function editionWords(name, alsoIn) {
+    var parts = name.split("/"), lang = LANG_NAMES[parts[0]] || parts[0], m = /^(\d{4})-(\d\d)-(\d\d)$/.exec(parts[1] || "");
+    var words = m ? lang + ", " + parseInt(m[3], 10) + " " + MONTHS[parseInt(m[2], 10) - 1] + " " + m[1]
+      : lang + " document " + (parts[1] || name);
+    if (alsoIn) words += " (also in " + alsoIn + " earlier edition" + (alsoIn === 1 ? "" : "s") + ")";
+    return words;
+  }
+
+  function marked(text, spans) {
+    var out = "", last = 0;
+    (spans || []).forEach(function (s) {
+      out += esc(text.slice(last, s[0])) + "<mark>" + esc(text.slice(s[0], s[1])) + "</mark>";
+      last = s[1];
+    });
+    return out + esc(text.slice(last));
+  }
+
   function wireSearch(form) {
     var status = document.getElementById("status"), list = document.getElementById("results");
+    var suggestion = document.getElementById("suggestion"), offline = document.getElementById("offline");
     var q = form.querySelector("#q"), lang = form.querySelector("#lang"), ed = form.querySelector("#edition");
+    var kind = form.querySelector("#kind");
     var root = form.getAttribute("data-root") || "";
     var params = new URLSearchParams(window.location.search);
     if (params.get("q")) q.value = params.get("q");
     if (params.has("lang")) lang.value = params.get("lang");
     if (params.has("edition")) ed.value = params.get("edition");
-    if (window.location.protocol === "file:") {
-      document.getElementById("offline").hidden = false;
-      status.textContent = "Search is not available on a page opened from disk.";
-      form.addEventListener("submit", function (e) { e.preventDefault(); });
-      return;
+    if (params.has("kind")) kind.value = params.get("kind");
+    var served = /^https?:$/.test(window.location.protocol), api = served ? null : false, seq = 0, timer = null;
+    var engine = window.CRSearch;
+
+    function show(result, mine, source) {
+      if (mine !== seq) return;
+      var hits = result.hits || [];
+      status.textContent = hits.length + " result" + (hits.length === 1 ? "" : "s") +
+        (result.lang ? " · query in " + (LANG_NAMES[result.lang] || result.lang) : "");
+      status.setAttribute("data-source", source);
+      if (result.suggestion) {
+        suggestion.hidden = false;
+        suggestion.innerHTML = 'Did you mean <a href="?q=' + encodeURIComponent(result.suggestion) + '">' +
+          esc(result.suggestion) + "</a>?";
+      } else suggestion.hidden = true;
+      list.innerHTML = hits.map(function (h) {
+        var section = engine && engine.sectionTitle ? engine.sectionTitle(h.lang, h.id) : "";
+        var label = h.kind === "glossary" ? (h.title || h.number) + " (glossary)" : h.number + (h.title ? " · " + h.title : "");
+        return '<li data-number="' + esc(h.number) + '" data-lang="' + esc(h.lang) + '"><a href="' +
+          esc(root + engine.url(h.edition, h.id, h.kind)) + '">' + esc(label) + "</a>" +
+          (section && h.kind !== "section" && h.kind !== "glossary" ? ' <span class="sec">' + esc(section) + "</span>" : "") +
+          ' <span class="ed">' + esc(editionWords(h.edition, h.also_in)) + "</span>" +
+          (h.translation ? ' <span class="tr">translation</span>' : "") +
+          ' <span class="score">' + Number(h.score).toFixed(2) + "</span><p>" + marked(h.snippet, h.highlights) + "</p></li>";
+      }).join("");
     }
-    var pagefind = null, seq = 0;
-    function load() {
-      if (pagefind) return Promise.resolve(pagefind);
-      return import(new URL(form.getAttribute("data-bundle"), window.location.href).href).then(function (pf) {
-        pagefind = pf;
-        return pf.options({ excerptLength: 24 }).then(function () { return pf; });
-      });
+
+    function local(text, mine) {
+      var wide = ed.value !== "";
+      offline.hidden = !wide;
+      if (!engine || !engine.loaded()) {
+        status.textContent = "The search data could not be loaded (search/*.js). Rebuild the site with its index.";
+        return;
+      }
+      try {
+        show(engine.search(text, {lang: lang.value || null, kind: kind.value || null, limit: 30}), mine, "local");
+      } catch (e) {
+        list.innerHTML = "";
+        status.textContent = e && e.message ? e.message : String(e);
+      }
     }
+
     function run() {
       var text = q.value.trim(), mine = ++seq;
-      var query = new URLSearchParams({ q: text, lang: lang.value, edition: ed.value });
+      var query = new URLSearchParams({q: text});
+      if (lang.value) query.set("lang", lang.value);
+      if (ed.value) query.set("edition", ed.value);
+      if (kind.value) query.set("kind", kind.value);
       window.history.replaceState(null, "", "?" + query.toString());
       if (!text) { list.innerHTML = ""; status.textContent = ""; return; }
-      var filters = {};
-      if (lang.value) filters.language = lang.value;
-      if (ed.value === "latest") filters.scope = "latest";
-      else if (ed.value) filters.edition = ed.value;
-      status.textContent = "Searching…";
-      load().then(function (pf) {
-        return pf.search(text, { filters: filters });
-      }).then(function (found) {
-        if (mine !== seq) return null;
-        status.textContent = found.results.length + " result" + (found.results.length === 1 ? "" : "s");
-        return Promise.all(found.results.slice(0, 30).map(function (r) { return r.data(); }));
-      }).then(function (items) {
-        if (!items || mine !== seq) return;
-        list.innerHTML = items.map(function (d) {
-          var url = d.meta.url || "", chosen = ed.value;
-          if (chosen && chosen !== "latest" && d.filters.edition && d.filters.edition.indexOf(chosen) >= 0) {
-            url = url.replace(/^[a-z]{2}\/[^/]+\//, chosen + "/");
-          }
-          var excerpt = String(d.excerpt || "").replace(/<(?!\/?mark>)[^>]*>/g, "");
-          return '<li><a href="' + esc(root + url) + '">' + esc(d.meta.title || url) + "</a> " +
-            '<span class="muted">' + esc(d.meta.where || "") + "</span><p>" + excerpt + "</p></li>";
-        }).join("");
-      }).catch(function (err) {
-        status.textContent = "The search index could not be loaded (" + err + "). Rebuild the site with pagefind installed.";
-      });
+      if (api === false) { local(text, mine); return; }
+      var p = new URLSearchParams({q: text, limit: "30"});
+      if (lang.value) p.set("lang", lang.value);
+      if (kind.value) p.set("kind", kind.value);
+      if (ed.value === "*") p.set("all_editions", "true"); else if (ed.value) p.set("edition", ed.value);
+      fetch(root + "api/v1/search?" + p.toString(), {headers: {Accept: "application/json"}}).then(function (r) {
+        if (r.status === 404 || r.status === 405 || r.status === 501) { api = false; throw null; }
+        return r.json().then(function (data) {
+          if (!r.ok) { list.innerHTML = ""; status.textContent = (data && (data.error || data.detail)) || ("error " + r.status); return; }
+          api = true;
+          offline.hidden = true;
+          show(data, mine, "server");
+        });
+      }).catch(function () { api = false; if (mine === seq) local(text, mine); });
     }
-    var timer = null;
     form.addEventListener("submit", function (e) { e.preventDefault(); run(); });
-    q.addEventListener("input", function () { clearTimeout(timer); timer = setTimeout(run, 250); });
-    lang.addEventListener("change", run);
-    ed.addEventListener("change", run);
+    q.addEventListener("input", function () { clearTimeout(timer); timer = setTimeout(run, 30); });
+    [lang, ed, kind].forEach(function (s) { s.addEventListener("change", run); });
     if (q.value) run();
+  }
+
+  /* "/" anywhere but in a field focuses the search box. */
+  function slashFocus(event) {
+    if (event.key !== "/" || event.ctrlKey || event.metaKey || event.altKey) return;
+    var t = event.target, tag = t && t.tagName;
+    if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || (t && t.isContentEditable)) return;
+    var box = document.getElementById("q") || document.querySelector("form.find input");
+    if (!box) return;
+    event.preventDefault();
+    box.focus();
+    box.select();
   }
 
   if (typeof module !== "undefined" && module.exports) {  /* tests (node) */
@@ -213,6 +268,7 @@
     for (var j = 0; j < switches.length; j++) wireSwitch(switches[j]);
     var search = document.getElementById("search");
     if (search) wireSearch(search);
+    document.addEventListener("keydown", slashFocus);
     followSplit();
   });
   window.addEventListener("hashchange", followSplit);

@@ -1,0 +1,128 @@
+"""The search data of the site's JavaScript ranker: one language's default scope, as JSON.
+
+comprules' own format, read by ``site/static/search.js``. For the documents of one
+language in the default scope (the latest edition and the undated documents), it holds
+what :mod:`.searching` and :mod:`.rank` read: each document's number, id, kind, title,
+text, section, editions, the integer impacts of its terms (``all``, ``examples`` and
+the exact ``names`` lists), every term's idf and document frequency (of the whole
+index, as the Python engine weighs them), the token → term table, the headword keys,
+the glossary citations, the lexicon and the constants of the ranking. Documents are
+in whoosh's document order, so that ties break alike.
+
+Shape (``format`` 1)::
+
+    {"format": 1, "lang": "en", "constants": {...}, "stop": [...], "filler": [...],
+     "docs": [[number, id, kind, title, text, section, examples, edition, editions, latest,
+               docnum, order, parent, lineage], ...],
+     "vocab": {token: term, or "" when the term is the token},
+     "terms": {"all" | "examples" | "names": {term: [idf, df, [doc deltas], [impacts]]}},
+     "heads": {key: [doc]}, "stemmed": {"term term": [doc]}, "cites": {doc: [doc]},
+     "lexicon": [[lang, "term term", target lang, text], ...]}
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from . import rank, searching
+from ..model import parent_number, sort_key
+from .documents import GLOSSARY
+from .impacts import ALL, EXAMPLES, NAMES
+from .languages import FILLER_WEIGHT, LANGS, LANGUAGES
+from .lexicon import MAX_WORDS, _stems
+from .suggest import KNOWN_IN
+
+FORMAT = 1
+
+
+def site_data(index_dir: Path, lang: str) -> dict:
+    """The search data of ``lang``'s documents in the default scope of ``index_dir``."""
+    handle = searching._open(index_dir)
+    table = handle.table
+    scope = searching._Scope(handle.current)
+    flt = searching._filter(handle, scope, lang, None, None)
+    docnums = [d for d in range(len(table)) if flt.mask[d]]
+    position = {d: i for i, d in enumerate(docnums)}
+    everyone = searching._filter(handle, scope, None, None, None)
+    keys = sorted({_comparable(sort_key(table.rid[d])) for d in range(len(table)) if everyone.mask[d]})
+    rank_of = {k: i for i, k in enumerate(keys)}  # sort_key order over every language's documents, ties equal
+    order = {d: rank_of[_comparable(sort_key(table.rid[d]))] for d in range(len(table)) if everyone.mask[d]}
+    docs = []
+    for d in docnums:
+        unit = handle.unit(d)
+        members = table.members[d]
+        shown = searching._reported_edition(handle, members, scope)
+        parent = parent_number(table.number[d]) if table.kind[d] != GLOSSARY and "¶" not in table.number[d] else None
+        docs.append([unit["number"], unit["id"], table.kind[d], unit["title"] or "", unit["text"] or "",
+                     table.section[d], unit.get("examples") or "", shown, len(members),
+                     searching._latest(handle, d), d, order[d], parent or "", table.lineage[d]])
+    terms: dict[str, dict] = {}
+    for kind in (ALL, EXAMPLES, NAMES):
+        out = terms[kind] = {}
+        for term, (start, current, count, idf) in handle.impacts.terms.get(f"{lang}:{kind}", {}).items():
+            found, imps = handle.impacts.postings(f"{lang}:{kind}", term, current_only=True)
+            pairs = sorted((position[int(d)], int(s)) for d, s in zip(found, imps) if int(d) in position)
+            deltas, last = [], 0
+            for p, _ in pairs:
+                deltas.append(p - last)
+                last = p
+            if kind != NAMES or pairs:
+                out[term] = [idf, count, deltas, [s for _, s in pairs]]
+    vocab = {token: ("" if term == token else term) for token, term in sorted(handle.vocab.table(lang).items())}
+    heads = {}
+    for key, found in table.heads.items():
+        mine = [position[d] for d in found if d in position]
+        if mine:
+            heads[key] = mine
+    stemmed = {}
+    for key, found in table.stemmed_heads.items():
+        mine = [position[d] for d in found if d in position]
+        if mine:
+            stemmed[" ".join(key)] = mine
+    cites = {}
+    for d in docnums:
+        if table.kind[d] == GLOSSARY:
+            cited = [position[c] for c in searching._cited(handle, d, flt) if c in position]
+            if cited:
+                cites[str(position[d])] = cited
+    lexicon = []
+    for (source, stems), targets in sorted(handle.lexicon.entries.items()):
+        for target, text in targets:
+            if lang in (source, target):
+                lexicon.append([source, " ".join(stems), target, text])
+    language = LANGUAGES[lang]
+    return {
+        "format": FORMAT,
+        "lang": lang,
+        "langs": list(LANGS),
+        "constants": constants(),
+        "stop": sorted(language.stop),
+        "filler": sorted(language.filler),
+        "docs": docs,
+        "vocab": vocab,
+        "terms": terms,
+        "heads": heads,
+        "stemmed": stemmed,
+        "cites": cites,
+        "lexicon": lexicon,
+    }
+
+
+def _comparable(key: tuple) -> tuple:
+    return tuple((0, x) if isinstance(x, int) else (1, str(x)) for x in key)
+
+
+def constants() -> dict:
+    """The ranking's constants, so that both engines read the same numbers."""
+    return {
+        "FILLER_WEIGHT": FILLER_WEIGHT, "NAME_WEIGHT": rank.NAME_WEIGHT, "COMMON_IDF": rank.COMMON_IDF,
+        "COORD_POWER": rank.COORD_POWER, "KIND_WEIGHT": rank.KIND_WEIGHT, "PROXIMITY_POOL": rank.PROXIMITY_POOL,
+        "PROXIMITY_WINDOW": rank.PROXIMITY_WINDOW, "PROXIMITY": rank.PROXIMITY, "NAMES_WEIGHT": rank.NAMES_WEIGHT,
+        "TITLE_BOOST": rank.TITLE_BOOST, "MAX_EXPANSION": rank.MAX_EXPANSION, "SCALE": rank.SCALE,
+        "GLOSSARY_TOP": searching.GLOSSARY_TOP, "KNOWN_IN": KNOWN_IN, "MAX_WORDS": MAX_WORDS,
+    }
+
+
+def lexicon_stems(text: str, lang: str) -> list[str]:
+    """The terms of a lexicon entry (for tests)."""
+    return list(_stems(text.split(), lang))
