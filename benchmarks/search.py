@@ -4,7 +4,8 @@ Usage: ``python benchmarks/search.py [--quick] [--index DIR] [--kb DIR] [--quest
 (editions from ``$COMPRULES_CORPUS/en``, seeds from ``$COMPRULES_SEEDS``, as the tests
 read them; ``--quick`` indexes the latest edition and the seeds only; ``--index DIR``
 uses an index already built from all editions instead of building one; ``--kb DIR``
-also times ``comprules search --kb DIR`` as a new process per call).
+also times ``comprules search --kb DIR`` as a new process per call, the size of its
+site's search data, and in chromium the first results after typing).
 
 Quality: the real questions of ``tests/questions.toml`` in both forms (question,
 keywords), MRR@10 of the first answering hit (``indexer/evaluate.py``), overall, per
@@ -225,6 +226,42 @@ def time_cli(kb: Path, queries: list[str]) -> None:
           f"max {max(times):.3f} s (target ≤ 0.4 s)")
 
 
+def time_site(kb: Path, queries: list[str]) -> None:
+    """The from-disk search data's size, and in chromium the time from the last key typed to
+    the first results shown (the page opened from disk, its data loaded)."""
+    folder = kb / "site" / "search"
+    sizes = {p.stem: p.stat().st_size for p in sorted(folder.glob("*.js"))}
+    print("site search data: " + ", ".join(f"{lang} {size / 1e6:.2f} MB" for lang, size in sizes.items())
+          + " (target ≤ 3 MB per language)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        print("site timing: playwright not installed, skipped")
+        return
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--headless", "--no-sandbox"])
+        page = browser.new_page()
+        t = time.perf_counter()
+        page.goto((kb / "site" / "search.html").as_uri())
+        page.wait_for_function("window.CRSearch && window.CRSearch.loaded()")
+        loaded = time.perf_counter() - t
+        shown = []
+        for q in queries:
+            page.fill("#q", q[:-1])
+            page.evaluate("() => { document.getElementById('results').innerHTML = ''; }")
+            start = page.evaluate("() => performance.now()")
+            page.locator("#q").press(q[-1])
+            page.wait_for_function("document.querySelectorAll('#results li').length > 0 || "
+                                   "/^0 results/.test(document.getElementById('status').textContent)")
+            shown.append(page.evaluate("() => performance.now()") - start)
+        ranker = page.evaluate("qs => qs.map(q => { const t = performance.now(); CRSearch.search(q, {limit: 10}); "
+                               "return performance.now() - t; })", queries)
+        browser.close()
+    print(f"site in chromium, from disk: page and data loaded in {loaded * 1000:.0f} ms; first results after the "
+          f"last key ({len(shown)} queries): p50 {pct(shown, .5):.0f} ms, max {max(shown):.0f} ms (target ≤ 300 ms);"
+          f" the ranker alone p50 {pct(ranker, .5):.1f} ms, max {max(ranker):.1f} ms")
+
+
 def main(argv: list[str]) -> int:
     quick = "--quick" in argv
     given = _arg(argv, "--index")
@@ -293,6 +330,8 @@ def main(argv: list[str]) -> int:
         db.close()
         if kb:
             time_cli(Path(kb), ["phasing", "layer 7", *(texts[:8] or ["trample"])])
+            if (Path(kb) / "site" / "search").is_dir():
+                time_site(Path(kb), ["phasing", "layer 7", "{T}", *(texts[:20] or ["trample"])])
     return 0
 
 

@@ -5,7 +5,8 @@ One user story, step by step (issue 6): open the home page, go to rule 702.37a w
 the box, follow a reference, come back through "cited by", switch edition and stay
 on Morph (702.34a in 2009-07-11), open the 2009-05-01 → 2009-07-11 diff and see
 502.26a → 702.34a, search "mue" and reach seed 004's 502.26, search "trample" in
-French. Each step saves a screenshot in ``artifacts/screenshots/`` (gitignored).
+French (the search page itself: ``test_search_site.py``). Each step saves a screenshot
+in ``artifacts/screenshots/`` (gitignored).
 
 Skipped with the reason when chromium or Playwright is missing, except under CI
 (``CI=true``), where ``.ci/run`` installs chromium and a skip would hide a failure.
@@ -182,14 +183,6 @@ def test_search_trample_in_french_finds_pietinement(page, served):
     hit.click()
     page.wait_for_url(re.compile(f"/{SEED_003}/index\\.html#"))
     shot(page, "11-seed-003-pietinement")
-
-
-def test_search_page_opened_from_disk_says_how_to_start_the_server(page, full_kb):
-    page.goto((full_kb[0] / "site" / "search.html").as_uri())
-    notice = page.locator("#offline")
-    assert notice.is_visible()
-    assert "comprules serve" in notice.inner_text()
-    shot(page, "12-search-from-disk")
 
 
 def test_go_to_box_works_from_disk(page, full_kb):

@@ -361,18 +361,18 @@ def test_second_concurrent_build_says_clearly_that_one_is_running(old_kb, source
 
 def test_building_twice_from_the_same_sources_gives_byte_identical_data_and_site(en_dir, seed_files, tmp_path):
     # The whoosh index (index/) is left out: it names its segments at random and records
-    # the build time. Pagefind's bundle (site/pagefind/) is compared: its filter indexes,
-    # written in hash-map order by Pagefind, are put in sorted order by the site stage.
+    # the build time. The site's search data (site/search/, exported from the index) is
+    # compared.
     sources = [en_dir / "1999-04-23.txt", en_dir / "1999-11-01.txt", seed_files[2]]
     first, second = tmp_path / "one", tmp_path / "two"
-    build(sources, first, only=("data", "site"))
-    build(sources, second, only=("data", "site"))
+    build(sources, first, only=("data", "index", "site"))
+    build(sources, second, only=("data", "index", "site"))
     for part in ("data", "site"):
         a, b = (tree(kb / part) for kb in (first, second))
         assert sorted(a) == sorted(b)
         assert [k for k in a if a[k] != b[k]] == []
     assert len(tree(first / "site")) > 200
-    assert len(list((first / "site" / "pagefind" / "filter").glob("*.pf_filter"))) == 3
+    assert sorted(p.name for p in (first / "site" / "search").iterdir()) == ["en.js", "fr.js"]
     for dot in (".fingerprint", ".stats.json"):  # the site's own records, left out by tree()
         assert (first / "site" / dot).read_bytes() == (second / "site" / dot).read_bytes()
     assert editions_files(first / "data") == ["editions.json", "en/1999-04-23.json", "en/1999-11-01.json",

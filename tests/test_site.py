@@ -784,23 +784,27 @@ def test_seed_citation_of_a_rule_it_does_not_quote_links_to_the_english_edition_
 
 
 @pytest.mark.slow
-def test_search_bundle_is_built_and_records_carry_edition_language_and_english_names(site, editions):
-    assert (site / "pagefind/pagefind.js").is_file()
-    assert (site / "pagefind/pagefind-entry.json").is_file()
-    search = read(site / "search.html")
-    assert 'data-bundle="pagefind/pagefind.js"' in search and "comprules serve" in search
-    from comprules.site.search import records
+def test_search_data_is_the_index_s_own_and_under_3_mb_per_language(site, full_kb):
+    """search/{lang}.js (issue 10): the default scope of each language, exported from the
+    index; the search page loads it with <script>, and no Pagefind bundle is left."""
+    import json
 
-    seeds = [e for name, e in editions.items() if name.startswith("fr/")]
-    latest = {"en": editions["en/2026-08-07"]}
-    recs = records([editions["en/2026-06-19"], editions["en/2026-08-07"], *seeds], latest,
-                   {"fr/003_816c607ad111474a": {"glossary/piétinement": ["Trample"]}})
-    mue = next(r for r in recs if r["url"] == "fr/004_99dc3338bd3ea994/index.html#502.26")
-    assert mue["title"] == "502.26 · Mue" and mue["latest"] and mue["lang"] == "fr"
-    morph = next(r for r in recs if r["url"].endswith("#702.37a"))
-    assert morph["editions"] == ["en/2026-08-07", "en/2026-06-19"] and morph["latest"]
-    trample = next(r for r in recs if r["url"].endswith("#piétinement"))
-    assert trample["extra"] == ["Trample"]
+    from comprules.indexer.export import site_data
+
+    assert not (site / "pagefind").exists()
+    sizes = {p.stem: p.stat().st_size for p in (site / "search").glob("*.js")}
+    assert set(sizes) == {"en", "fr"} and all(size <= 3_000_000 for size in sizes.values()), sizes
+    raw = (site / "search" / "en.js").read_text(encoding="utf-8")
+    data = json.loads(raw[raw.index("=", raw.index("CR_SEARCH[")) + 1:].rstrip().rstrip(";"))
+    assert data == json.loads(json.dumps(site_data(full_kb[0] / "index", "en"), ensure_ascii=False))
+    assert {d[7] for d in data["docs"]} == {"en/2026-08-07"} and len(data["docs"]) > 3900
+    search = read(site / "search.html")
+    assert '<script src="search/en.js" defer></script>' in search and '<script src="search/fr.js" defer></script>' in search
+    assert 'src="static/search.js"' in search and "comprules serve" in search
+    # the search box in the header of every page, with the search page's address from there
+    assert '<form class="find" role="search" action="../../search.html" method="get">' in read(
+        site / "en" / "2026-08-07" / "702.html")
+    assert '<form class="find" role="search" action="search.html" method="get">' in read(site / "index.html")
 
 
 @pytest.mark.slow
