@@ -741,5 +741,8 @@ def test_all_74_editions_and_seeds_index_together(full_kb, tmp_path):
     # morph first appeared in 2002-10-07 as 502.26
     assert "502.26" in numbers(search(tmp_path / "index", "morph", edition="en/2002-10-07"))[:3]
     assert {h.edition for h in search(tmp_path / "index", "morph", lang="en").hits} == {"en/2026-08-07"}
-    # in any language, the French Mue of seed 004 too (lexicon)
-    assert "fr/004_99dc3338bd3ea994" in {h.edition for h in search(tmp_path / "index", "morph").hits}
+    # an English query in any language: English hits first (issue 10); in French, Mue of
+    # seed 004 through the lexicon, marked as a translation
+    assert {h.lang for h in search(tmp_path / "index", "morph").hits} == {"en"}
+    mue = search(tmp_path / "index", "morph", lang="fr").hits[0]
+    assert (mue.edition, mue.number, mue.translation) == ("fr/004_99dc3338bd3ea994", "502.26", True)
