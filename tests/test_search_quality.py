@@ -14,6 +14,7 @@ import dataclasses
 import json
 import os
 import shutil
+import unicodedata
 import time
 from pathlib import Path
 
@@ -22,7 +23,8 @@ from click.testing import CliRunner
 
 from comprules.cli import main
 from comprules.indexer import ALL_EDITIONS, build_index, search
-from comprules.indexer.evaluate import evaluate, load_cases, result_key, run_case
+from comprules.indexer.evaluate import (FORMS, QUESTIONS_EDITION, evaluate, load_cases, load_questions, result_key,
+                                        run_case)
 
 pytestmark = pytest.mark.slow
 
@@ -73,6 +75,63 @@ def test_mrr_and_top_five_hit_rate_over_the_relevance_set(report):
     assert report.mrr >= MIN_MRR, misses
     assert report.top5 >= MIN_TOP5, misses
     assert report.recall5 >= MIN_RECALL5, misses
+
+
+# --- Unicode, numbers and symbols (issue 10) ------------------------------------------------
+
+QUESTIONS = load_questions(Path(__file__).with_name("questions.toml"))
+
+
+def every_query():
+    out = [(c.query, dict(c.options)) for c in CASES]
+    return out + [(q.text(form), {"edition": QUESTIONS_EDITION}) for q in QUESTIONS for form in FORMS]
+
+
+def _found(index_dir, query, options):
+    options = dict(options)
+    if options.pop("all_editions", False):
+        options["edition"] = ALL_EDITIONS
+    result = search(index_dir, query, **options)
+    return [(h.lang, h.number, h.score) for h in result.hits], result.suggestion
+
+
+@pytest.mark.parametrize("form", ["NFD", "NFKC"])
+def test_nfc_nfd_and_nfkc_spellings_of_every_query_of_both_sets_give_identical_results(index_dir, form):
+    queries = every_query()
+    differ = [q for q, o in queries
+              if _found(index_dir, unicodedata.normalize("NFC", q), o) != _found(index_dir, unicodedata.normalize(form, q), o)]
+    assert len(queries) > 200 and differ == []
+
+
+def test_decomposed_accents_and_ligatures_find_what_the_composed_spelling_finds(index_dir):
+    assert _found(index_dir, "pie\u0301tinement", {}) == _found(index_dir, "piétinement", {})
+    assert search(index_dir, "pie\u0301tinement", lang="fr").hits[0].title == "Piétinement"
+    assert _found(index_dir, "cre\u0301ature bloque\u0301e", {"lang": "fr"}) == _found(
+        index_dir, "créature bloquée", {"lang": "fr"})
+    assert search(index_dir, "cre\u0301ature bloque\u0301e", lang="fr").suggestion is None
+    assert _found(index_dir, "ﬂying", {}) == _found(index_dir, "flying", {})
+    assert search(index_dir, "ﬂying").hits[0].number == "flying"
+
+
+def test_layer_7_and_the_tap_symbol_are_searched_as_tokens(index_dir):
+    top = lambda q: [h.number for h in search(index_dir, q, edition=QUESTIONS_EDITION, limit=3).hits]  # noqa: E731
+    assert top("layer 7")[0] == "613.1g" and top("layer 2")[0] == "613.1b"
+    assert "107.5" in top("{T}") and top("{2}") != top("{T}")
+
+
+def test_suggestions_come_from_the_query_language_and_only_when_they_find_more(index_dir):
+    assert search(index_dir, "deathtuch").suggestion == "deathtouch"
+    assert search(index_dir, "I love werewolf").suggestion is None
+    assert search(index_dir, "trample", lang="fr").hits[0].title == "Piétinement"
+    assert search(index_dir, "trample", lang="fr").suggestion is None
+
+
+def test_french_query_gets_french_hits_first_and_english_only_as_translations(index_dir):
+    result = search(index_dir, "offrande")
+    assert result.lang == "fr" and result.hits[0].lang == "fr" and result.hits[0].number == "502.42"
+    english = [h for h in result.hits if h.lang == "en"]
+    assert all(h.translation for h in english)
+    assert [h.score for h in result.hits] == sorted((h.score for h in result.hits), reverse=True)
 
 
 # --- user stories -----------------------------------------------------------------------

@@ -29,6 +29,7 @@ from .corpus import load_sources
 from .align.history import write_alignments
 from .errors import SourceError
 from .locking import exclusive
+from .kb import default_kb  # noqa: F401  (the build's default knowledge base; kept importable from here)
 from .model import Edition
 
 STAGES = ("data", "index", "site")
@@ -44,11 +45,6 @@ class BuildReport:
     notices: list[str] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
     dangling: dict[str, int] = field(default_factory=dict)
-
-
-def default_kb() -> Path:
-    """``$COMPRULES_KB`` or ``./build``."""
-    return Path(os.environ.get("COMPRULES_KB", "build"))
 
 
 @contextmanager
@@ -198,12 +194,14 @@ def build(
                 data_dir = work / "data"
                 report.timings["data"] = time.perf_counter() - t
                 say(f"wrote data/ ({report.timings['data']:.1f} s)")
+            generation = None
             if "index" in only:
                 from .indexer import build_index
 
                 t = time.perf_counter()
-                # swaps itself in atomically; re-indexes only the editions whose sha256 changed
-                build_index(report.editions, kb / "index", alignments=data_dir / "alignments")
+                # re-indexes only the editions whose sha256 changed; swapped in with data/ and site/
+                generation = build_index(report.editions, kb / "index", alignments=data_dir / "alignments",
+                                         swap=False).generation
                 report.timings["index"] = time.perf_counter() - t
                 say(f"wrote index/ ({report.timings['index']:.1f} s)")
             if "site" in only:
@@ -211,11 +209,15 @@ def build(
 
                 t = time.perf_counter()
                 # the site's search data comes from the index (same ranking as comprules search)
-                index = kb / "index" if (kb / "index").exists() else None
+                index = generation or (kb / "index" if (kb / "index").exists() else None)
                 render_site(report.editions, work / "site", graph=kb_graph, data_dir=data_dir,
                             reuse=kb / "site", index=index)  # kept as is when nothing changed
                 report.timings["site"] = time.perf_counter() - t
                 say(f"wrote site/ ({report.timings['site']:.1f} s)")
+            if generation is not None:
+                from .indexer.build import swap_index
+
+                swap_index(kb / "index", generation)  # one atomic rename of the index link
             for stage in ("data", "site"):
                 if stage in only:
                     swap_dir(work / stage, kb / stage)

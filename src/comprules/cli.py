@@ -42,8 +42,7 @@ def _run(fn, *args, **kwargs):
 
 
 def _kb(path: str | None):
-    from .build import default_kb
-    from .kb import KnowledgeBase
+    from .kb import KnowledgeBase, default_kb  # not .build: a read command needs no build stage
 
     return _run(KnowledgeBase, Path(path) if path else default_kb())
 

@@ -18,6 +18,13 @@ from . import export, references
 from .errors import NotFound, UsageError
 from .model import Edition, Rule, sort_key
 
+
+def default_kb() -> Path:
+    """``$COMPRULES_KB`` or ``./build``."""
+    import os
+
+    return Path(os.environ.get("COMPRULES_KB", "build"))
+
 _CITATION = re.compile(r"^R?(\d)(\d\d)(?:\.?(\d+)([a-z]{0,2}))?$")
 _ISO_DATE = re.compile(r"^\d{4}-\d\d-\d\d$")
 

@@ -27,8 +27,18 @@ cannot get the index's lock raises :class:`comprules.errors.BuildLocked`.
 """
 
 from .analysis import english_analyzer, french_analyzer
-from .build import IndexStats, build_index
 from .searching import ALL_EDITIONS, Hit, SearchResult, lookup, search
+
+
+def __getattr__(name: str):
+    # the build (whoosh's writer, lineages, alignments) is imported only by a build, so that
+    # `comprules search` starts fast
+    if name in ("IndexStats", "build_index"):
+        from . import build
+
+        return getattr(build, name)
+    raise AttributeError(name)
+
 
 __all__ = [
     "ALL_EDITIONS",

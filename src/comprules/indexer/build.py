@@ -43,6 +43,8 @@ from ..model import Edition
 from . import text as T
 from .documents import (
     FORMAT,
+    META_FILE,
+    VOCAB_FILE,
     EditionInfo,
     analyzed_texts,
     collect,
@@ -61,8 +63,6 @@ from .lexicon import LEXICON_FILE, lexicon_pairs
 from .lineage import alignment_links, assign, fallback_keys
 from .table import TABLE_FILE, DocTable
 
-META_FILE = "comprules-index.json"
-VOCAB_FILE = "vocabulary.json"
 CACHE_FILE = "build.pkl"
 
 #: A ``.build-`` directory left this long ago by a crashed build is removed.
@@ -93,6 +93,9 @@ class IndexStats:
     #: The editions whose units were (re-)indexed, and those removed.
     reindexed: tuple[str, ...] = ()
     removed: tuple[str, ...] = ()
+    #: With ``swap=False``: the new generation, to hand to :func:`swap_index` (``None``
+    #: when nothing changed).
+    generation: Path | None = None
 
 
 @dataclass
@@ -115,13 +118,16 @@ def build_index(
     lexicon: Iterable[tuple[str, str]] | None = None,
     full: bool = False,
     wait: float = LOCK_WAIT,
+    swap: bool = True,
 ) -> IndexStats:
     """Index the rules and glossary entries of ``editions`` into ``index_dir``.
 
     ``alignments`` is a knowledge base's ``data/alignments`` folder (lineages for
     ``--all-editions``); ``lexicon`` the (English, French) term pairs for cross-language
     queries (default: :func:`comprules.align.crosslang.lexicon`). Only the editions whose
-    sha256 changed are re-indexed, unless ``full``.
+    sha256 changed are re-indexed, unless ``full``. With ``swap=False`` the new
+    generation is left beside ``index_dir`` (``IndexStats.generation``) for the caller
+    to read (the site's search data) and then swap in with :func:`swap_index`.
     """
     start = time.perf_counter()
     index_dir = Path(index_dir)
@@ -142,7 +148,8 @@ def build_index(
         except BaseException:
             shutil.rmtree(work, ignore_errors=True)
             raise
-        _swap_in(index_dir, generation)
+        if swap:
+            _swap_in(index_dir, generation)
     return IndexStats(
         index_dir=index_dir,
         editions=len(plan.editions),
@@ -152,7 +159,15 @@ def build_index(
         mode=meta["mode"],
         reindexed=tuple(plan.changed),
         removed=tuple(plan.removed),
+        generation=None if swap else generation,
     )
+
+
+def swap_index(index_dir: Path, generation: Path, wait: float = LOCK_WAIT) -> None:
+    """Swap a generation built with ``build_index(..., swap=False)`` in (atomically)."""
+    index_dir = Path(index_dir)
+    with index_lock(index_dir, wait):
+        _swap_in(index_dir, Path(generation))
 
 
 @contextmanager

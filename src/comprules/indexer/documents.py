@@ -26,6 +26,9 @@ from .fields import CachedText
 #: Bumped whenever the schema, the side files or the meta file change; an older
 #: index is rebuilt in full.
 FORMAT = 3
+#: The index's meta file and its token → term tables (:mod:`.suggest`).
+META_FILE = "comprules-index.json"
+VOCAB_FILE = "vocabulary.json"
 
 #: The analyzed fields, one set per language (``title_en``, ``body_fr``…): ``title``
 #: holds keyword headings ("702.26. Phasing"), section titles and glossary headwords

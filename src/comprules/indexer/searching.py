@@ -45,8 +45,7 @@ from .. import languages
 from ..errors import UsageError
 from ..model import sort_key
 from . import text as T
-from .build import META_FILE, VOCAB_FILE
-from .documents import FORMAT, GLOSSARY, KINDS
+from .documents import FORMAT, GLOSSARY, KINDS, META_FILE, VOCAB_FILE
 from .impacts import ALL, Impacts
 from .languages import LANGS, LANGUAGES, field_lang
 from .lexicon import LEXICON_FILE, Lexicon
@@ -408,7 +407,7 @@ def search(
     hits = [_hit(handle, d, s, scope, used, kind, editions, d in translated) for s, d, editions in groups]
     suggestion = None
     if not number and not has_operators(text):
-        suggestion = _suggestion(handle, tokens, lang or query_lang, scope, section, kind)
+        suggestion = _suggestion(handle, tokens, query_lang, lang or query_lang, scope, section, kind)
     return SearchResult(query=query, hits=hits, suggestion=suggestion, relaxed=relaxed, collapsed=collapse,
                         lang=query_lang)
 
@@ -447,7 +446,7 @@ def _ranked(handle: _OpenIndex, text: str, number: str | None, query_lang: str, 
         if not mine and not head:
             continue
         result = handle.ranker.rank(mine, code, allowed=flt.mask, current_only=flt.current,
-                                    examples=kind == "example", pool=pool + len(head)) if mine else None
+                                    examples=kind == "example", pool=pool + len(head) + GLOSSARY_TOP) if mine else None
         scored = [(s, d) for s, d in (result.order if result else []) if d not in head]
         used.setdefault(code, set()).update(result.used if result else ())
         if own and result is not None:
@@ -462,7 +461,7 @@ def _ranked(handle: _OpenIndex, text: str, number: str | None, query_lang: str, 
             factor = 0.999 * floor / top_here if top_here >= floor else 1.0
             items = [(s * factor, d) for s, d in items]
         out += [(s, d, translation) for s, d in items]
-        if len(out) >= pool:
+        if len(out) >= pool + GLOSSARY_TOP:  # enough to fill the top 5 when glossary entries wait
             break
     if kind is None:
         out = _one_glossary_in_top(handle, out)
@@ -539,20 +538,28 @@ def _number_ranked(handle: _OpenIndex, number: str, scope: _Scope, lang, section
     return ranked[:pool], used, False
 
 
-def _suggestion(handle: _OpenIndex, tokens: list[str], code: str, scope, section, kind) -> str | None:
-    """A corrected query when a word is unknown in the query's language and the
-    correction finds more documents than the query."""
+def _suggestion(handle: _OpenIndex, tokens: list[str], query_lang: str, code: str, scope, section,
+                kind) -> str | None:
+    """A corrected query when a word is unknown in the query's language (corrected from that
+    language's words) and more units of language ``code`` hold every content word of
+    the correction than of the query ("deathtuch" →
+    "deathtouch"; "I love werewolf" gets no "I lose werewolf": no rule has both)."""
     vocab = handle.vocab
-    if not any(vocab.unknown(t, code) for t in tokens):
+    if not any(vocab.unknown(t, query_lang) for t in tokens):
         return None
-    better = vocab.suggest(tokens, code)
+    better = vocab.suggest(tokens, query_lang)  # the words of the query's language only
     if better is None:
         return None
     flt = _filter(handle, scope, code, section, kind)
     ranker = handle.ranker
     args = dict(allowed=flt.mask, current_only=flt.current)
-    before = ranker.count([Clause("term", (t,)) for t in tokens], code, **args)
-    after = ranker.count([Clause("term", (t,)) for t in better], code, **args)
+    language = LANGUAGES[code]
+
+    def every(words: list[str]) -> list[Clause]:  # the content words required, the filler optional
+        return [Clause("term", (t,), "should" if t in language.filler else MUST) for t in words]
+
+    before = ranker.count(every(tokens), code, **args)
+    after = ranker.count(every(better), code, **args)
     return " ".join(better) if after > before else None
 
 

@@ -17,7 +17,8 @@ in at least :data:`KNOWN_IN` documents of L) is in L.
 language is replaced by the known token of that language with the same first letter
 nearest in Levenshtein distance (at most 1 for words of up to 5 letters, else 2), the
 one whose term is in the most documents on a tie, then the first alphabetically.
-The search offers it only when it finds more documents than the query typed.
+The search offers it only when more units hold every content word of the correction
+than of the query typed.
 """
 
 from __future__ import annotations

@@ -670,7 +670,7 @@
       return hit(item, ranked.used, kind);
     });
     var suggestion = null;
-    if (!number && !hasSyntax(text)) suggestion = suggest(toks, lang || queryLang, section, kind);
+    if (!number && !hasSyntax(text)) suggestion = suggest(toks, queryLang, lang || queryLang, section, kind);
     return {query: query, hits: hits, suggestion: suggestion, lang: queryLang};
   }
 
@@ -692,7 +692,7 @@
       var mine = own ? clauses : translatedClauses(toks, code).concat(lang ? clauses : []);
       var head = kind !== "example" ? headDocs(text, toks, code, queryLang, allowed) : [];
       if (!mine.length && !head.length) continue;
-      var result = mine.length ? rank(mine, L, allowed, kind === "example", pool + head.length) : null;
+      var result = mine.length ? rank(mine, L, allowed, kind === "example", pool + head.length + C.GLOSSARY_TOP) : null;
       var inHead = new Set(head);
       var scored = result ? result.order.filter(function (x) { return !inHead.has(x[1]); }) : [];
       used[code] = used[code] || new Set();
@@ -707,7 +707,7 @@
         items = items.map(function (x) { return [x[0] * factor, x[1]]; });
       }
       items.forEach(function (x) { out.push([x[0], code, x[1], translation]); });
-      if (out.length >= pool) break;
+      if (out.length >= pool + C.GLOSSARY_TOP) break;
     }
     if (!kind) out = oneGlossaryInTop(out);
     return {items: out.slice(0, pool), used: used};
@@ -828,17 +828,19 @@
     return {items: items.slice(0, pool), used: used};
   }
 
-  function suggest(toks, code, section, kind) {
-    var L = DATA[code];
-    if (!L || !toks.some(function (t) { return unknown(t, L); })) return null;
+  function suggest(toks, queryLang, code, section, kind) {
+    var Q = DATA[queryLang], L = DATA[code];
+    if (!Q || !L || !toks.some(function (t) { return unknown(t, Q); })) return null;
     var better = [], changed = false;
     toks.forEach(function (t) {
-      var b = unknown(t, L) ? closest(t, L) : null;
+      var b = unknown(t, Q) ? closest(t, Q) : null;
       if (b && b !== t) { better.push(b); changed = true; } else better.push(t);
     });
     if (!changed) return null;
     var allowed = filter(L, section, kind);
-    var terms = function (list) { return list.map(function (t) { return new Clause("term", [t]); }); };
+    var terms = function (list) {
+      return list.map(function (t) { return new Clause("term", [t], L.filler.has(t) ? "should" : "must"); });
+    };
     var before = rank(terms(toks), L, allowed, false, 1).count, after = rank(terms(better), L, allowed, false, 1).count;
     return after > before ? better.join(" ") : null;
   }

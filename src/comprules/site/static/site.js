@@ -145,6 +145,8 @@
   var MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September",
                 "October", "November", "December"];
   var LANG_NAMES = {en: "English", fr: "French", zh: "Chinese"};
+  /* Hits shown on the search page (comprules search -n 20). */
+  var LIMIT = 20;
 
   /* "en/2026-08-07" -> "English, 7 August 2026"; an undated document by its name. */
   function editionWords(name, alsoIn) {
@@ -209,7 +211,7 @@
         return;
       }
       try {
-        show(engine.search(text, {lang: lang.value || null, kind: kind.value || null, limit: 30}), mine, "local");
+        show(engine.search(text, {lang: lang.value || null, kind: kind.value || null, limit: LIMIT}), mine, "local");
       } catch (e) {
         list.innerHTML = "";
         status.textContent = e && e.message ? e.message : String(e);
@@ -225,7 +227,7 @@
       window.history.replaceState(null, "", "?" + query.toString());
       if (!text) { list.innerHTML = ""; status.textContent = ""; return; }
       if (api === false) { local(text, mine); return; }
-      var p = new URLSearchParams({q: text, limit: "30"});
+      var p = new URLSearchParams({q: text, limit: String(LIMIT)});
       if (lang.value) p.set("lang", lang.value);
       if (kind.value) p.set("kind", kind.value);
       if (ed.value === "*") p.set("all_editions", "true"); else if (ed.value) p.set("edition", ed.value);
