@@ -370,7 +370,7 @@ def search(kb: KnowledgeBase | None, query: str, *, edition: str | None = None, 
     ``kind`` may be ``"any"``. Raises :class:`UsageError` for bad options (both
     ``edition`` and ``all_editions``, an unknown edition, a malformed query).
     """
-    from .indexer import ALL_EDITIONS, build_index, search as run_search
+    from .indexer import ALL_EDITIONS, search as run_search
 
     if edition and all_editions:
         raise UsageError("an edition and all editions exclude each other")
@@ -380,6 +380,7 @@ def search(kb: KnowledgeBase | None, query: str, *, edition: str | None = None, 
         import tempfile
 
         from .corpus import parse_file
+        from .indexer import build_index  # only for a source file: the build stage loads slowly
 
         parsed = parse_file(edition)
         with tempfile.TemporaryDirectory(prefix="comprules-search-") as tmp:
