@@ -247,7 +247,10 @@ def _keyed(doc: dict) -> dict:
 
 
 def analyzed_texts(doc: dict) -> dict[str, str]:
-    """The text of each analyzed field of one document."""
+    """The text of each analyzed field of one document (none for a language without an
+    analyzer of its own, :data:`.languages.ANALYZERS`: its units are found by number)."""
+    if doc["lang"] not in LANGS:  # a language without an analyzer: found by its numbers only
+        return {}
     code = field_lang(doc["lang"])
     return {
         f"title_{code}": doc["heading"],
@@ -261,6 +264,8 @@ def analyzed_texts(doc: dict) -> dict[str, str]:
 def exact_texts(doc: dict) -> dict[str, str]:
     """The text of the exact-word list of one document: its heading and its ancestors'
     titles, whose tokens are indexed unstemmed ("phasing" is not "phase")."""
+    if doc["lang"] not in LANGS:
+        return {}
     return {f"names_{field_lang(doc['lang'])}": doc["heading"] + "\n" + doc["context"]}
 
 

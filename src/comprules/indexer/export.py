@@ -25,6 +25,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from . import rank, searching
+from ..languages import get as table_language
 from ..model import parent_number, sort_key
 from .documents import GLOSSARY
 from .impacts import ALL, EXAMPLES, NAMES
@@ -36,7 +37,8 @@ FORMAT = 1
 
 
 def site_data(index_dir: Path, lang: str) -> dict:
-    """The search data of ``lang``'s documents in the default scope of ``index_dir``."""
+    """The search data of ``lang``'s documents in the default scope of ``index_dir`` (for a
+    language without an analyzer, the documents only: they are found by number)."""
     handle = searching._open(index_dir)
     table = handle.table
     scope = searching._Scope(handle.current)
@@ -69,13 +71,15 @@ def site_data(index_dir: Path, lang: str) -> dict:
             if kind != NAMES or pairs:
                 out[term] = [idf, count, deltas, [s for _, s in pairs]]
     vocab = {token: ("" if term == token else term) for token, term in sorted(handle.vocab.table(lang).items())}
+    if lang not in LANGUAGES:  # found by number only: no words, headwords or lexicon
+        terms, vocab = {ALL: {}, EXAMPLES: {}, NAMES: {}}, {}
     heads = {}
-    for key, found in table.heads.items():
+    for key, found in (table.heads.items() if lang in LANGUAGES else ()):
         mine = [position[d] for d in found if d in position]
         if mine:
             heads[key] = mine
     stemmed = {}
-    for key, found in table.stemmed_heads.items():
+    for key, found in (table.stemmed_heads.items() if lang in LANGUAGES else ()):
         mine = [position[d] for d in found if d in position]
         if mine:
             stemmed[" ".join(key)] = mine
@@ -88,16 +92,17 @@ def site_data(index_dir: Path, lang: str) -> dict:
     lexicon = []
     for (source, stems), targets in sorted(handle.lexicon.entries.items()):
         for target, text in targets:
-            if lang in (source, target):
+            if lang in (source, target) and lang in LANGUAGES:
                 lexicon.append([source, " ".join(stems), target, text])
-    language = LANGUAGES[lang]
+    language = LANGUAGES.get(lang)
     return {
         "format": FORMAT,
         "lang": lang,
         "langs": list(LANGS),
+        "community": table_language(lang).community,
         "constants": constants(),
-        "stop": sorted(language.stop),
-        "filler": sorted(language.filler),
+        "stop": sorted(language.stop) if language else [],
+        "filler": sorted(language.filler) if language else [],
         "docs": docs,
         "vocab": vocab,
         "terms": terms,

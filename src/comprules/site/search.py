@@ -26,12 +26,12 @@ def write_search_data(index_dir: Path, out: Path) -> dict[str, int]:
     """Write ``search/{lang}.js`` for every language with documents in the default scope;
     the bytes written per language. Deterministic for a given index."""
     from ..indexer.export import site_data
-    from ..indexer.languages import LANGS
+    from ..languages import codes
 
     written = {}
     folder = Path(out) / DATA_DIR
     folder.mkdir(parents=True, exist_ok=True)
-    for lang in LANGS:
+    for lang in codes():
         data = site_data(index_dir, lang)
         if not data["docs"]:
             continue

@@ -497,6 +497,9 @@
     return {order: fin.slice(0, pool), count: docs.length, used: ctx.used};
   }
 
+  /* The analyzed language whose terms a language's texts are compared in (Python's field_lang). */
+  function fieldLang(code) { return LANGS.indexOf(code) >= 0 ? code : LANGS[0]; }
+
   function byScore(a, b) { return b[0] - a[0] || a[1] - b[1]; }
 
   function near(L, d, pairs) {
@@ -792,7 +795,7 @@
   }
 
   function numberRanked(number, lang, section, kind, pool) {
-    var codes = lang ? [lang] : LANGS, exact = [], below = [];
+    var codes = lang ? [lang] : Object.keys(DATA), exact = [], below = [];  /* every language's numbers */
     codes.forEach(function (code) {
       var L = DATA[code], allowed = filter(L, section, kind);
       for (var d = 0; d < L.n; d++) {
@@ -802,14 +805,15 @@
         else if (doc[12] === number) below.push([code, d]);
       }
     });
-    function order(a, b) {
+    function order(a, b) {  /* a community translation after Wizards' texts, then by number */
       var da = DATA[a[0]].docs[a[1]], db = DATA[b[0]].docs[b[1]];
-      return da[11] - db[11] || (a[0] !== "en") - (b[0] !== "en") || db[9] - da[9] || da[10] - db[10];
+      return (DATA[a[0]].raw.community ? 1 : 0) - (DATA[b[0]].raw.community ? 1 : 0) || da[11] - db[11] ||
+        (a[0] !== "en") - (b[0] !== "en") || db[9] - da[9] || da[10] - db[10];
     }
     var first = exact.sort(order).concat(below.sort(order));
     var scored = [], used = {};
     if (number.indexOf("~") < 0 && number.indexOf("¶") < 0) {
-      codes.forEach(function (code) {
+      (lang ? [lang] : LANGS).forEach(function (code) {
         var L = DATA[code], result = rank([new Clause("term", [number])], L, filter(L, section, kind),
           kind === "example", pool + first.length);
         result.order.forEach(function (x) { scored.push([x[0], code, x[1], false]); });
@@ -880,10 +884,10 @@
   }
 
   function hit(item, used, kind) {
-    var L = DATA[item[1]], doc = L.docs[item[2]];
+    var L = DATA[item[1]], doc = L.docs[item[2]], F = DATA[fieldLang(item[1])];
     var example = kind === "example" && doc[6];
     var source = example ? doc[6] : (doc[4] || doc[3] || "");
-    var snip = snippet(source, used[item[1]] || new Set(), L);
+    var snip = snippet(source, used[fieldLang(item[1])] || new Set(), F);
     return {
       edition: doc[7], number: doc[0], title: doc[3] || null, kind: example ? "example" : doc[2],
       score: Math.round(item[0] * 10000) / 10000, snippet: snip[0], highlights: snip[1], also_in: Math.max(0, doc[8] - 1),
