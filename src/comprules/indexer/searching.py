@@ -231,6 +231,30 @@ class _OpenIndex:
             self._sequences[docnum] = seq
         return seq
 
+    def columns(self) -> dict[str, np.ndarray]:
+        """The side table's columns as arrays (for filters)."""
+        cached = self.__dict__.get("_columns")
+        if cached is None:
+            t = self.table
+            cached = self.__dict__["_columns"] = {
+                "lang": np.array(t.lang, dtype=object), "kind": np.array(t.kind, dtype=object),
+                "section": np.array(t.section, dtype=object),
+                "chapter": np.array([x[:1] for x in t.section], dtype=object),
+                "examples": np.array(t.examples, dtype=bool),
+            }
+        return cached
+
+    def scope_mask(self, ids: frozenset[int] | None) -> np.ndarray:
+        """The live documents held by one of the editions ``ids`` (every edition: ``None``)."""
+        masks = self.__dict__.setdefault("_scopes", {})
+        if ids not in masks:
+            members = self.table.members
+            if ids is None:
+                masks[ids] = np.fromiter((bool(m) for m in members), dtype=bool, count=len(members))
+            else:
+                masks[ids] = np.fromiter((not ids.isdisjoint(m) for m in members), dtype=bool, count=len(members))
+        return masks[ids]
+
     def title_tokens(self, docnum: int) -> list[str]:
         """The tokens of a document's title, stop words of its language left out."""
         stop = LANGUAGES[field_lang(self.table.lang[docnum])].stop
@@ -330,17 +354,17 @@ def _filter(handle: _OpenIndex, scope: _Scope, lang: str | None, section: str | 
         table = handle.table
         # the default scope's documents come first in every posting list: any scope inside it reads only those
         current = scope.ids is not None and scope.ids <= handle.current
-        kinds = KINDS[kind] if kind else None
-        ids = scope.ids
-        mask = np.array([
-            bool(table.members[d])
-            and (ids is None or not ids.isdisjoint(table.members[d]))
-            and (lang is None or table.lang[d] == lang)
-            and (section is None or _in_section(table.section[d], section))
-            and (kinds is None or table.kind[d] in kinds)
-            and (kind != "example" or table.examples[d])
-            for d in range(len(table))
-        ], dtype=bool)
+        columns = handle.columns()
+        mask = handle.scope_mask(scope.ids).copy()
+        if lang is not None:
+            mask &= columns["lang"] == lang
+        if section is not None:
+            mask &= (columns["section"] == section) if len(section) == 3 else (columns["chapter"] == section)
+        if kind is not None:
+            mask &= np.isin(columns["kind"], sorted(KINDS[kind]))
+            if kind == "example":
+                mask &= columns["examples"]
+        del table
         handle.filters[key] = _Filter(mask, current)
     return handle.filters[key]
 
