@@ -180,8 +180,10 @@ def test_diff_json_has_the_design_shape(storied):
     assert (data["old"], data["new"]) == ("en/2026-06-19", "en/2026-08-07")
     assert {"old", "new", "kind"} <= set(data["sections"][0])
     row = next(r for r in data["rules"] if r["old"] == "722.3a")
-    assert {"old", "new", "kind", "similarity", "changes"} <= set(row)
-    assert row["changes"] == [{"op": "replace", "old": ",", "new": ".", "at": row["changes"][0]["at"]}]
+    assert {"old", "new", "kind", "similarity", "changes", "moved", "words"} <= set(row)
+    assert (row["kind"], row["moved"], row["words"], row["edited"]) == ("edited", False, "edited", True)
+    at = row["changes"][0]["at"]
+    assert row["changes"] == [{"op": "replace", "old": ",", "new": ".", "at": at, "new_at": at}]
 
 
 def test_in_section_702_keeps_the_keywords_that_came_from_502(renumbering):

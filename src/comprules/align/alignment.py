@@ -27,7 +27,22 @@ not an edit. Displayed words always come from the original text.
 A rule of the old edition is ``kept`` (same id, same words), ``edited`` (same id,
 other words), ``renumbered`` (another id; ``changes`` tells whether its words also
 changed), ``removed``, or ``split`` (one row per new rule it became); a rule of the
-new edition is ``added`` or ``merged`` (one row per old rule it came from). Sections
+new edition is ``added`` or ``merged`` (one row per old rule it came from).
+
+Beside that ``kind`` (kept for compatibility), each row has two *facets* (DESIGN.md,
+"diff facets"): :attr:`RuleChange.moved` (its number changed) and
+:attr:`RuleChange.words`, how its printed words changed: ``None`` (not at all),
+``edited`` (wording), ``rewritten`` (an edit that left little text in common, found by
+position and structure: the one rule left between the same two aligned neighbours,
+under the same parent; 100.7 in 2022-10-07), ``typography`` (only quotes, dashes,
+hyphens, apostrophes, underscores or spacing: 702.124g gained quotes in 2022-10-07,
+708.2b lost a hyphen in 2026-06-19) or ``references`` (only the numbers it cites,
+each following the renumbering). Quotes and dashes stay folded for *matching*; the
+facet looks at the printed text.
+
+The alignment is symmetric: :func:`align` always aligns the earlier edition with the
+later one (by effective date, then name) and gives the other direction as its
+:meth:`Alignment.mirror`, so ``align(b, a)`` is the mirror image of ``align(a, b)``. Sections
 are classified from where their rules went (402 → 112 is ``renumbered`` although
 its subrules were rewritten too): ``kept``, ``edited`` (same number, title or rules
 changed), ``renumbered``, ``added``, ``removed``, ``split`` or ``merged``.
@@ -55,6 +70,7 @@ __all__ = [
     "RULE_KINDS",
     "SECTION_KINDS",
     "ALIGNED_KINDS",
+    "WORD_FACETS",
     "WordChange",
     "RuleChange",
     "SectionChange",
@@ -66,6 +82,8 @@ __all__ = [
 
 #: What can happen to a rule between two editions (DESIGN.md, ``diff`` JSON).
 RULE_KINDS = ("kept", "edited", "renumbered", "added", "removed", "split", "merged")
+#: How a rule's printed words changed (:attr:`RuleChange.words`; ``None``: not at all).
+WORD_FACETS = ("edited", "rewritten", "typography", "references")
 #: What can happen to a section: the same kinds.
 SECTION_KINDS = RULE_KINDS
 #: The units aligned as rules: not chapters and sections (aligned apart), nor the
@@ -142,7 +160,19 @@ def _token_list(text: str, parts: list[tuple[int, int, str]], qmarks: bool = Fal
                 out.append(_REF + target)
     out = [t for t in out if t not in _IGNORED]
     if "{o" in text:  # the symbol font of 2003–2004: "{o3}" is "{3}", "{oT}" is "{T}"
-        out = [t for k, t in enumerate(out) if not (t == "o" and k and out[k - 1] == "{")]
+        out = _symbol_font(out)
+    return out
+
+
+def _symbol_font(toks: list[str]) -> list[str]:
+    """``{``, ``o``, ``3`` → ``{``, ``3``; ``{``, ``oW`` → ``{``, ``W`` (the 2003–04 font)."""
+    out: list[str] = []
+    for t in toks:
+        if out and out[-1] == "{" and t[0] == "o" and len(t) <= 3:
+            if t == "o":
+                continue
+            t = t[1:]
+        out.append(t)
     return out
 
 
@@ -315,17 +345,28 @@ class WordChange:
     """One word-level change of an edited rule.
 
     ``op`` is ``insert``, ``delete`` or ``replace``; ``old`` and ``new`` are the words
-    as printed (``""`` for the missing side); ``at`` is the index of the first word
-    concerned in the old rule's word list (:func:`tokens`).
+    as printed (``""`` for the missing side); ``at`` and ``new_at`` are the indexes of
+    the first word concerned in the old and the new rule's word lists (:func:`tokens`;
+    for a ``typography`` change, the printed marks counted as words too).
     """
 
     op: str
     old: str
     new: str
     at: int
+    new_at: int = 0
 
     def to_json(self) -> dict:
-        return {"op": self.op, "old": self.old, "new": self.new, "at": self.at}
+        return {"op": self.op, "old": self.old, "new": self.new, "at": self.at, "new_at": self.new_at}
+
+    @classmethod
+    def from_json(cls, data: dict) -> "WordChange":
+        return cls(data["op"], data["old"], data["new"], data.get("at", 0), data.get("new_at", 0))
+
+    def mirror(self) -> "WordChange":
+        """The same change seen from the new text: an insertion becomes a deletion."""
+        op = {"insert": "delete", "delete": "insert"}.get(self.op, self.op)
+        return WordChange(op, self.new, self.old, self.new_at, self.at)
 
 
 @dataclass(frozen=True, slots=True)
@@ -340,20 +381,51 @@ class RuleChange:
     kind: str
     similarity: float = 1.0
     changes: tuple[WordChange, ...] = ()
+    words: str | None = None
+
+    @property
+    def moved(self) -> bool:
+        """True when the rule's number changed (both sides present, other ids)."""
+        return self.old is not None and self.new is not None and self.old != self.new
 
     @property
     def edited(self) -> bool:
-        """True when the words changed (an ``edited`` rule, or a moved one whose words changed)."""
-        return bool(self.changes)
+        """True when the wording changed: ``words`` is ``edited`` or ``rewritten``."""
+        return self.words in ("edited", "rewritten")
+
+    @property
+    def facet(self) -> str:
+        """The change as a reader names it: ``added``, ``removed``, ``moved``, ``edited``,
+        ``moved + edited``, ``rewritten``, ``typography``, ``moved + typography``,
+        ``split``, ``merged``, ``unchanged``… (a moved rule whose cited numbers only
+        followed the renumbering is ``moved``; such a rule in place is ``unchanged``)."""
+        if self.old is None:
+            return "added"
+        if self.new is None:
+            return "removed"
+        words = self.words if self.words != "references" else None
+        parts = [p for p in ("moved" if self.moved else None, words) if p]
+        if self.kind in ("split", "merged"):
+            return self.kind if not words else f"{self.kind} + {words}"
+        return " + ".join(parts) or "unchanged"
 
     def to_json(self) -> dict:
         return {"old": self.old, "new": self.new, "kind": self.kind, "similarity": round(self.similarity, 4),
-                "edited": self.edited, "changes": [c.to_json() for c in self.changes]}
+                "moved": self.moved, "words": self.words, "edited": self.edited,
+                "changes": [c.to_json() for c in self.changes]}
 
     @classmethod
     def from_json(cls, data: dict) -> "RuleChange":
-        changes = tuple(WordChange(c["op"], c["old"], c["new"], c.get("at", 0)) for c in data.get("changes", ()))
-        return cls(data["old"], data["new"], data["kind"], data.get("similarity", 1.0), changes)
+        changes = tuple(WordChange.from_json(c) for c in data.get("changes", ()))
+        words = data.get("words")
+        if "words" not in data and changes:  # stored before the facets: a change of words
+            words = "edited"
+        return cls(data["old"], data["new"], data["kind"], data.get("similarity", 1.0), changes, words)
+
+    def mirror(self) -> "RuleChange":
+        """The same row from the new edition's side (added ⇄ removed, split ⇄ merged)."""
+        return RuleChange(self.new, self.old, _MIRROR_KIND.get(self.kind, self.kind), self.similarity,
+                          tuple(c.mirror() for c in self.changes), self.words)
 
 
 @dataclass(frozen=True, slots=True)
@@ -373,6 +445,13 @@ class SectionChange:
     @classmethod
     def from_json(cls, data: dict) -> "SectionChange":
         return cls(data["old"], data["new"], data["kind"], data.get("old_title"), data.get("new_title"))
+
+    def mirror(self) -> "SectionChange":
+        return SectionChange(self.new, self.old, _MIRROR_KIND.get(self.kind, self.kind), self.new_title,
+                             self.old_title)
+
+
+_MIRROR_KIND = {"added": "removed", "removed": "added", "split": "merged", "merged": "split"}
 
 
 @dataclass(frozen=True)
@@ -412,6 +491,45 @@ class Alignment:
         """How many rows of each kind (rules)."""
         return dict(Counter(c.kind for c in self.rules))
 
+    def facet_counts(self) -> dict[str, int]:
+        """How many rows of each :attr:`RuleChange.facet` (``moved + edited``: 5), the
+        unchanged rows left out."""
+        return dict(Counter(c.facet for c in self.rules if c.facet != "unchanged"))
+
+    @cached_property
+    def mapping(self) -> dict[str, str]:
+        """Old number → new number: rules (a split rule: its first row), sections, and
+        chapters (the number most of their sections went to)."""
+        out: dict[str, str] = {}
+        for c in self.rules:
+            if c.old is not None and c.new is not None:
+                out.setdefault(c.old, c.new)
+        chapters: dict[str, Counter] = defaultdict(Counter)
+        for sec in self.sections:
+            if sec.old is not None and sec.new is not None:
+                out.setdefault(sec.old, sec.new)
+                chapters[sec.old[0]][sec.new[0]] += 1
+        for co, c in chapters.items():
+            out.setdefault(co, _best(c, co)[0])
+        return out
+
+    def mirror(self, old: Edition | None = None, new: Edition | None = None) -> "Alignment":
+        """The alignment seen from the other side: ``new`` → ``old``, every row mirrored
+        (:meth:`RuleChange.mirror`), in the order of the edition that is now the new one.
+
+        ``old`` and ``new`` are *this* alignment's editions, for their order of rules;
+        without them, rule numbers give the order (:func:`~comprules.model.sort_key`).
+        """
+        def positions(edition: Edition | None, ids) -> dict[str, int]:
+            if edition is not None:
+                return {r.id: k for k, r in enumerate(edition.rules)}
+            return {x: k for k, x in enumerate(sorted(set(ids), key=sort_key))}
+        pos_old = positions(old, [c.old for c in self.rules if c.old] + [s.old for s in self.sections if s.old])
+        pos_new = positions(new, [c.new for c in self.rules if c.new] + [s.new for s in self.sections if s.new])
+        rules = _ordered([c.mirror() for c in self.rules], pos_new, pos_old)
+        sections = _ordered([s.mirror() for s in self.sections], pos_new, pos_old)
+        return Alignment(self.new, self.old, tuple(rules), tuple(sections), dict(self.stats, mirrored=1))
+
     def changed(self) -> list[RuleChange]:
         """The rows that are not ``kept``."""
         return [c for c in self.rules if c.kind != "kept"]
@@ -438,6 +556,29 @@ class Alignment:
         """The inverse of :meth:`to_json` (a stored alignment of the knowledge base)."""
         return cls(data["old"], data["new"], tuple(RuleChange.from_json(r) for r in data["rules"]),
                    tuple(SectionChange.from_json(s) for s in data["sections"]))
+
+
+def _ordered(rows: list, old_pos: dict[str, int], new_pos: dict[str, int]) -> list:
+    """Rows in the new edition's order (several rows of one new rule by old order), each
+    removed rule after the row of the nearest old rule before it that went somewhere."""
+    anchor: dict[str, int] = {}
+    for r in rows:
+        if r.old is not None and r.new is not None:
+            p = new_pos.get(r.new, -1)
+            anchor[r.old] = min(anchor.get(r.old, p), p)
+    after: dict[str, int] = {}
+    last = -1
+    for oid in sorted(old_pos, key=old_pos.__getitem__):
+        if oid in anchor:
+            last = anchor[oid]
+        else:
+            after[oid] = last
+
+    def key(r) -> tuple[int, int, int]:
+        if r.new is not None:
+            return new_pos.get(r.new, -1), 0, old_pos.get(r.old, -1) if r.old is not None else -1
+        return after.get(r.old, -1), 1, old_pos.get(r.old, -1)
+    return sorted(rows, key=key)
 
 
 # ---------------------------------------------------------------------------
@@ -472,6 +613,7 @@ class _Matcher:
         self.rev: dict[int, int] = {}
         self.section_map: dict[str, str] = {}
         self.stats: dict[str, int] = {}
+        self.rewritten: set[int] = set()  # old indices paired by :meth:`rewrites`
 
     # -- bookkeeping ------------------------------------------------------
     def pair(self, i: int, j: int) -> None:
@@ -713,6 +855,45 @@ class _Matcher:
             out[w].append(p)
         return out
 
+    def rewrites(self, split: dict[int, list[int]], merged: dict[int, list[int]]) -> int:
+        """Pair a rule rewritten in place: the only old rule left between two aligned
+        neighbours, and the only new rule left between their counterparts, of the same
+        kind under the same (aligned) parent, a heading keeping its title. 100.7
+        (2022-10-07, "silver-bordered" → "intended for casual play") has few words in
+        common with its old text; it is an edit, not a removal and an addition."""
+        o, n = self.o, self.n
+        used_old = set(self.pairs) | set(split) | {p for ps in merged.values() for p in ps}
+        used_new = set(self.rev) | set(merged) | {p for ps in split.values() for p in ps}
+        paired = sorted(self.pairs)
+        found = 0
+        for i in range(len(o.units)):
+            if i in used_old:
+                continue
+            k = bisect_left(paired, i)
+            before = paired[k - 1] if k else -1
+            after = paired[k] if k < len(paired) else len(o.units)
+            lo = self.pairs[before] if before >= 0 else -1
+            hi = self.pairs[after] if after < len(o.units) else len(n.units)
+            if lo >= hi:
+                continue  # the neighbours crossed: no place to speak of
+            olds = [x for x in range(before + 1, after) if x not in used_old]
+            news = [x for x in range(lo + 1, hi) if x not in used_new]
+            if len(olds) != 1 or len(news) != 1:
+                continue
+            j = news[0]
+            ro, rn = o.units[i], n.units[j]
+            if ro.kind != rn.kind or self.map_parent(ro.parent) != rn.parent:
+                continue
+            if (ro.title or rn.title) and _title_key(ro.title) != _title_key(rn.title):
+                continue  # 502.14 Snow-Covered → Vigilance (2004-10-01): another keyword
+            self.pair(i, j)
+            self.rewritten.add(i)
+            used_old.add(i)
+            used_new.add(j)
+            found += 1
+        self.stats["rewritten"] = found
+        return found
+
     def sections(self) -> dict[str, str]:
         """Provisional section map from the rules paired so far (:func:`_pair_sections`)."""
         self.section_map = _pair_sections(self, *_flows(self))
@@ -919,7 +1100,7 @@ def _changes(old_text, old_toks, old_parts, new_text, new_toks, new_parts, mappi
         old = old_text[os_[i1][0]:os_[i2 - 1][1]] if i2 > i1 else ""
         new = new_text[ns[j1][0]:ns[j2 - 1][1]] if j2 > j1 else ""
         op = "replace" if old and new else ("delete" if old else "insert")
-        out.append(WordChange(op, old, new, i1))
+        out.append(WordChange(op, old, new, i1, j1))
     return sim, tuple(out)
 
 
@@ -939,18 +1120,114 @@ def _change_blocks(a: list[str], b: list[str]) -> list[tuple[int, int, int, int]
 
 def _rule_change(m: _Matcher, i: int, j: int, mapping: dict[str, str], kind: str | None = None) -> RuleChange:
     o, n = m.o, m.n
+    words = None
     if o.contents[i] == n.contents[j]:  # printed alike (a stale reference is not a word change)
         sim, changes = 1.0, ()
     else:
         sim, changes = _changes(o.contents[i], o.toks[i], o.parts[i], n.contents[j], n.toks[j], n.parts[j], mapping,
                                 (o.qmarks, n.qmarks))
+        if changes:
+            words = "rewritten" if i in m.rewritten else "edited"
+        else:
+            words, changes = _printed_change(o.contents[i], o.parts[i], n.contents[j], n.parts[j], mapping)
     ro, rn = o.units[i], n.units[j]
     if kind is None:
         if ro.id == rn.id:
-            kind = "edited" if changes else "kept"
+            kind = "edited" if words in ("edited", "rewritten", "typography") else "kept"
         else:
             kind = "renumbered"
-    return RuleChange(ro.id, rn.id, kind, sim, changes)
+    return RuleChange(ro.id, rn.id, kind, sim, changes, words)
+
+
+#: A printed token: as :data:`_TOKEN`, and the underscore of ``_italics_``.
+_PRINTED = re.compile(r"\(TM\)|™|\d+(?:\.\d+[a-z]{0,2})?|[^\W\d_]+(?:['’](?=[^\W\d_]))?|[^\w\s]|_")
+
+
+def _printed_tokens(text: str, parts) -> tuple[list[str], list[tuple[int, int]]]:
+    """Every printed mark of ``text`` as a token, with its span: quotes, dashes and
+    underscores too; references as ``"\\x00" + number``; the trademark sign and the
+    2003–04 symbol font read as the signs they print (``(TM)`` is ``™``, ``{o3}`` is
+    ``{3}``)."""
+    toks: list[str] = []
+    spans: list[tuple[int, int]] = []
+    for start, end, target in _segments(text, parts):
+        if target is not None:
+            toks.append(_REF + target)
+            spans.append((start, end))
+            continue
+        for mt in _PRINTED.finditer(text, start, end):
+            t = mt.group()
+            span = mt.span()
+            if toks and toks[-1] == "{" and t[0] == "o" and len(t) <= 3:  # the symbol font
+                if t == "o":
+                    continue
+                t, span = t[1:], (span[0] + 1, span[1])
+            toks.append("™" if t == "(TM)" else t)
+            spans.append(span)
+    return toks, spans
+
+
+def _printed_change(old_text: str, old_parts, new_text: str, new_parts, mapping: dict[str, str] | None
+                    ) -> tuple[str | None, tuple[WordChange, ...]]:
+    """The facet and the changes of two texts whose words are the same once normalised:
+    ``typography`` (some printed mark changed: a quote, a dash, a hyphen, an
+    apostrophe, an underscore, spacing), ``references`` (only cited numbers, which
+    followed the renumbering), or ``None`` (only the symbol font or the trademark sign
+    changed its spelling)."""
+    a, a_spans = _printed_tokens(old_text, old_parts)
+    b, b_spans = _printed_tokens(new_text, new_parts)
+    a = _compare_tokens(tuple(a), mapping)
+    if a != b:
+        out = []
+        for i1, i2, j1, j2 in _change_blocks(a, b):
+            old = old_text[a_spans[i1][0]:a_spans[i2 - 1][1]] if i2 > i1 else ""
+            new = new_text[b_spans[j1][0]:b_spans[j2 - 1][1]] if j2 > j1 else ""
+            op = "replace" if old and new else ("delete" if old else "insert")
+            out.append(WordChange(op, old, new, i1, j1))
+        return "typography", tuple(out)
+    printed_old = [old_text[s:e] for (s, e, t) in _segments(old_text, old_parts) if t is not None]
+    printed_new = [new_text[s:e] for (s, e, t) in _segments(new_text, new_parts) if t is not None]
+    if printed_old != printed_new:
+        return "references", ()
+    if " ".join(old_text.split()) != " ".join(new_text.split()) or old_text.count("\n") != new_text.count("\n"):
+        plain_old = re.sub(r"\{o([^}\s]{1,2})\}", r"{\1}", old_text).replace("(TM)", "™")
+        plain_new = re.sub(r"\{o([^}\s]{1,2})\}", r"{\1}", new_text).replace("(TM)", "™")
+        if plain_old != plain_new:
+            return "typography", ()
+        return None, ()
+    return "typography", ()  # spacing
+
+
+def change_spans(old_text: str, new_text: str, lang: str = "en", mapping: dict[str, str] | None = None,
+                 typography: bool = False) -> list[tuple[tuple[int, int] | None, tuple[int, int] | None]]:
+    """Where two printed texts differ: one ``(old span, new span)`` per run of changed
+    words (``None`` for the side without words), as :func:`align` compares them.
+
+    ``mapping`` maps old rule numbers to new ones (:attr:`Alignment.mapping`): a
+    reference that followed its target's renumbering is no change. With
+    ``typography``, quotes, dashes, hyphens, apostrophes and underscores count (the
+    rule's ``words`` facet is ``typography``); otherwise they are folded away.
+
+    >>> change_spans("you may play it", "you may cast it")
+    [((8, 12), (8, 12))]
+    """
+    def parts(text: str):
+        return sorted(p for r in references.extract(text, lang) if r.kind != "glossary" for p in r.parts)
+    old_parts, new_parts = parts(old_text), parts(new_text)
+    if typography:
+        a, a_spans = _printed_tokens(old_text, old_parts)
+        b, b_spans = _printed_tokens(new_text, new_parts)
+    else:
+        a = _token_list(old_text, old_parts)
+        b = _token_list(new_text, new_parts)
+        a_spans = _token_spans(old_text, a, old_parts)
+        b_spans = _token_spans(new_text, b, new_parts)
+    a = _compare_tokens(tuple(a), mapping)
+    out = []
+    for i1, i2, j1, j2 in _change_blocks(a, list(b)):
+        out.append(((a_spans[i1][0], a_spans[i2 - 1][1]) if i2 > i1 else None,
+                    (b_spans[j1][0], b_spans[j2 - 1][1]) if j2 > j1 else None))
+    return out
 
 
 def align(old: Edition, new: Edition) -> Alignment:
@@ -965,6 +1242,8 @@ def align(old: Edition, new: Edition) -> Alignment:
     >>> a.forward["502.26"][0].new                                        # doctest: +SKIP
     '702.34'
     """
+    if _order_key(old) > _order_key(new):
+        return align(new, old).mirror(new, old)
     m = _Matcher(_prepare(old), _prepare(new))
     m.identical()
     m.sections()
@@ -975,6 +1254,7 @@ def align(old: Edition, new: Edition) -> Alignment:
     m.sections()
     m.structure()
     split, merged = m.splits()
+    m.rewrites(split, merged)
     section_rows, section_map = _align_sections(m)
     m.section_map = section_map
     mapping = _mapping(m, section_map)
@@ -1027,6 +1307,11 @@ def align(old: Edition, new: Edition) -> Alignment:
     sections = _refine_section_kinds(sections, rows)
     stats = dict(m.stats, old_units=len(o.units), new_units=len(n.units))
     return Alignment(old.name, new.name, tuple(rows), sections, stats)
+
+
+def _order_key(edition: Edition) -> tuple:
+    """Editions are aligned earliest first: by effective date, then name (fragments)."""
+    return (edition.effective is None, edition.effective or "", edition.name)
 
 
 def _refine_section_kinds(sections: tuple[SectionChange, ...], rows: list[RuleChange]) -> tuple[SectionChange, ...]:

@@ -50,10 +50,24 @@ class LineageStep:
     previous: str | None = None
     similarity: float = 1.0
     changes: tuple[WordChange, ...] = ()
+    words: str | None = None
+
+    @property
+    def moved(self) -> bool:
+        """True when the number changed at this step."""
+        return self.previous is not None and self.previous != self.number and self.kind != "removed"
+
+    @property
+    def facet(self) -> str:
+        """``moved + edited``, ``typography``, ``added``… (:attr:`RuleChange.facet`)."""
+        if self.kind in ("added", "first", "removed"):
+            return self.kind
+        return RuleChange(self.previous, self.number, self.kind, self.similarity, self.changes, self.words).facet
 
     def to_json(self) -> dict:
         return {"edition": self.edition, "number": self.number, "kind": self.kind, "text": self.text,
                 "previous": self.previous, "similarity": round(self.similarity, 4),
+                "moved": self.moved, "words": self.words, "facet": self.facet,
                 "changes": [c.to_json() for c in self.changes]}
 
 
@@ -90,7 +104,7 @@ class _Walker:
             j, row = found
             if row.kind != "kept":
                 steps.append(LineageStep(self.names[k], current, row.kind, self.text(self.names[k], current),
-                                         row.old, row.similarity, row.changes))
+                                         row.old, row.similarity, row.changes, row.words))
             current, k = row.old, j
 
     def _forward(self, number: str, k: int) -> list[LineageStep]:
@@ -108,7 +122,7 @@ class _Walker:
             row: RuleChange = max(rows, key=lambda c: c.similarity)
             if row.kind != "kept":
                 steps.append(LineageStep(self.names[nxt], row.new, row.kind, self.text(self.names[nxt], row.new),
-                                         current, row.similarity, row.changes))
+                                         current, row.similarity, row.changes, row.words))
             current, k = row.new, nxt
         return steps
 
