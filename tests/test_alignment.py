@@ -6,6 +6,7 @@ Every asserted number was read in the two source files concerned (see the commen
 from __future__ import annotations
 
 import json
+from collections import Counter
 
 import pytest
 
@@ -129,6 +130,70 @@ def test_722_3a_comma_to_period_is_a_word_level_edit(storied):
     assert [(w.op, w.old, w.new) for w in change.changes] == [("replace", ",", ".")]
 
 
+def test_2026_08_07_facets_9_added_5_edited_5_moved_and_edited_12_moved(storied):
+    assert storied.facet_counts() == {"added": 9, "edited": 5, "moved + edited": 5, "moved": 12}
+    # the 12 pure moves: same words, only the numbers they cite followed the renumbering
+    pure = [c for c in storied.rules if c.facet == "moved"]
+    assert {c.words for c in pure} <= {None, "references"}
+    assert ("310.11b", "310.12b") in {(c.old, c.new) for c in pure}
+
+
+def test_310_8a_to_310_9a_is_moved_and_edited(storied):
+    # "becomes its protector" → "only … can be its protector": a real rules change
+    change = storied.forward["310.8a"][0]
+    assert (change.new, change.moved, change.words, change.facet) == ("310.9a", True, "edited", "moved + edited")
+
+
+def test_deathtouch_502_63a_to_702_2a_is_moved_and_edited_in_2009(renumbering):
+    # deathtouch went from a triggered to a static ability: not "moved 37 %"
+    change = renumbering.forward["502.63a"][0]
+    assert (change.new, change.facet) == ("702.2a", "moved + edited")
+    assert ("replace", "triggered", "static") in {(w.op, w.old, w.new) for w in change.changes}
+
+
+@pytest.mark.parametrize("old, new, number, marks", [
+    # 702.124g gained quotes (2022-10-07); 111.10i lost them (2023-09-01)
+    ("2022-04-29", "2022-10-07", "702.124g", [("insert", "", "“"), ("insert", "", "”")]),
+    ("2023-04-14", "2023-09-01", "111.10i", [("delete", "“", ""), ("delete", "”", "")]),
+    # 708.2b: "face-down" became two words (2026-06-19)
+    ("2026-04-17", "2026-06-19", "708.2b", [("delete", "-", "")]),
+])
+def test_punctuation_only_edits_are_typography_changes(editions, old, new, number, marks):
+    a = align(editions[f"en/{old}"], editions[f"en/{new}"])
+    change = a.forward[number][0]
+    assert (change.new, change.kind, change.words, change.facet) == (number, "edited", "typography", "typography")
+    assert not change.edited
+    assert set(marks) <= {(w.op, w.old, w.new) for w in change.changes}
+
+
+def test_100_7_rewritten_in_place_is_an_edit_not_removed_and_added(editions):
+    # 2022-10-07: silver-bordered cards → "cards intended for casual play"; few words in common
+    a = align(editions["en/2022-04-29"], editions["en/2022-10-07"])
+    change = a.forward["100.7"][0]
+    assert (change.new, change.kind, change.words, change.facet) == ("100.7", "edited", "rewritten", "rewritten")
+    assert change.similarity < 0.5
+    assert [c for c in a.rules if c.kind in ("added", "removed") and "100.7" in (c.old, c.new)] == []
+
+
+@pytest.mark.parametrize("old, new, before, after", [
+    ("2013-05-01", "2013-07-13", "206.3", "206.3"),    # expansion symbols: "Previously, …"
+    ("2019-01-25", "2019-07-12", "800.5", "800.5"),    # the multiplayer mulligan
+    ("2019-07-12", "2020-06-01", "100.5", "100.5"),    # deck size
+    ("2025-06-06", "2025-09-19", "903.12c", "903.12c"),
+    ("2021-07-23", "2022-04-29", "201.5", "201.6"),    # name line of promotional cards, moved too
+])
+def test_heavy_rewrites_keep_their_lineage(editions, old, new, before, after):
+    a = align(editions[f"en/{old}"], editions[f"en/{new}"])
+    change = a.forward[before][0]
+    assert (change.new, change.words) == (after, "rewritten")
+
+
+def test_a_keyword_replaced_under_the_same_number_is_removed_and_added(editions):
+    # 2004-10-01: 502.14 Snow-Covered gave way to 502.14 Vigilance
+    a = align(editions["en/2004-06-01"], editions["en/2004-10-01"])
+    assert [c.kind for c in a.forward["502.14"]] == ["removed"]
+
+
 def test_renumbered_reference_is_not_an_edit(storied):
     # 310.8a → 310.9a cites "rule 310.11" → "rule 310.12" (renumbered) and also changed words
     change = storied.forward["310.8a"][0]
@@ -184,6 +249,38 @@ def test_diff_json_has_the_design_shape(storied):
     assert (row["kind"], row["moved"], row["words"], row["edited"]) == ("edited", False, "edited", True)
     at = row["changes"][0]["at"]
     assert row["changes"] == [{"op": "replace", "old": ",", "new": ".", "at": at, "new_at": at}]
+
+
+def test_reverse_diff_of_702_in_2009_is_the_mirror_image(editions, renumbering):
+    # once "1 split, 7 merged" one way and "6 split, 2 merged" the other
+    back = align(editions["en/2009-07-11"], editions["en/2009-05-01"])
+    fwd, rev = renumbering.in_section("702").counts(), back.in_section("702").counts()
+    assert (fwd["split"], fwd["merged"]) == (1, 7)
+    assert (rev["split"], rev["merged"]) == (7, 1)
+    assert fwd["added"] == rev["removed"] == 22
+
+
+@pytest.mark.slow
+def test_diff_a_b_and_b_a_are_mirror_images_on_all_consecutive_pairs(editions):
+    names = sorted(n for n in editions if n.startswith("en/"))
+    assert len(names) == 74
+    swap = {"added": "removed", "removed": "added", "split": "merged", "merged": "split"}
+    for a_name, b_name in zip(names, names[1:]):
+        a, b = editions[a_name], editions[b_name]
+        forward, backward = align(a, b), align(b, a)
+        assert (backward.old, backward.new) == (b_name, a_name)
+        mirrored = Counter((c.new, c.old, swap.get(c.kind, c.kind), c.words, round(c.similarity, 6),
+                            tuple((w.op, w.old, w.new) for w in c.changes)) for c in forward.rules)
+        seen = Counter((c.old, c.new, c.kind, c.words, round(c.similarity, 6),
+                        tuple(({"insert": "delete", "delete": "insert"}.get(w.op, w.op), w.new, w.old)
+                              for w in c.changes)) for c in backward.rules)
+        assert seen == mirrored, a_name
+        assert {(s.new, s.old, swap.get(s.kind, s.kind)) for s in forward.sections} == \
+            {(s.old, s.new, s.kind) for s in backward.sections}
+        # rows come in the order of the (new) older edition
+        order = {r.id: k for k, r in enumerate(a.rules)}
+        placed = [order[c.new] for c in backward.rules if c.new is not None]
+        assert placed == sorted(placed), a_name
 
 
 def test_in_section_702_keeps_the_keywords_that_came_from_502(renumbering):

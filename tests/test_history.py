@@ -74,6 +74,24 @@ def test_french_602_paragraph_4_goes_back_to_402_4_of_seed_000(editions):
     assert [w.old for w in steps[1].changes if w.op == "delete"][:2] == ["n’", "pas"]
 
 
+@pytest.mark.parametrize("number, edition, expected", [
+    # deathtouch, triggered → static: moved and edited (2009-07-11)
+    ("702.2a", "2009-07-11", ("en/2009-07-11", "502.63a", "702.2a", "moved + edited")),
+    # "only … can be its protector" (2026-08-07)
+    ("310.9a", "2026-08-07", ("en/2026-08-07", "310.8a", "310.9a", "moved + edited")),
+    # quotes added (2022-10-07), a hyphen removed (2026-06-19)
+    ("702.124g", "2022-10-07", ("en/2022-10-07", "702.124g", "702.124g", "typography")),
+    ("708.2b", "2026-06-19", ("en/2026-06-19", "708.2b", "708.2b", "typography")),
+    # rewritten in place (2022-10-07): the lineage goes on through it
+    ("100.7", "2022-10-07", ("en/2022-10-07", "100.7", "100.7", "rewritten")),
+])
+def test_history_follows_through_facet_changes(editions, number, edition, expected):
+    steps = history(number, editions[f"en/{edition}"], list(editions.values()))
+    found = [(s.edition, s.previous, s.number, s.facet) for s in steps if s.edition == expected[0]]
+    assert found == [expected]
+    assert steps[0].edition < expected[0]  # the rule goes back further than that change
+
+
 def test_history_of_an_unknown_rule_is_not_found(editions):
     with pytest.raises(NotFound):
         history("999.9", editions["en/2026-08-07"], list(editions.values()))
