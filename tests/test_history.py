@@ -127,9 +127,11 @@ def test_build_stores_consecutive_and_french_alignments(kb):
     assert {"fr": "Mue", "en": "Morph"}.items() <= next(t for t in lexicon["aligned"] if t["fr"] == "Mue").items()
 
 
+def no_computing(*_args):  # every pair of this chain is stored
+    raise AssertionError("alignment recomputed")
+
+
 def test_history_command_reads_the_stored_alignments(kb, monkeypatch):
-    def no_computing(*_args):  # every pair of this chain is stored
-        raise AssertionError("alignment recomputed")
     monkeypatch.setattr(history_module, "align", no_computing)
     result = run("history", "702.35a", "--kb", kb, "--edition", "2011-09-30", "--json")
     assert result.exit_code == 0, result.output
@@ -145,7 +147,7 @@ def test_history_command_reads_the_stored_alignments(kb, monkeypatch):
 def test_history_command_takes_the_citation_style_and_prints_text(kb):
     result = run("history", "R70235a", "--kb", kb, "--edition", "en/2011-09-30")
     assert result.exit_code == 0, result.output
-    assert "702.34a  renumbered (was 502.26a)" in result.output
+    assert "702.34a  moved + edited (was 502.26a)" in result.output
 
 
 def test_history_of_a_french_paragraph_on_the_kb(kb):
@@ -168,7 +170,36 @@ def test_diff_command_prints_sections_and_word_changes(kb):
     result = run("diff", "en/2009-05-01", "en/2009-07-11", "--kb", kb)
     assert result.exit_code == 0, result.output
     assert "402 Abilities → 112 Abilities  renumbered" in result.output
-    assert "502.26a → 702.34a  renumbered" in result.output
+    assert "502.26a → 702.34a  moved + edited (" in result.output
+    assert "502.63a → 702.2a  moved + edited (37% of words kept)" in result.output
+
+
+def test_diff_b_a_on_the_kb_is_the_mirror_of_the_stored_a_b(kb, monkeypatch):
+    monkeypatch.setattr(history_module, "align", no_computing)
+    fwd = json.loads(run("diff", "2009-05-01", "2009-07-11", "--kb", kb, "--json").output)
+    back = json.loads(run("diff", "2009-07-11", "2009-05-01", "--kb", kb, "--json").output)
+    assert (back["old"], back["new"]) == ("en/2009-07-11", "en/2009-05-01")
+    swap = {"added": "removed", "removed": "added", "split": "merged", "merged": "split"}
+    assert sorted((r["new"] or "", r["old"] or "", swap.get(r["kind"], r["kind"]), r["words"]) for r in fwd["rules"]) \
+        == sorted((r["old"] or "", r["new"] or "", r["kind"], r["words"]) for r in back["rules"])
+    morph = next(r for r in back["rules"] if r["old"] == "702.34a")
+    assert (morph["new"], morph["moved"], morph["words"]) == ("502.26a", True, "edited")
+    assert ("cast", "play") in {(c["old"], c["new"]) for c in morph["changes"]}
+
+
+def test_diff_of_editions_two_apart_joins_their_lineage_keys(kb, monkeypatch):
+    # 2009-05-01 → 2011-09-30: not stored as a pair; the lineage through 2009-07-11 joins them
+    monkeypatch.setattr(history_module, "align", no_computing)
+    result = run("diff", "2009-05-01", "2011-09-30", "--kb", kb, "--json")
+    assert result.exit_code == 0, result.output
+    rows = {r["old"]: r for r in json.loads(result.output)["rules"] if r["old"]}
+    assert (rows["502.26a"]["new"], rows["502.26a"]["moved"], rows["502.26a"]["words"]) == ("702.35a", True, "edited")
+    assert rows["502.63a"]["new"] == "702.2a"
+    assert rows["502.49a"]["kind"] == "removed"  # Substance, dropped in 2009-07-11
+    back = json.loads(run("diff", "2011-09-30", "2009-05-01", "--kb", kb, "--json").output)
+    fwd = json.loads(result.output)["rules"]
+    assert sorted((r["new"] or "", r["old"] or "", r["words"]) for r in back["rules"]) == sorted(
+        (r["old"] or "", r["new"] or "", r["words"]) for r in fwd)
 
 
 def test_diff_of_two_source_files_needs_no_knowledge_base(seeds_dir, tmp_path, monkeypatch):

@@ -76,6 +76,8 @@ __all__ = [
     "SectionChange",
     "Alignment",
     "align",
+    "align_joined",
+    "change_spans",
     "word_changes",
     "tokens",
 ]
@@ -1307,6 +1309,56 @@ def align(old: Edition, new: Edition) -> Alignment:
     sections = _refine_section_kinds(sections, rows)
     stats = dict(m.stats, old_units=len(o.units), new_units=len(n.units))
     return Alignment(old.name, new.name, tuple(rows), sections, stats)
+
+
+def align_joined(old: Edition, new: Edition, pairs: list[tuple[str, str]],
+                 rewritten: set[tuple[str, str]] = frozenset()) -> Alignment:
+    """An alignment of ``old`` and ``new`` from pairs found elsewhere: ``(old id, new
+    id)``, such as the lineage keys they share (:meth:`.lineage.Lineage.join`, for two
+    editions that are not consecutive). Rows and facets as :func:`align` gives them
+    (the word changes compared between the two texts, references through the pairs); an
+    old id in two pairs is ``split``, a new id in two ``merged``; ``rewritten``: the
+    pairs whose words are ``rewritten`` rather than ``edited`` (a rewrite in place on
+    the way). Units in no pair are ``removed`` or ``added``; chapters and sections
+    paired are the sections' rows (``kept``, ``edited`` for a new title,
+    ``renumbered``)."""
+    if _order_key(old) > _order_key(new):
+        swapped = [(b, a) for a, b in pairs]
+        return align_joined(new, old, swapped, {(b, a) for a, b in rewritten}).mirror(new, old)
+    m = _Matcher(_prepare(old), _prepare(new))
+    o, n = m.o, m.n
+    unit_pairs = [(o.pos[a], n.pos[b]) for a, b in pairs if a in o.pos and b in n.pos]
+    section_map = {a: b for a, b in pairs if a in o.sections and b in n.sections}
+    for i, j in unit_pairs:
+        if i not in m.pairs and j not in m.rev:
+            m.pair(i, j)
+    m.rewritten = {o.pos[a] for a, b in rewritten if a in o.pos}
+    m.section_map = section_map
+    mapping = _mapping(m, section_map)
+    per_old = Counter(i for i, _ in unit_pairs)
+    per_new = Counter(j for _, j in unit_pairs)
+    rows = []
+    for i, j in unit_pairs:
+        kind = "split" if per_old[i] > 1 else "merged" if per_new[j] > 1 else None
+        rows.append(_rule_change(m, i, j, mapping, kind))
+    rows += [RuleChange(r.id, None, "removed", 0.0) for k, r in enumerate(o.units) if k not in per_old]
+    rows += [RuleChange(None, r.id, "added", 0.0) for k, r in enumerate(n.units) if k not in per_new]
+    sections = []
+    for so, sn in section_map.items():
+        if so != sn:
+            kind = "renumbered"
+        else:
+            kind = "kept" if _title_key(o.sections[so].title) == _title_key(n.sections[sn].title) else "edited"
+        sections.append(SectionChange(so, sn, kind, o.sections[so].title, n.sections[sn].title))
+    sections += [SectionChange(x, None, "removed", r.title) for x, r in o.sections.items() if x not in section_map]
+    paired_new = set(section_map.values())
+    sections += [SectionChange(None, x, "added", None, r.title) for x, r in n.sections.items() if x not in paired_new]
+    pos_old = {r.id: k for k, r in enumerate(old.rules)}
+    pos_new = {r.id: k for k, r in enumerate(new.rules)}
+    rows = _ordered(rows, pos_old, pos_new)
+    sections = _refine_section_kinds(tuple(_ordered(sections, pos_old, pos_new)), rows)
+    return Alignment(old.name, new.name, tuple(rows), sections,
+                     {"joined": len(unit_pairs), "old_units": len(o.units), "new_units": len(n.units)})
 
 
 def _order_key(edition: Edition) -> tuple:

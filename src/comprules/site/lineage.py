@@ -1,72 +1,24 @@
-"""Lineage for the site: which rule of one edition is which rule of another.
-
-The alignments of consecutive editions (:mod:`comprules.align.alignment`) are chained into
-*lineage keys*: every rule of every edition of a chain gets the id it has in the
-chain's latest edition (``702.37a`` for Morph's first subrule in every edition from
-2002-10-07, where it was ``502.26a``), or, for a rule that did not survive,
-``{id}@{date}`` of the last edition that printed it. Two rules of two editions are the
-same rule when they share a key. The edition switcher, the history pages and the
-"moved to" lines of the diffs all read :class:`Lineage`.
+"""Lineage for the site: the alignments of every consecutive pair, read or computed.
 
 Alignments come, in this order, from the ``alignments`` given (tests, benchmarks),
 the knowledge base's ``data/alignments/{lang}/{old}..{new}.json`` (DESIGN.md's diff
-JSON, written by the build), or :func:`comprules.align.alignment.align` run here. Without
-any (alignment unavailable), same-number matching stands in.
+JSON, written by the build), or :func:`comprules.align.alignment.align` run here.
+Without any (alignment unavailable), same-number matching stands in. The keys
+themselves are built by :class:`comprules.align.lineage.Lineage`.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from ..align.history import alignment_path as alignment_file
+from ..align.lineage import SHOWN, Lineage, Step, chains, pairs
 from ..model import Edition
 
-#: Kinds of lineage steps shown on a history page (``kept`` steps are not shown).
-SHOWN = ("added", "first", "edited", "renumbered", "split", "merged")
-
-
-@dataclass(frozen=True)
-class Step:
-    """One edition of a rule's lineage where something happened to it."""
-
-    edition: str
-    number: str
-    kind: str
-    previous: str | None = None
-    previous_edition: str | None = None
-    similarity: float = 1.0
-    changes: tuple = ()
-
-
-def chains(editions: Iterable[Edition]) -> list[list[Edition]]:
-    """The chains of editions aligned pairwise: dated editions of a language by date,
-    then the fragments of a language in name order (``comprules.align.history.chain_names``)."""
-    by: dict[tuple[str, bool], list[Edition]] = {}
-    for e in editions:
-        fragment = e.kind == "fragment" or e.effective is None
-        by.setdefault((e.lang, fragment), []).append(e)
-    out = []
-    for (lang, fragment), eds in sorted(by.items(), key=lambda kv: (kv[0][0] != "en", kv[0])):
-        eds.sort(key=(lambda e: e.name) if fragment else (lambda e: (e.effective, e.name)))
-        if len(eds) > 1:
-            out.append(eds)
-    return out
-
-
-def pairs(editions: Iterable[Edition]) -> list[tuple[Edition, Edition]]:
-    """Every pair of consecutive editions of every chain, oldest first."""
-    return [(c[k - 1], c[k]) for c in chains(editions) for k in range(1, len(c))]
-
-
-def alignment_file(data_dir: Path, old: str, new: str) -> Path:
-    """``data/alignments/en/2009-05-01..2009-07-11.json`` (``comprules.align.history.alignment_path``)."""
-    lo, _, o = old.partition("/")
-    ln, _, n = new.partition("/")
-    folder = lo if lo == ln else f"{lo}-{ln}"
-    return Path(data_dir) / "alignments" / folder / f"{o}..{n}.json"
+__all__ = ["SHOWN", "Lineage", "Step", "chains", "pairs", "alignment_file", "load_alignments", "compute_alignments"]
 
 
 def load_alignments(
@@ -136,136 +88,3 @@ def compute_alignments(todo: Sequence[tuple[Edition, Edition]], *, jobs: int = 1
         _PAIRS = []
 
 
-@dataclass
-class Lineage:
-    """Lineage keys of every rule of every edition, and the rows that link them.
-
-    ``key[edition][rule id]`` is the rule's key; ``at[edition][key]`` the rule id a key
-    has in an edition (absent: the rule is not in it); ``row[(new edition, new id)]``
-    the alignment row that brought the rule into ``new edition`` (from the previous
-    edition of its chain), for history pages and diffs.
-    """
-
-    key: dict[str, dict[str, str]] = field(default_factory=dict)
-    at: dict[str, dict[str, str]] = field(default_factory=dict)
-    previous: dict[str, str] = field(default_factory=dict)
-    latest: dict[str, str] = field(default_factory=dict)
-    rows: dict[tuple[str, str], Any] = field(default_factory=dict)
-
-    @classmethod
-    def build(cls, editions: Sequence[Edition], alignments: Mapping[tuple[str, str], Any]) -> "Lineage":
-        """Walk every chain from its latest edition back, through the alignments."""
-        lin = cls()
-        for chain in chains(editions):
-            lin._chain(chain, alignments)
-        for e in editions:  # editions alone in their chain: every rule is its own key
-            if e.name not in lin.key:
-                ids = {r.id: r.id for r in e.rules}
-                lin.key[e.name] = ids
-                lin.at[e.name] = dict(ids)
-        return lin
-
-    def _chain(self, chain: list[Edition], alignments: Mapping[tuple[str, str], Any]) -> None:
-        names = [e.name for e in chain]
-        for k in range(1, len(chain)):
-            self.previous[names[k]] = names[k - 1]
-        for name in names:
-            self.key[name] = {}
-            self.at[name] = {}
-        self.latest[chain[0].lang + ("/fragments" if chain[0].effective is None else "")] = names[-1]
-        back = [self._backward(chain[k - 1], chain[k], alignments.get((names[k - 1], names[k])))
-                for k in range(1, len(chain))]
-        for k in range(len(chain) - 1, -1, -1):
-            edition = chain[k]
-            keys = self.key[edition.name]
-            last = k == len(chain) - 1
-            for r in edition.rules:
-                if r.id in keys:
-                    continue
-                key = r.id if last else f"{r.id}@{edition.name.partition('/')[2]}"
-                # walk back from here while the rule has a predecessor
-                j, current = k, r.id
-                while True:
-                    self.key[names[j]].setdefault(current, key)
-                    self.at[names[j]].setdefault(key, current)
-                    if j == 0:
-                        break
-                    row = back[j - 1].get(current)
-                    if row is None:
-                        break
-                    self.rows[(names[j], current)] = row
-                    j, current = j - 1, row.old
-
-    @staticmethod
-    def _backward(old: Edition, new: Edition, alignment: Any) -> dict[str, Any]:
-        """New rule id → the best row bringing it from ``old`` (none: added)."""
-        out: dict[str, Any] = {}
-        if alignment is None:  # same numbers stand in for the missing alignment
-            from types import SimpleNamespace
-
-            olds = old.by_id
-            for r in new.rules:
-                if r.id in olds:
-                    kept = olds[r.id].text == r.text
-                    out[r.id] = SimpleNamespace(old=r.id, new=r.id, kind="kept" if kept else "edited",
-                                                similarity=1.0 if kept else 0.0, changes=())
-            return out
-        for row in alignment.rules:
-            if row.old is None or row.new is None:
-                continue
-            best = out.get(row.new)
-            if best is None or row.similarity > best.similarity:
-                out[row.new] = row
-        from types import SimpleNamespace
-
-        for sec in getattr(alignment, "sections", ()):
-            if sec.old is not None and sec.new is not None and sec.new not in out:
-                out[sec.new] = SimpleNamespace(old=sec.old, new=sec.new, kind=sec.kind, similarity=1.0, changes=())
-        olds = old.by_id
-        for r in new.rules:  # chapters are not aligned: same number
-            if r.kind == "chapter" and r.id not in out and r.id in olds:
-                out[r.id] = SimpleNamespace(old=r.id, new=r.id, kind="kept", similarity=1.0, changes=())
-        return out
-
-    def lineage(self, edition: str, rule_id: str) -> list[tuple[str, str]]:
-        """``[(edition, id)]`` of the rule across its chain, oldest first."""
-        key = self.key.get(edition, {}).get(rule_id)
-        if key is None:
-            return []
-        out = []
-        names = [edition]
-        while names[-1] in self.previous:
-            names.append(self.previous[names[-1]])
-        names.reverse()
-        nxt = {p: n for n, p in self.previous.items()}
-        name = edition
-        while name in nxt:
-            name = nxt[name]
-            names.append(name)
-        for name in names:
-            rid = self.at.get(name, {}).get(key)
-            if rid is not None:
-                out.append((name, rid))
-        return out
-
-    def steps(self, edition: str, rule_id: str) -> list[Step]:
-        """The editions of a rule's lineage where it appeared or changed, oldest first."""
-        out: list[Step] = []
-        for name, rid in self.lineage(edition, rule_id):
-            row = self.rows.get((name, rid))
-            if row is None:
-                kind = "added" if name in self.previous else "first"
-                out.append(Step(name, rid, kind))
-            elif row.kind != "kept":
-                out.append(Step(name, rid, row.kind, row.old, self.previous.get(name),
-                                row.similarity, tuple(row.changes)))
-        return out
-
-    def switch_table(self, edition: str) -> dict[str, Any]:
-        """What the edition switcher needs to land on a key in ``edition``:
-        ``s``, the ids whose key is themselves (space-separated); ``m``, key → id for
-        the others."""
-        at = self.at.get(edition, {})
-        same = [rid for k, rid in at.items() if k == rid]
-        moved = {k: rid for k, rid in at.items() if k != rid}
-        return {"s": " ".join(same), "m": moved}
