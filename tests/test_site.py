@@ -61,7 +61,8 @@ def parse_page(path: Path) -> _PageParser:
 
 
 _ID = re.compile(r'\sid="([^"]*)"')
-_LINK = re.compile(r'<(?:a|link|script|img)\b[^>]*?\s(?:href|src)="([^"]*)"')
+#: Links and sources, but not the URLs the CR prints (``rel="external"``: not a request).
+_LINK = re.compile(r'<(?:a|link|script|img)\b(?![^>]*\srel="external")[^>]*?\s(?:href|src)="([^"]*)"')
 
 
 @dataclass

@@ -77,6 +77,8 @@ __all__ = [
     "Alignment",
     "align",
     "align_joined",
+    "GlossaryChange",
+    "glossary_changes",
     "change_spans",
     "word_changes",
     "tokens",
@@ -1200,10 +1202,14 @@ def _printed_change(old_text: str, old_parts, new_text: str, new_parts, mapping:
     return "typography", ()  # spacing
 
 
+Span = tuple[int, int]
+
+
 def change_spans(old_text: str, new_text: str, lang: str = "en", mapping: dict[str, str] | None = None,
-                 typography: bool = False) -> list[tuple[tuple[int, int] | None, tuple[int, int] | None]]:
-    """Where two printed texts differ: one ``(old span, new span)`` per run of changed
-    words (``None`` for the side without words), as :func:`align` compares them.
+                 typography: bool = False) -> list[tuple[Span | None, Span | None, int]]:
+    """Where two printed texts differ: one ``(old span, new span, point)`` per run of
+    changed words (``None`` for the side without words; ``point``, where the run
+    happens in the new text), as :func:`align` compares them.
 
     ``mapping`` maps old rule numbers to new ones (:attr:`Alignment.mapping`): a
     reference that followed its target's renumbering is no change. With
@@ -1211,7 +1217,7 @@ def change_spans(old_text: str, new_text: str, lang: str = "en", mapping: dict[s
     rule's ``words`` facet is ``typography``); otherwise they are folded away.
 
     >>> change_spans("you may play it", "you may cast it")
-    [((8, 12), (8, 12))]
+    [((8, 12), (8, 12), 8)]
     """
     def parts(text: str):
         return sorted(p for r in references.extract(text, lang) if r.kind != "glossary" for p in r.parts)
@@ -1227,8 +1233,15 @@ def change_spans(old_text: str, new_text: str, lang: str = "en", mapping: dict[s
     a = _compare_tokens(tuple(a), mapping)
     out = []
     for i1, i2, j1, j2 in _change_blocks(a, list(b)):
-        out.append(((a_spans[i1][0], a_spans[i2 - 1][1]) if i2 > i1 else None,
-                    (b_spans[j1][0], b_spans[j2 - 1][1]) if j2 > j1 else None))
+        new_span = (b_spans[j1][0], b_spans[j2 - 1][1]) if j2 > j1 else None
+        old_span = (a_spans[i1][0], a_spans[i2 - 1][1]) if i2 > i1 else None
+        if new_span:
+            point = new_span[0]
+        elif j1 and old_span and not old_text[old_span[0]].isalnum():
+            point = b_spans[j1 - 1][1]  # a mark goes where it was printed: "face-down" → "face down"
+        else:
+            point = b_spans[j1][0] if j1 < len(b_spans) else len(new_text)
+        out.append((old_span, new_span, point))
     return out
 
 
@@ -1359,6 +1372,51 @@ def align_joined(old: Edition, new: Edition, pairs: list[tuple[str, str]],
     sections = _refine_section_kinds(tuple(_ordered(sections, pos_old, pos_new)), rows)
     return Alignment(old.name, new.name, tuple(rows), sections,
                      {"joined": len(unit_pairs), "old_units": len(o.units), "new_units": len(n.units)})
+
+
+@dataclass(frozen=True, slots=True)
+class GlossaryChange:
+    """What happened to one glossary entry: ``old`` and ``new`` are its slugs (``None``
+    for an entry added or removed), ``kind`` ``kept``, ``edited``, ``added`` or
+    ``removed``, ``words`` the facet of its definition (:data:`WORD_FACETS`)."""
+
+    old: str | None
+    new: str | None
+    kind: str
+    old_term: str | None = None
+    new_term: str | None = None
+    words: str | None = None
+
+
+def glossary_changes(old: Edition, new: Edition, mapping: dict[str, str] | None = None) -> list[GlossaryChange]:
+    """The glossary entries of ``old`` and ``new`` paired by headword (case and
+    punctuation aside: "Active Player, Active Player's Turn"), in the new edition's
+    order, the removed ones last; a definition whose cited numbers only followed the
+    renumbering (``mapping``, :attr:`Alignment.mapping`) is not edited."""
+    def key(term: str) -> str:
+        return _title_key(term)
+    olds = {key(g.term): g for g in old.glossary}
+    seen: set[str] = set()
+    out: list[GlossaryChange] = []
+
+    def parts(text: str, lang: str):
+        return sorted(p for r in references.extract(text, lang) if r.kind != "glossary" for p in r.parts)
+    for g in new.glossary:
+        k = key(g.term)
+        o = olds.get(k)
+        if o is None or k in seen:
+            out.append(GlossaryChange(None, g.slug, "added", None, g.term))
+            continue
+        seen.add(k)
+        words = None
+        if o.text != g.text:
+            op, np_ = parts(o.text, old.lang), parts(g.text, new.lang)
+            _sim, changes = word_changes(o.text, g.text, op, np_, mapping)
+            words = "edited" if changes else _printed_change(o.text, op, g.text, np_, mapping)[0]
+        kind = "edited" if words in ("edited", "typography") or o.term != g.term else "kept"
+        out.append(GlossaryChange(o.slug, g.slug, kind, o.term, g.term, words))
+    out += [GlossaryChange(g.slug, None, "removed", g.term) for k, g in olds.items() if k not in seen]
+    return out
 
 
 def _order_key(edition: Edition) -> tuple:

@@ -1,15 +1,19 @@
-"""Pages about change: the diff of two consecutive editions, and each rule's history.
+"""Pages about change: each release's bulletin, its section pages, and each rule's history.
 
-A diff (``/diff/{lang}/{old}..{new}/``) has a summary page (counts by kind, the
-sections renamed, renumbered, added or removed, and the sections whose rules
-changed) and one page per changed section, listing every rule that is not ``kept``:
-moves as "502.26a → 702.34a", and the two texts side by side with the deleted and
-inserted words marked (:mod:`.diffs`). Rules are grouped under the section they are
-in *in the new edition* (under their old one when removed).
+A release (two consecutive editions, ``/diff/{lang}/{old}..{new}/``) has a *bulletin*
+(``index.html``) in the order of Wizards' update bulletins, what a judge reads first
+first: new rules, edited rules (in place, then moved and edited), rewritten, split and
+merged, typography, removed rules, the sections renamed or moved, the glossary
+entries added, changed and removed, then a compact table of the pure moves (old →
+new, words unchanged but for the numbers they cite). Every rule number links into its
+edition, every reference in the texts too. One page per changed section follows the
+same rows, the two texts side by side, the pure moves as a table at its end. Rows
+carry the alignment's facets (:attr:`comprules.align.alignment.RuleChange.facet`).
 
 A history page (``/history/{lang}/{number}.html``) exists for every rule of the
-latest edition of a language: the editions where the rule first appeared and where
-it changed (:meth:`.lineage.Lineage.steps`), each change shown in place.
+latest edition of a language: the editions where the rule first appeared and where it
+changed (:meth:`comprules.align.lineage.Lineage.steps`), each step with its facets and
+its change shown in place, and when the rule last changed.
 """
 
 from __future__ import annotations
@@ -18,12 +22,11 @@ from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from markupsafe import escape
-
 from .. import languages
+from ..align.alignment import RuleChange, glossary_changes
 from ..model import Edition, Rule, sort_key
 from . import urls as U
-from .diffs import inline, marked
+from .diffs import DiffText
 
 
 def plain(text: str) -> str:
@@ -37,6 +40,30 @@ if TYPE_CHECKING:
 #: Characters of text per diff page before it is cut into parts.
 DIFF_BUDGET = 100_000
 ORDER = ("renumbered", "edited", "added", "removed", "split", "merged", "kept")
+#: The bulletin's groups, in order: (label key, group name).
+GROUPS = (("new_rules", "added"), ("edited_rules", "edited"), ("moved_edited", "moved + edited"),
+          ("rewritten_rules", "rewritten"), ("split_merged", "split"), ("typography_rules", "typography"),
+          ("removed_rules", "removed"))
+
+
+def group_of(facet: str) -> str | None:
+    """The bulletin group of a row's facet; ``moves`` for a pure move, ``None`` unchanged."""
+    if facet in ("added", "removed", "edited", "moved + edited"):
+        return facet
+    if facet == "moved":
+        return "moves"
+    if facet.startswith(("split", "merged")):
+        return "split"
+    if "rewritten" in facet:
+        return "rewritten"
+    if "typography" in facet:
+        return "typography"
+    return None
+
+
+def facet_label(facet: str, kinds: dict[str, str]) -> str:
+    """``moved + edited`` in the page's language (the kinds of the language table)."""
+    return " + ".join(kinds.get(part, part) for part in facet.split(" + "))
 
 
 def content(rule: Rule | None, lang: str) -> str:
@@ -57,36 +84,40 @@ def section_of(rule_id: str) -> str:
 
 
 def _labels(site: "SiteRenderer", lang: str) -> dict[str, str]:
-    return languages.get(lang).kinds
+    from .render import KIND_LABELS
+
+    return KIND_LABELS.get(lang, KIND_LABELS["en"])
 
 
 def render_diff(site: "SiteRenderer", out: Path, old: Edition, new: Edition) -> None:
-    """The summary page and section pages of the diff ``old`` → ``new``."""
+    """The bulletin and the section pages of the release ``old`` → ``new``."""
     from .render import edition_label, labels
 
     alignment = site.alignments.get((old.name, new.name))
     rows = list(alignment.rules) if alignment is not None else _same_number_rows(old, new)
     sections = list(getattr(alignment, "sections", ()) or ())
-    counts = Counter(r.kind for r in rows)
-    groups: dict[str, list[Any]] = {}
-    for r in rows:
-        if r.kind == "kept":
-            continue
-        groups.setdefault(section_of(r.new if r.new is not None else r.old), []).append(r)
+    mapping = alignment.mapping if alignment is not None else {}
     t = labels(new.lang)
     kinds = _labels(site, new.lang)
     index_path = U.diff_page(old.name, new.name)
     titles = {s.number: plain(s.title or s.text) for s in new.sections()}
     old_titles = {s.number: plain(s.title or s.text) for s in old.sections()}
+    groups: dict[str, list[RuleChange]] = {}
+    for r in rows:
+        if r.facet != "unchanged":
+            groups.setdefault(section_of(r.new if r.new is not None else r.old), []).append(r)
     pages = []
     ordered = sorted(groups, key=sort_key)
     for k, number in enumerate(ordered):
-        parts = _cut(groups[number], old, new)
+        changed = [r for r in groups[number] if r.facet != "moved"]
+        moves = [r for r in groups[number] if r.facet == "moved"]
+        parts = _cut(changed, old, new) if changed else [[]]
         for p, part in enumerate(parts):
             name = number if p == 0 else f"{number}-{p + 1}"
             path = U.diff_page(old.name, new.name, name)
             u = U.Urls(path)
-            views = [_row_view(site, r, old, new, u, kinds) for r in part]
+            texts = DiffText(site, path, old, new, mapping)
+            views = [_row_view(site, r, old, new, u, kinds, texts) for r in part]
             html = site.templates["diff"].render(
                 lang=new.lang, t=t, u=u, goto=None, kinds=kinds,
                 title=f"{number} — {edition_label(old)} → {edition_label(new)}",
@@ -96,15 +127,27 @@ def render_diff(site: "SiteRenderer", out: Path, old: Edition, new: Edition) -> 
                 parts=[u(U.diff_page(old.name, new.name, number if i == 0 else f"{number}-{i + 1}"))
                        for i in range(len(parts))],
                 rows=views,
-                prev=u(U.diff_page(old.name, new.name, ordered[k - 1])) if k else None,
-                next=u(U.diff_page(old.name, new.name, ordered[k + 1])) if k + 1 < len(ordered) else None,
+                moves=[_move_view(site, r, old, new, u) for r in moves] if p == len(parts) - 1 else [],
+                prev={"href": u(U.diff_page(old.name, new.name, ordered[k - 1])), "label": ordered[k - 1]}
+                if k else None,
+                next={"href": u(U.diff_page(old.name, new.name, ordered[k + 1])), "label": ordered[k + 1]}
+                if k + 1 < len(ordered) else None,
             )
             site.write(out, path, html)
         pages.append({"number": number, "title": titles.get(number) or old_titles.get(number, ""),
                       "href": U.relative(index_path, U.diff_page(old.name, new.name, number)),
-                      "counts": Counter(r.kind for r in groups[number])})
+                      "counts": Counter(facet_label(r.facet, kinds) for r in groups[number])})
     u = U.Urls(index_path)
-    moved = [s for s in sections if s.kind != "kept" and s.kind != "edited"]
+    texts = DiffText(site, index_path, old, new, mapping)
+    bulletin: dict[str, list[dict[str, Any]]] = {}
+    moves = []
+    for r in rows:
+        group = group_of(r.facet)
+        if group == "moves":
+            moves.append(_move_view(site, r, old, new, u))
+        elif group is not None:
+            bulletin.setdefault(group, []).append(_row_view(site, r, old, new, u, kinds, texts, inline=True))
+    moved = [s for s in sections if s.kind not in ("kept", "edited")]
     section_rows = []
     for s in moved:
         section_rows.append({
@@ -114,21 +157,73 @@ def render_diff(site: "SiteRenderer", out: Path, old: Edition, new: Edition) -> 
             "new_href": _section_href(site, u, new, s.new),
         })
     renamed = [{"old": s.old, "new": s.new, "old_title": plain(s.old_title or ""),
-                "new_title": plain(s.new_title or "")}
+                "new_title": plain(s.new_title or ""), "old_href": _section_href(site, u, old, s.old),
+                "new_href": _section_href(site, u, new, s.new)}
                for s in sections if s.old and s.new and s.old == s.new
                and plain(s.old_title or "") != plain(s.new_title or "")]
+    glossary = _glossary_views(site, u, texts, old, new, mapping)
     prev_pair = site.lineage.previous.get(old.name)
     next_pair = next((n for n, p in site.lineage.previous.items() if p == new.name), None)
+    counts = Counter(r.facet for r in rows if r.facet != "unchanged")
     html = site.templates["diff_index"].render(
         lang=new.lang, t=t, u=u, goto=None, kinds=kinds,
         title=f"{t['changes']} — {edition_label(old)} → {edition_label(new)}",
         old=_ed(old, site), new=_ed(new, site),
-        counts=[(k, counts[k]) for k in ORDER if counts.get(k)],
+        counts=[(f, facet_label(f, kinds), counts[f]) for f in _facet_order(counts)],
+        groups=[(key, t[label], bulletin[key]) for label, key in GROUPS if bulletin.get(key)],
+        moves=moves, glossary=glossary,
         sections=section_rows, renamed=renamed, pages=pages, all_diffs=u(U.diff_index()),
-        prev=u(U.diff_page(prev_pair, old.name)) if prev_pair else None,
-        next=u(U.diff_page(new.name, next_pair)) if next_pair else None,
+        compare=_compare_form(site, u, old, new),
+        prev={"href": u(U.diff_page(prev_pair, old.name)), "label": f"{_date(prev_pair)} → {_date(old.name)}"}
+        if prev_pair else None,
+        next={"href": u(U.diff_page(new.name, next_pair)), "label": f"{_date(new.name)} → {_date(next_pair)}"}
+        if next_pair else None,
     )
     site.write(out, index_path, html)
+
+
+def _date(name: str) -> str:
+    return name.partition("/")[2]
+
+
+def _facet_order(counts: Counter) -> list[str]:
+    """Facets in the bulletin's order (its groups), the pure moves last."""
+    rank = {key: k for k, (_label, key) in enumerate(GROUPS)}
+    return sorted(counts, key=lambda f: (rank.get(group_of(f) or "", len(rank) + 1), f))
+
+
+def _compare_form(site: "SiteRenderer", u: U.Urls, old: Edition, new: Edition) -> dict[str, Any] | None:
+    """The "compare two editions" form: the editions of the pair's chain (newest first)."""
+    from .lineage import chains
+
+    chain = next((c for c in chains(site.editions) if new in c), None)
+    if chain is None or U.is_fragment(new):
+        return None
+    return {"action": u(U.compare_editions_page(new.lang)), "lang": new.lang,
+            "editions": [(e.name, _date(e.name), site.sets.get(_date(e.name), "")) for e in reversed(chain)],
+            "old": old.name, "new": new.name}
+
+
+def _glossary_views(site, u: U.Urls, texts: DiffText, old: Edition, new: Edition, mapping) -> dict[str, list]:
+    """Glossary entries added, changed (their definitions, changes in place), removed."""
+    gold = {g.slug: g for g in old.glossary}
+    gnew = {g.slug: g for g in new.glossary}
+    out: dict[str, list] = {"added": [], "changed": [], "removed": []}
+    for c in glossary_changes(old, new, mapping):
+        href_old = u(f"{U.glossary_page(old.name)}#{c.old}") if c.old else None
+        href_new = u(f"{U.glossary_page(new.name)}#{c.new}") if c.new else None
+        if c.kind == "added":
+            out["added"].append({"term": plain(c.new_term or ""), "href": href_new,
+                                 "html": texts.text(new, gnew[c.new].text)})
+        elif c.kind == "removed":
+            out["removed"].append({"term": plain(c.old_term or ""), "href": href_old,
+                                   "html": texts.text(old, gold[c.old].text)})
+        elif c.kind == "edited":
+            before, after = gold[c.old].text, gnew[c.new].text
+            out["changed"].append({"term": plain(c.new_term or ""), "old_term": plain(c.old_term or ""),
+                                   "href": href_new, "old_href": href_old, "words": c.words,
+                                   "html": texts.inline(before, after, c.words == "typography")})
+    return out
 
 
 def _section_href(site: "SiteRenderer", u: U.Urls, edition: Edition, number: str | None) -> str | None:
@@ -158,22 +253,30 @@ def _cut(rows: list[Any], old: Edition, new: Edition) -> list[list[Any]]:
     return parts
 
 
-def _row_view(site: "SiteRenderer", r: Any, old: Edition, new: Edition, u: U.Urls, kinds: dict[str, str]
-              ) -> dict[str, Any]:
+def _move_view(site: "SiteRenderer", r: RuleChange, old: Edition, new: Edition, u: U.Urls) -> dict[str, Any]:
+    return {"old": r.old, "new": r.new, "old_href": rule_href(site, u, old, r.old),
+            "new_href": rule_href(site, u, new, r.new), "references": r.words == "references"}
+
+
+def _row_view(site: "SiteRenderer", r: RuleChange, old: Edition, new: Edition, u: U.Urls, kinds: dict[str, str],
+              texts: DiffText, inline: bool = False) -> dict[str, Any]:
     o = old.get(r.old) if r.old else None
     n = new.get(r.new) if r.new else None
     old_text, new_text = content(o, old.lang), content(n, new.lang)
-    changed = bool(getattr(r, "changes", ())) or (r.kind in ("split", "merged") and old_text != new_text)
-    if o is not None and n is not None and changed:
-        old_html, new_html = marked(old_text, new_text)
+    changed = o is not None and n is not None and old_text != new_text
+    typography = r.words == "typography"
+    if changed and inline:
+        old_html, new_html = None, texts.inline(old_text, new_text, typography)
+    elif changed:
+        old_html, new_html = texts.side_by_side(old_text, new_text, typography)
     else:
-        old_html, new_html = escape(old_text), escape(new_text)
+        old_html, new_html = texts.text(old, old_text), texts.text(new, new_text)
     return {
-        "kind": r.kind, "label": kinds.get(r.kind, r.kind),
+        "kind": r.kind, "facet": r.facet, "label": facet_label(r.facet, kinds),
         "old": r.old, "new": r.new,
         "old_href": rule_href(site, u, old, r.old), "new_href": rule_href(site, u, new, r.new),
-        "moved": r.old is not None and r.new is not None and r.old != r.new,
-        "changed": changed, "similarity": round(100 * getattr(r, "similarity", 1.0)),
+        "moved": r.moved, "changed": changed, "inline": inline, "new_date": _date(new.name),
+        "similarity": round(100 * r.similarity) if r.edited and r.similarity < 1 else None,
         "old_html": old_html, "new_html": new_html,
         "anchor": f"{r.old or ''}>{r.new or ''}",
     }
@@ -185,10 +288,8 @@ def rule_href(site: "SiteRenderer", u: U.Urls, edition: Edition, rule_id: str | 
     return u(path) if path else None
 
 
-def _same_number_rows(old: Edition, new: Edition) -> list[Any]:
+def _same_number_rows(old: Edition, new: Edition) -> list[RuleChange]:
     """Rows by same number, when no alignment is available."""
-    from types import SimpleNamespace
-
     rows = []
     olds = old.by_id
     for r in new.rules:
@@ -196,38 +297,44 @@ def _same_number_rows(old: Edition, new: Edition) -> list[Any]:
             continue
         o = olds.get(r.id)
         if o is None:
-            rows.append(SimpleNamespace(old=None, new=r.id, kind="added", similarity=0.0, changes=()))
+            rows.append(RuleChange(None, r.id, "added", 0.0))
         else:
             same = content(o, old.lang) == content(r, new.lang)
-            rows.append(SimpleNamespace(old=r.id, new=r.id, kind="kept" if same else "edited",
-                                        similarity=1.0, changes=() if same else ("?",)))
+            rows.append(RuleChange(r.id, r.id, "kept" if same else "edited", 1.0, (), None if same else "edited"))
     news = new.by_id
     for r in old.rules:
         if r.kind not in ("chapter", "section") and r.id not in news:
-            rows.append(SimpleNamespace(old=r.id, new=None, kind="removed", similarity=0.0, changes=()))
+            rows.append(RuleChange(r.id, None, "removed", 0.0))
     return rows
 
 
 def render_diff_index(site: "SiteRenderer", out: Path) -> None:
-    """``/diff/index.html``: every diff, newest first, with its counts."""
+    """``/diff/index.html``: every release, newest first, with its counts by facet, and
+    the form comparing any two editions of a language."""
     from .render import LANG_NAMES, edition_label, labels
 
     path = U.diff_index()
     u = U.Urls(path)
+    kinds = _labels(site, "en")
     langs: dict[str, list[dict[str, Any]]] = {}
+    forms: dict[str, Any] = {}
     for old, new in reversed(site.pairs):
         a = site.alignments.get((old.name, new.name))
-        counts = Counter(r.kind for r in a.rules) if a is not None else Counter()
+        rows = a.rules if a is not None else _same_number_rows(old, new)
+        counts = Counter(group_of(r.facet) for r in rows)
         langs.setdefault(new.lang, []).append({
             "href": u(U.diff_page(old.name, new.name)), "old": edition_label(old), "new": edition_label(new),
             "set": site.sets.get(new.effective.isoformat(), "") if new.effective else "",
             "counts": counts,
         })
+        if new.lang not in forms:
+            forms[new.lang] = _compare_form(site, u, old, new)
     t = labels("en")
+    columns = [(key, t[label]) for label, key in GROUPS] + [("moves", kinds.get("moved", "moved"))]
     html = site.templates["diffs"].render(
         lang="en", t=t, u=u, goto=None, title=f"{t['diffs']} — {t['site']}",
-        kinds=_labels(site, "en"), order=[k for k in ORDER if k != "kept"],
-        langs=[(LANG_NAMES.get(lang, lang), lang, rows) for lang, rows in langs.items()],
+        kinds=kinds, columns=columns,
+        langs=[(LANG_NAMES.get(lang, lang), lang, rows, forms.get(lang)) for lang, rows in langs.items()],
     )
     site.write(out, path, html)
 
@@ -243,6 +350,10 @@ def render_history(site: "SiteRenderer", out: Path, lang: str, start: int, end: 
     kinds = _labels(site, lang)
     template = site.templates["history"]
     lineage = site.lineage
+    chain = [latest.name]
+    while chain[-1] in lineage.previous:
+        chain.append(lineage.previous[chain[-1]])
+    chain.reverse()
     for rule_id in ids:
         path = U.history_page(lang, rule_id)
         u = U.Urls(path)
@@ -250,22 +361,23 @@ def render_history(site: "SiteRenderer", out: Path, lang: str, start: int, end: 
         steps = []
         for step in lineage.steps(latest.name, rule_id):
             edition = site.by_name[step.edition]
-            now = edition.get(step.number)
-            text = content(now, lang)
-            html = escape(text)
-            if step.previous is not None and step.previous_edition is not None and step.kind != "first":
-                before = content(site.by_name[step.previous_edition].get(step.previous), lang)
+            text = content(edition.get(step.number), lang)
+            before_ed = site.by_name.get(step.previous_edition) if step.previous_edition else None
+            alignment = site.alignments.get((step.previous_edition, step.edition))
+            texts = DiffText(site, path, before_ed or edition, edition, alignment.mapping if alignment else {})
+            html = texts.text(edition, text)
+            if before_ed is not None and step.previous is not None and step.kind != "first":
+                before = content(before_ed.get(step.previous), lang)
                 if before != text:
-                    html = inline(before, text)
+                    html = texts.inline(before, text, step.words == "typography")
+            date = edition.effective.isoformat() if edition.effective else ""
             steps.append({
-                "edition": edition_label(edition), "date": edition.effective.isoformat() if edition.effective else "",
-                "set": site.sets.get(edition.effective.isoformat(), "") if edition.effective else "",
-                "number": step.number, "previous": step.previous, "kind": step.kind,
-                "label": kinds.get(step.kind, step.kind),
+                "edition": edition_label(edition), "date": date, "set": site.sets.get(date, ""),
+                "number": step.number, "previous": step.previous, "kind": step.kind, "facet": step.facet,
+                "label": facet_label(step.facet, kinds),
                 "href": rule_href(site, u, edition, step.number),
-                "previous_href": rule_href(site, u, site.by_name[step.previous_edition], step.previous)
-                if step.previous and step.previous_edition else None,
-                "html": html, "similarity": round(100 * step.similarity),
+                "previous_href": rule_href(site, u, before_ed, step.previous) if step.previous and before_ed else None,
+                "html": html, "words": step.words,
             })
         title = rule.title or (latest.by_id.get(rule.parent).title if rule.parent in latest.by_id else None) or ""
         html = template.render(
@@ -273,5 +385,25 @@ def render_history(site: "SiteRenderer", out: Path, lang: str, start: int, end: 
             title=f"{t['history_of']} {rule_id} — {edition_label(latest)}",
             number=rule_id, rule_title=plain(title), href=rule_href(site, u, latest, rule_id), steps=steps,
             latest=edition_label(latest), edition_href=u.edition(latest.name),
+            summary=_history_summary(steps, chain, latest),
         )
         site.write(out, path, html)
+
+
+def _history_summary(steps: list[dict[str, Any]], chain: list[str], latest: Edition) -> dict[str, Any] | None:
+    """When the rule last changed, for how many editions and years it has not, and when
+    its words last changed (a move alone keeps them)."""
+    if not steps:
+        return None
+    last = steps[-1]
+    later = len(chain) - 1 - chain.index(f"{latest.lang}/{last['date']}") if \
+        f"{latest.lang}/{last['date']}" in chain else 0
+    years = None
+    if last["date"] and latest.effective:
+        from datetime import date
+
+        days = (latest.effective - date.fromisoformat(last["date"])).days
+        years = round(days / 365.25, 1)
+    words = next((s for s in reversed(steps) if s["words"] in ("edited", "rewritten", "typography")
+                  or s["kind"] in ("added", "first")), None)
+    return {"last": last, "editions": later, "years": years, "words": words if words is not last else None}

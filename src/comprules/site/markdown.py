@@ -44,17 +44,22 @@ Extract = Callable[[str, str], Sequence[Any]]
 
 
 def make_markdown() -> MarkdownIt:
-    """The one MarkdownIt instance of a render: inline emphasis, references linked."""
-    md = MarkdownIt("zero", {"html": False, "linkify": False, "typographer": False})
-    md.enable(["escape", "emphasis"])
+    """The one MarkdownIt instance of a render: inline emphasis, URLs (``<http://…>``
+    and ``www.wizards.com/…``, linkify-it-py) and references linked, the 2003–04
+    symbol font read, changes marked."""
+    md = MarkdownIt("zero", {"html": False, "linkify": True, "typographer": False})
+    md.enable(["escape", "emphasis", "autolink", "linkify"])
     md.use(refs_plugin)
     return md
 
 
 def refs_plugin(md: MarkdownIt) -> None:
-    """Register :func:`rule_refs`, then :func:`glossary_terms`, at the end of the core chain."""
+    """Register :func:`rule_refs`, then :func:`glossary_terms`, :func:`symbol_font` and
+    :func:`change_marks`, at the end of the core chain."""
     md.core.ruler.push("rule_refs", rule_refs)
     md.core.ruler.push("glossary_terms", glossary_terms)
+    md.core.ruler.push("symbol_font", symbol_font)
+    md.core.ruler.push("change_marks", change_marks)
 
 
 def prepare(text: str) -> str:
@@ -69,16 +74,154 @@ def prepare(text: str) -> str:
 _MARKDOWN = re.compile(r"[_*\\\r\0]")
 
 
-def render_text(md: MarkdownIt, text: str, env: dict) -> str:
-    """One rule's (or example's, or sense's) text as inline HTML."""
-    if _MARKDOWN.search(text):
+def render_text(md: MarkdownIt, text: str, env: dict, marks: Sequence[tuple[int, int, str]] = ()) -> str:
+    """One rule's (or example's, or sense's, or title's) text as inline HTML: the one
+    place where CR text becomes HTML (sections, glossary, diffs, history, French ⇄
+    English pages).
+
+    ``marks`` are spans of ``text`` to wrap in a tag, ``(start, end, "del" | "ins")``
+    (the changed words of a diff, :func:`comprules.align.alignment.change_spans`):
+    they are placed as private-use characters before parsing, read past by the
+    reference extractor, and become tags last, closed and reopened around any link or
+    emphasis they cross, so that the HTML nests.
+
+    >>> render_text(make_markdown(), "_Magic_ costs {o3}", {}, [(14, 18, "ins")])
+    '<em>Magic</em> costs <ins>{3}</ins>'
+    """
+    if marks:
+        text = _place_marks(text, marks)
+        env = dict(env, marked=True)
+        if env.get("extract") is not None:
+            env["extract"] = _unmarked(env["extract"])
+    if _MARKDOWN.search(text) or (("." in text or ":" in text or "<" in text) and md.linkify.test(text)):
         return md.renderInline(prepare(text), env)
     tokens = [_text(text, 0)]
     if env.get("extract") is not None:
         tokens = link_refs(tokens, env)
     if env.get("terms") is not None:
         tokens = link_terms(tokens, env)
+    if "{o" in text:  # (no URL here: linkify found none)
+        tokens = read_symbol_font(tokens)
+    if marks:
+        tokens = mark_tokens(tokens)
     return md.renderer.renderInline(tokens, md.options, env)
+
+
+#: Private-use characters standing for ``<del>``, ``</del>``, ``<ins>``, ``</ins>``.
+MARK_CHARS = {"del": ("\ue000", "\ue001"), "ins": ("\ue002", "\ue003")}
+_MARK_TAGS = {"\ue000": ("del", True), "\ue001": ("del", False), "\ue002": ("ins", True), "\ue003": ("ins", False)}
+_MARK_RE = re.compile("[\ue000-\ue003]")
+
+
+def _place_marks(text: str, marks: Sequence[tuple[int, int, str]]) -> str:
+    out, last = [], 0
+    for start, end, tag in sorted(marks):
+        if start < last or end <= start:
+            continue
+        opening, closing = MARK_CHARS[tag]
+        out += [text[last:start], opening, text[start:end], closing]
+        last = end
+    out.append(text[last:])
+    return "".join(out)
+
+
+def _unmarked(extract: Extract) -> Extract:
+    """The extractor reading past the mark characters: references found in the text
+    without them, their spans moved back onto the marked text."""
+    from dataclasses import replace
+
+    def run(text: str, lang: str):
+        if not _MARK_RE.search(text):
+            return extract(text, lang)
+        back = [k for k, ch in enumerate(text) if ch not in _MARK_TAGS]
+        clean = "".join(text[k] for k in back)
+
+        def end(e: int) -> int:
+            return back[e - 1] + 1 if e else 0
+        return [replace(r, start=back[r.start] if r.start < len(back) else len(text), end=end(r.end),
+                        parts=tuple((back[a], end(b), n) for a, b, n in r.parts)) for r in extract(clean, lang)]
+    return run
+
+
+def change_marks(state: StateCore) -> None:
+    """Core rule: the mark characters of a diff become ``<del>``/``<ins>`` tags."""
+    if not state.env.get("marked"):
+        return
+    for inline_token in state.tokens:
+        if inline_token.type == "inline" and inline_token.children:
+            inline_token.children = mark_tokens(inline_token.children)
+
+
+def mark_tokens(tokens: list[Token]) -> list[Token]:
+    """Text tokens split at the mark characters into tags; a mark open across the
+    start or end of a link or emphasis is closed before it and reopened after."""
+    out: list[Token] = []
+    open_tag: str | None = None
+    for token in tokens:
+        if token.type != "text":
+            if open_tag is not None and token.nesting != 0:
+                out.append(_html(f"</{open_tag}>", token.level))
+                out.append(token)
+                out.append(_html(f"<{open_tag}>", token.level))
+            else:
+                out.append(token)
+            continue
+        content = token.content
+        if not _MARK_RE.search(content):
+            out.append(token)
+            continue
+        last = 0
+        for m in _MARK_RE.finditer(content):
+            if m.start() > last:
+                out.append(_text(content[last:m.start()], token.level))
+            tag, opening = _MARK_TAGS[m.group()]
+            out.append(_html(f"<{tag}>" if opening else f"</{tag}>", token.level))
+            open_tag = tag if opening else None
+            last = m.end()
+        if last < len(content):
+            out.append(_text(content[last:], token.level))
+    return _drop_empty(out)
+
+
+def _drop_empty(tokens: list[Token]) -> list[Token]:
+    """Without the empty ``<ins></ins>`` left where a mark was closed and reopened."""
+    out: list[Token] = []
+    for token in tokens:
+        if (token.type == "html_inline" and token.content.startswith("</") and out
+                and out[-1].type == "html_inline" and out[-1].content == "<" + token.content[2:]):
+            out.pop()
+            continue
+        out.append(token)
+    return out
+
+
+def _html(markup: str, level: int) -> Token:
+    token = Token("html_inline", "", 0, content=markup)
+    token.level = level
+    return token
+
+
+_SYMBOL_FONT = re.compile(r"\{o([^}\s]{1,2})\}")
+
+
+def symbol_font(state: StateCore) -> None:
+    """Core rule: the 2003–04 symbol font's ``{o3}`` and ``{oT}`` shown as the mana and
+    tap symbols they stand for, ``{3}`` and ``{T}`` (as every later edition prints them)."""
+    for inline_token in state.tokens:
+        if inline_token.type == "inline" and inline_token.children:
+            inline_token.children = read_symbol_font(inline_token.children)
+
+
+def read_symbol_font(tokens: list[Token]) -> list[Token]:
+    """Text tokens with the symbol font read; the CR's printed URLs marked as such
+    (``class="url" rel="external"``: a link the text prints, not a request of the site)."""
+    for token in tokens:
+        if token.type == "text" and "{o" in token.content:
+            token.content = _SYMBOL_FONT.sub(r"{\1}", token.content)
+        elif token.type == "link_open" and token.markup in ("linkify", "autolink"):
+            token.attrSet("class", "url")
+            token.attrSet("rel", "external")
+    return tokens
 
 
 def rule_refs(state: StateCore) -> None:

@@ -72,6 +72,17 @@ def diff_page(old: str, new: str, section: str | None = None) -> str:
     return f"{diff_dir(old, new)}/{section or 'index'}.html"
 
 
+def compare_editions_page(lang: str) -> str:
+    """The page comparing any two editions of a language, in the browser (DESIGN.md: the
+    diff of two editions, any two)."""
+    return f"diff/{lang}/compare.html"
+
+
+def edition_texts_script(name: str) -> str:
+    """The texts of an edition's rules, for the comparison in the browser."""
+    return f"diff/data/{name}.js"
+
+
 def history_page(lang: str, key: str) -> str:
     """``/history/{lang}/{number in the latest edition}.html``."""
     return f"history/{lang}/{key}.html"
