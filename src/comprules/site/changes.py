@@ -407,3 +407,71 @@ def _history_summary(steps: list[dict[str, Any]], chain: list[str], latest: Edit
     words = next((s for s in reversed(steps) if s["words"] in ("edited", "rewritten", "typography")
                   or s["kind"] in ("added", "first")), None)
     return {"last": last, "editions": later, "years": years, "words": words if words is not last else None}
+
+
+# ---------------------------------------------------------------------------
+# Any two editions, in the browser
+
+
+def write_edition_texts(site: "SiteRenderer", out: Path, edition: Edition) -> None:
+    """``diff/data/{lang}/{date}.js``: what the browser needs to compare this edition
+    with any other of its chain (``compare.js``): each aligned unit as ``[id, text]``
+    or ``[id, text, lineage key]`` (the key when it is not the id), the sections as
+    ``[id, title]``, and the lineage keys rewritten in place, with the editions where
+    (``w``). A script, so that it loads from disk."""
+    import json
+
+    if U.is_fragment(edition) or edition.name not in site.lineage.key or not _in_chain(site, edition):
+        return
+    keys_of: dict[str, list[str]] = {}
+    for k, rid in site.lineage.at.get(edition.name, {}).items():
+        keys_of.setdefault(rid, []).append(k)
+
+    def keys(rid: str) -> list[str]:
+        found = keys_of.get(rid, [])
+        return [] if found == [rid] else found
+    units = [[r.id, content(r, edition.lang), *keys(r.id)] for r in edition.rules
+             if r.kind in ("rule", "subrule", "passage")]
+    sections = [[r.id, r.title or r.text, *keys(r.id)] for r in edition.rules if r.kind == "section"]
+    rewritten = site.lineage.rewritten()
+    # the chain's rewrites (a few dozen), the same in every edition's script
+    data = {"name": edition.name, "date": _date(edition.name), "r": units, "s": sections,
+            "w": {k: [_date(n) for n in v] for k, v in sorted(rewritten.items())}}
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    site.write_text(out, U.edition_texts_script(edition.name),
+                    f"(window.CR_TEXTS=window.CR_TEXTS||{{}})[{json.dumps(edition.name)}]={text};\n")
+
+
+def _in_chain(site: "SiteRenderer", edition: Edition) -> bool:
+    return edition.name in site.lineage.previous or edition.name in site.lineage.previous.values()
+
+
+def render_compare_editions(site: "SiteRenderer", out: Path) -> None:
+    """``diff/{lang}/compare.html``: any two editions of a language compared in the
+    browser (``static/compare.js``), from the editions' texts scripts on disk, or, served
+    by ``comprules serve``, from ``/api/v1/diff`` when the server answers it; the same
+    rows, facets and groups as the bulletins."""
+    from .lineage import chains
+    from .render import labels
+
+    for chain in chains(site.editions):
+        last = chain[-1]
+        if U.is_fragment(last):
+            continue
+        path = U.compare_editions_page(last.lang)
+        u = U.Urls(path)
+        t = labels(last.lang)
+        kinds = _labels(site, last.lang)
+        form = _compare_form(site, u, chain[-2] if len(chain) > 1 else last, last)
+        html = site.templates["compare_editions"].render(
+            lang=last.lang, t=t, u=u, goto=None, title=f"{t['compare_any']} — {t['site']}",
+            form=form, all_diffs=u(U.diff_index()),
+            config={"lang": last.lang, "data": u(U.edition_texts_script(f"{last.lang}/DATE")),
+                    "root": u.home()[: -len(U.HOME)], "kinds": kinds,
+                    "labels": {key: t[label] for label, key in GROUPS} | {"moves": t["moves"],
+                                                                          "words_kept": t["words_kept"]},
+                    "groups": [key for _label, key in GROUPS],
+                    "releases": {f"{_date(a.name)}..{_date(b.name)}": u(U.diff_page(a.name, b.name))
+                                 for a, b in zip(chain, chain[1:])}},
+        )
+        site.write(out, path, html)

@@ -214,7 +214,8 @@ class SiteRenderer:
         self.templates = {
             name: self.jinja.get_template(f"{name}.html")
             for name in ("home", "edition", "section", "glossary", "fragment", "diff_index",
-                         "diff", "diffs", "history", "compare", "compare_index", "lexicon", "search")
+                         "diff", "diffs", "history", "compare", "compare_index", "lexicon", "search",
+                         "compare_editions")
         }
         self.latest = latest_editions(self.editions)
         self.sets = set_names()
@@ -339,6 +340,9 @@ class SiteRenderer:
             if kind == "edition":
                 edition = self.by_name[task[1]]
                 self.render_edition(edition, out, data_href=self.data_hrefs.get(edition.name))
+                from .changes import write_edition_texts
+
+                write_edition_texts(self, out, edition)
             elif kind == "diff":
                 from .changes import render_diff
 
@@ -464,6 +468,9 @@ class SiteRenderer:
 
         if self.pairs:
             render_diff_index(self, out)
+            from .changes import render_compare_editions
+
+            render_compare_editions(self, out)
         if self.compares:
             render_compare_index(self, out)
             render_lexicon(self, out)

@@ -1,0 +1,357 @@
+/* comprules: any two editions of a language compared in the browser (issue 13).
+
+   The page diff/{lang}/compare.html?old=DATE&new=DATE loads the two editions' texts
+   (diff/data/{lang}/{date}.js, scripts: they load from disk) and pairs the units that
+   share a lineage key, as comprules.align.lineage.Lineage.join does; each pair gets the
+   facets of comprules.align.alignment (moved; words: edited, rewritten, typography,
+   references), its words compared as the aligner compares them (quotes and dashes
+   folded, a cited number that followed the renumbering no change). Served by
+   `comprules serve`, the rows come from /api/v1/diff when the server answers it (the
+   same shape, Alignment.to_json()); the texts still come from the scripts. Then the
+   rows are shown as a bulletin is: new, edited, moved and edited, rewritten, split and
+   merged, typography, removed, then the pure moves as a table. No dependencies. */
+(function () {
+  "use strict";
+
+  var FOLD = {};
+  "“”„«»″\"‘’‚′`´".split("").forEach(function (c) { FOLD[c] = "'"; });
+  "‐‑‒–—―−".split("").forEach(function (c) { FOLD[c] = "-"; });
+  var FOLD_RE = /[“”„«»″"‘’‚′`´‐‑‒–—―−]/g;
+  var TOKEN = /\(TM\)|™|\p{Nd}+(?:\.\p{Nd}+[a-z]{0,2})?|\p{L}+(?:['’](?=\p{L}))?|[^\p{L}\p{N}_\s]/gu;
+  var PRINTED = /\(TM\)|™|\p{Nd}+(?:\.\p{Nd}+[a-z]{0,2})?|\p{L}+(?:['’](?=\p{L}))?|[^\p{L}\p{N}_\s]|_/gu;
+  var IGNORED = {"(TM)": 1, "™": 1, "'": 1, "-": 1};
+  var RULE_ID = /^\d{3}(?:\.\d+[a-z]{0,2})?$/;
+
+  function esc(s) {
+    return String(s).replace(/[&<>"]/g, function (c) {
+      return {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"}[c];
+    });
+  }
+
+  function loadScript(src) {
+    return new Promise(function (resolve, reject) {
+      var s = document.createElement("script");
+      s.src = src; s.onload = resolve;
+      s.onerror = function () { reject(new Error("cannot load " + src)); };
+      document.head.appendChild(s);
+    });
+  }
+
+  /* An edition's texts: units by id, lineage keys, order. */
+  function prepare(data) {
+    var ed = {name: data.name, date: data.date, units: {}, order: {}, at: new Map(), sections: {}, ids: {}, qmarks: false};
+    var n = 0, q = 0;
+    function place(row, isSection) {
+      var id = row[0], keys = row.length > 2 ? row.slice(2) : [id];
+      ed.order[id] = n++;
+      ed.ids[id] = 1;
+      if (isSection) ed.sections[id] = row[1]; else ed.units[id] = row[1];
+      keys.forEach(function (k) { if (!ed.at.has(k)) ed.at.set(k, id); });
+    }
+    data.s.forEach(function (r) { place(r, true); });
+    data.r.forEach(function (r) {
+      place(r, false);
+      if (q <= 20) { var m = r[1].match(/[a-z]\?[a-z]/g); if (m) q += m.length; }
+    });
+    ed.qmarks = q > 20;  /* 2008-05-01 and 2009-05-01 printed quotes as "?" */
+    ed.rewritten = data.w || {};
+    return ed;
+  }
+
+  function sectionOf(id) {
+    var head = id.split("~")[0].split(/[.¶]/)[0];
+    return /^\d{3}$/.test(head) ? head : null;
+  }
+
+  /* Tokens of a text with their spans; references (rule numbers of the edition) as
+     "\u0000" + number; printed: quotes, dashes and underscores kept. */
+  function tokens(text, ed, printed) {
+    var src = printed ? text : text.replace(FOLD_RE, function (c) { return FOLD[c]; });
+    if (!printed && ed.qmarks) src = src.replace(/\?/g, "'");
+    var re = printed ? PRINTED : TOKEN, out = [], spans = [], m, prev2 = "", lastRef = null, lastEnd = 0;
+    re.lastIndex = 0;
+    while ((m = re.exec(src))) {
+      var t = m[0], start = m.index, end = start + t.length;
+      if (!printed && IGNORED[t]) continue;
+      if (out.length && out[out.length - 1] === "{" && t[0] === "o" && t.length <= 3) {
+        if (t === "o") continue;
+        t = t.slice(1); start += 1;
+      }
+      if (t === "(TM)") t = "™";
+      if (RULE_ID.test(t) && ed.ids[t]) { t = "\u0000" + t; lastRef = t.slice(1); lastEnd = end; }
+      else if (/^\d$/.test(t) && /^sections?$|^chapters?$/i.test(prev2)) t = "\u0000" + t;
+      else if (lastRef && /^[a-z]{1,2}$/.test(t) && /^[–—-]$/.test(text.slice(lastEnd, start))) {
+        var member = lastRef.replace(/[a-z]+$/, "") + t;  /* "601.2f–h": the "h" is 601.2h */
+        if (ed.ids[member]) t = "\u0000" + member;
+        lastRef = null;
+      } else if (!(printed && /^[–—-]$/.test(t))) lastRef = null;
+      prev2 = m[0];
+      out.push(t); spans.push([start, end]);
+    }
+    return {t: out, s: spans};
+  }
+
+  function mapped(toks, map) {
+    return toks.map(function (t) {
+      if (t.charCodeAt(0) !== 0) return t;
+      var n = t.slice(1);
+      return "\u0000" + (map[n] || n);
+    });
+  }
+
+  /* Runs of changed tokens (i1, i2, j1, j2) from the longest common subsequence. */
+  function blocks(a, b) {
+    var lo = 0, ha = a.length, hb = b.length;
+    while (lo < ha && lo < hb && a[lo] === b[lo]) lo++;
+    while (ha > lo && hb > lo && a[ha - 1] === b[hb - 1]) { ha--; hb--; }
+    var n = ha - lo, m = hb - lo, L = new Array((n + 1) * (m + 1)).fill(0), w = m + 1;
+    for (var i = n - 1; i >= 0; i--)
+      for (var j = m - 1; j >= 0; j--)
+        L[i * w + j] = a[lo + i] === b[lo + j] ? L[(i + 1) * w + j + 1] + 1
+          : Math.max(L[(i + 1) * w + j], L[i * w + j + 1]);
+    var runs = [], x = 0, y = 0, cur = null;
+    function extend(di, dj) {
+      if (!cur) cur = [lo + x, lo + x, lo + y, lo + y];
+      cur[1] += di; cur[3] += dj;
+    }
+    while (x < n || y < m) {
+      if (x < n && y < m && a[lo + x] === b[lo + y]) {
+        if (cur) { runs.push(cur); cur = null; }
+        x++; y++;
+      } else if (y >= m || (x < n && L[(x + 1) * w + y] >= L[x * w + y + 1])) { extend(1, 0); x++; }
+      else { extend(0, 1); y++; }
+    }
+    if (cur) runs.push(cur);
+    return {runs: runs, common: lo + L[0] + (a.length - ha)};
+  }
+
+  function equal(a, b) {
+    if (a.length !== b.length) return false;
+    for (var i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+    return true;
+  }
+
+  /* One pair's facets and changed spans, as comprules.align.alignment._rule_change. */
+  function compareTexts(ta, tb, A, B, map, rewritten) {
+    if (ta === tb) return {words: null, similarity: 1, marks: []};
+    var a = tokens(ta, A, false), b = tokens(tb, B, false), ma = mapped(a.t, map);
+    if (!equal(ma, b.t)) {
+      var d = blocks(ma, b.t), total = ma.length + b.t.length;
+      return {words: rewritten ? "rewritten" : "edited", similarity: total ? 2 * d.common / total : 1,
+              marks: spansOf(d.runs, a.s, b.s)};
+    }
+    var pa = tokens(ta, A, true), pb = tokens(tb, B, true), mpa = mapped(pa.t, map);
+    if (!equal(mpa, pb.t)) return {words: "typography", similarity: 1, marks: spansOf(blocks(mpa, pb.t).runs, pa.s, pb.s)};
+    var na = pa.t.filter(function (t) { return t.charCodeAt(0) === 0; }).join(" ");
+    var nb = pb.t.filter(function (t) { return t.charCodeAt(0) === 0; }).join(" ");
+    if (na !== nb) return {words: "references", similarity: 1, marks: []};
+    var sign = function (s) { return s.replace(/\{o([^}\s]{1,2})\}/g, "{$1}").replace(/\(TM\)/g, "™"); };
+    return {words: sign(ta) === sign(tb) ? null : "typography", similarity: 1, marks: []};
+  }
+
+  function spansOf(runs, as, bs) {
+    return runs.map(function (r) {
+      return [r[1] > r[0] ? [as[r[0]][0], as[r[1] - 1][1]] : null,
+              r[3] > r[2] ? [bs[r[2]][0], bs[r[3] - 1][1]] : null];
+    });
+  }
+
+  /* The rows of Alignment.to_json(), from the lineage keys both editions share. */
+  function alignInBrowser(A, B) {
+    var pairs = [], perOld = {}, perNew = {};
+    B.at.forEach(function (b, k) {
+      var a = A.at.get(k);
+      if (a !== undefined) pairs.push([a, b]);
+    });
+    var map = {}, chapters = {};
+    pairs.forEach(function (p) { if (!(p[0] in map)) map[p[0]] = p[1]; });
+    pairs.forEach(function (p) {
+      if (A.sections[p[0]] !== undefined && B.sections[p[1]] !== undefined) {
+        var c = chapters[p[0][0]] = chapters[p[0][0]] || {};
+        c[p[1][0]] = (c[p[1][0]] || 0) + 1;
+      }
+    });
+    Object.keys(chapters).forEach(function (co) {
+      var best = co, top = -1;
+      Object.keys(chapters[co]).sort().forEach(function (cn) {
+        var v = chapters[co][cn];
+        if (v > top || (v === top && cn === co)) { best = cn; top = v; }
+      });
+      if (!(co in map)) map[co] = best;
+    });
+    var unitPairs = pairs.filter(function (p) { return p[0] in A.units && p[1] in B.units; });
+    unitPairs.forEach(function (p) { perOld[p[0]] = (perOld[p[0]] || 0) + 1; perNew[p[1]] = (perNew[p[1]] || 0) + 1; });
+    var later = A.date < B.date ? B : A, earlier = later === B ? A : B;
+    var keyOf = {};
+    B.at.forEach(function (id, k) { if (!(id in keyOf)) keyOf[id] = k; });
+    var rows = unitPairs.map(function (p) {
+      var dates = B.rewritten[keyOf[p[1]]] || [];
+      var rewritten = dates.some(function (d) { return d > earlier.date && d <= later.date; });
+      var c = compareTexts(A.units[p[0]], B.units[p[1]], A, B, map, rewritten);
+      var kind = perOld[p[0]] > 1 ? "split" : perNew[p[1]] > 1 ? "merged"
+        : p[0] !== p[1] ? "renumbered" : (/^(edited|rewritten|typography)$/.test(c.words || "") ? "edited" : "kept");
+      return {old: p[0], new: p[1], kind: kind, similarity: c.similarity, moved: p[0] !== p[1], words: c.words,
+              marks: c.marks};
+    });
+    Object.keys(A.units).forEach(function (id) {
+      if (!perOld[id]) rows.push({old: id, new: null, kind: "removed", similarity: 0, moved: false, words: null});
+    });
+    Object.keys(B.units).forEach(function (id) {
+      if (!perNew[id]) rows.push({old: null, new: id, kind: "added", similarity: 0, moved: false, words: null});
+    });
+    return {old: A.name, new: B.name, rules: rows, mapping: map};
+  }
+
+  function facet(r) {
+    if (r.old === null) return "added";
+    if (r.new === null) return "removed";
+    var words = r.words === "references" ? null : r.words;
+    if (r.kind === "split" || r.kind === "merged") return words ? r.kind + " + " + words : r.kind;
+    var parts = [];
+    if (r.old !== r.new) parts.push("moved");
+    if (words) parts.push(words);
+    return parts.join(" + ") || "unchanged";
+  }
+
+  function groupOf(f) {
+    if (f === "added" || f === "removed" || f === "edited" || f === "moved + edited") return f;
+    if (f === "moved") return "moves";
+    if (/^(split|merged)/.test(f)) return "split";
+    if (f.indexOf("rewritten") >= 0) return "rewritten";
+    if (f.indexOf("typography") >= 0) return "typography";
+    return null;
+  }
+
+  /* Text as printed: escaped, changed runs marked, the edition's rule numbers linked,
+     underscores as emphasis, URLs as links, the 2003-04 symbol font read. */
+  function render(text, marks, tag, ed, link) {
+    var events = [];
+    (marks || []).forEach(function (m) { if (m) events.push([m[0], 0, "<" + tag + ">"], [m[1], 3, "</" + tag + ">"]); });
+    var re = /\d{3}\.\d+[a-z]{0,2}|\b\d{3}\b/g, m;
+    while ((m = re.exec(text))) {
+      if (ed.ids[m[0]] && !/\d|\./.test(text[m.index - 1] || "")) {
+        events.push([m.index, 1, '<a href="' + esc(link(ed, m[0])) + '">'], [m.index + m[0].length, 2, "</a>"]);
+      }
+    }
+    events.sort(function (x, y) { return x[0] - y[0] || x[1] - y[1]; });
+    var out = "", last = 0;
+    events.forEach(function (e) {
+      if (e[0] > last) { out += plain(text.slice(last, e[0])); last = e[0]; }
+      out += e[2];
+    });
+    return out + plain(text.slice(last));
+  }
+
+  function plain(s) {
+    return esc(s).replace(/\{o([^}\s<]{1,2})\}/g, "{$1}")
+      .replace(/&lt;(https?:\/\/[^\s&]+)&gt;/g, '<a class="url" rel="external" href="$1">$1</a>')
+      .replace(/(^|[\s(])((?:https?:\/\/|www\.)[^\s<]*[^\s<.,;:)])/g, function (all, pre, url) {
+        return pre + '<a class="url" rel="external" href="' + (url[0] === "w" ? "http://" : "") + url + '">' + url + "</a>";
+      })
+      .replace(/(^|[^\p{L}\p{N}_])_([^\s_](?:[^_]*?[^\s_])?)_(?![\p{L}\p{N}_])/gu, "$1<em>$2</em>");
+  }
+
+  function show(result, A, B, cfg, started) {
+    var root = cfg.root, lang = cfg.lang;
+    var link = function (ed, id) {
+      var sec = sectionOf(id);
+      return root + lang + "/" + ed.date + "/" + (sec ? sec + ".html#" + id : "index.html#" + id);
+    };
+    var kinds = cfg.kinds, labels = cfg.labels;
+    var label = function (f) { return f.split(" + ").map(function (p) { return kinds[p] || p; }).join(" + "); };
+    var groups = {}, counts = {}, moves = [];
+    result.rules.forEach(function (r) {
+      var f = facet(r), g = groupOf(f);
+      if (!g) return;
+      counts[f] = (counts[f] || 0) + 1;
+      if (g === "moves") moves.push(r); else (groups[g] = groups[g] || []).push(r);
+    });
+    var pos = function (r) { return r.new !== null ? B.order[r.new] : A.order[r.old] + 0.5; };
+    var num = function (ed, id) { return '<a href="' + esc(link(ed, id)) + '">' + esc(id) + "</a>"; };
+    var html = ["<h2>" + esc(A.name) + " → " + esc(B.name) + "</h2>"];
+    var release = cfg.releases[A.date + ".." + B.date];
+    if (release) html.push('<p class="meta"><a href="' + esc(release) + '">' + esc(A.date) + " → " + esc(B.date) + "</a></p>");
+    html.push('<ul class="counts">' + Object.keys(counts).map(function (f) {
+      return '<li><span class="k k-' + f.replace(/ \+ /g, "-").replace(/ /g, "-") + '">' + esc(label(f)) + "</span> " + counts[f] + "</li>";
+    }).join("") + "</ul>");
+    cfg.groups.forEach(function (g) {
+      var rows = groups[g];
+      if (!rows) return;
+      rows.sort(function (x, y) { return pos(x) - pos(y); });
+      html.push("<h2>" + esc(labels[g]) + ' <span class="muted">(' + rows.length + ")</span></h2>");
+      rows.forEach(function (r) {
+        var f = facet(r), head = [];
+        if (r.old !== null) head.push(num(A, r.old));
+        if (r.old !== null && r.new !== null && r.old !== r.new) head.push("→");
+        if (r.new !== null && (r.old === null || r.old !== r.new)) head.push(num(B, r.new));
+        else if (r.new !== null) head.push('<a class="also" href="' + esc(link(B, r.new)) + '">→ ' + esc(B.date) + "</a>");
+        head.push('<span class="k k-' + f.replace(/ \+ /g, "-").replace(/ /g, "-") + '">' + esc(label(f)) + "</span>");
+        if ((r.words === "edited" || r.words === "rewritten") && r.similarity < 1)
+          head.push('<span class="muted">' + Math.round(100 * r.similarity) + " % " + esc(labels.words_kept) + "</span>");
+        var body;
+        if (r.old !== null && r.new !== null && A.units[r.old] !== B.units[r.new]) {
+          var marks = r.marks || compareTexts(A.units[r.old], B.units[r.new], A, B, result.mapping || {}, false).marks;
+          body = '<div class="sbs"><p class="old">' + render(A.units[r.old], marks.map(function (m) { return m[0]; }), "del", A, link)
+            + '</p><p class="new">' + render(B.units[r.new], marks.map(function (m) { return m[1]; }), "ins", B, link) + "</p></div>";
+        } else if (r.new !== null) body = '<p class="' + (r.old === null ? "new" : "same") + '">' + render(B.units[r.new], [], "ins", B, link) + "</p>";
+        else body = '<p class="old">' + render(A.units[r.old], [], "del", A, link) + "</p>";
+        html.push('<section class="change k-' + r.kind + '" data-facet="' + esc(f) + '"><h3 class="move">' + head.join(" ") + "</h3>" + body + "</section>");
+      });
+    });
+    if (moves.length) {
+      moves.sort(function (x, y) { return pos(x) - pos(y); });
+      html.push('<h2 id="moves">' + esc(labels.moves) + ' <span class="muted">(' + moves.length + ')</span></h2><table class="moves"><tbody>'
+        + moves.map(function (r) { return "<tr><td>" + num(A, r.old) + "</td><td>→</td><td>" + num(B, r.new) + "</td></tr>"; }).join("")
+        + "</tbody></table>");
+    }
+    var outEl = document.getElementById("diff-out");
+    outEl.innerHTML = html.join("\n");
+    window.CR_COMPARED = result;  /* for tests and the curious: Alignment.to_json()'s rows */
+    outEl.setAttribute("data-rows", String(result.rules.length));
+    outEl.setAttribute("data-counts", JSON.stringify(counts));
+    outEl.setAttribute("data-source", result.source || "browser");
+    outEl.setAttribute("data-ms", String(Math.round(performance.now() - started)));
+  }
+
+  function fromServer(lang, oldDate, newDate) {
+    if (!/^https?:$/.test(window.location.protocol) || !window.fetch) return Promise.resolve(null);
+    var url = "/api/v1/diff?old=" + encodeURIComponent(lang + "/" + oldDate) + "&new=" + encodeURIComponent(lang + "/" + newDate);
+    return fetch(url).then(function (r) { return r.ok ? r.json() : null; }).then(function (data) {
+      if (!data || !data.rules) return null;
+      data.source = "server";
+      return data;
+    }).catch(function () { return null; });
+  }
+
+  function start() {
+    var cfgEl = document.getElementById("compare-config");
+    if (!cfgEl) return;
+    var cfg = JSON.parse(cfgEl.textContent);
+    var params = new URLSearchParams(window.location.search);
+    var oldDate = params.get("old"), newDate = params.get("new");
+    var form = document.querySelector("form.compare");
+    if (form && oldDate) form.querySelector("[name=old]").value = oldDate;
+    if (form && newDate) form.querySelector("[name=new]").value = newDate;
+    if (!oldDate || !newDate) return;
+    var started = performance.now();
+    var src = function (d) { return cfg.data.replace("DATE", d); };
+    var names = [cfg.lang + "/" + oldDate, cfg.lang + "/" + newDate];
+    Promise.all([loadScript(src(oldDate)), newDate === oldDate ? null : loadScript(src(newDate)),
+                 fromServer(cfg.lang, oldDate, newDate)]).then(function (got) {
+      var A = prepare(window.CR_TEXTS[names[0]]), B = prepare(window.CR_TEXTS[names[1]]);
+      var result = got[2] || alignInBrowser(A, B);
+      if (!result.mapping) {  /* the server's rows: cited numbers follow its pairs */
+        result.mapping = {};
+        result.rules.forEach(function (r) { if (r.old && r.new && !(r.old in result.mapping)) result.mapping[r.old] = r.new; });
+      }
+      show(result, A, B, cfg, started);
+    }).catch(function (err) {
+      var outEl = document.getElementById("diff-out");
+      outEl.textContent = String(err.message || err);
+      outEl.setAttribute("data-error", "1");
+    });
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+})();
