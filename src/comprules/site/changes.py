@@ -209,9 +209,11 @@ def _glossary_views(site, u: U.Urls, texts: DiffText, old: Edition, new: Edition
     gold = {g.slug: g for g in old.glossary}
     gnew = {g.slug: g for g in new.glossary}
     out: dict[str, list] = {"added": [], "changed": [], "removed": []}
+    def page(e: Edition) -> str:  # a fragment prints its glossary entries on its one page
+        return U.edition_index(e.name) if U.is_fragment(e) else U.glossary_page(e.name)
     for c in glossary_changes(old, new, mapping):
-        href_old = u(f"{U.glossary_page(old.name)}#{c.old}") if c.old else None
-        href_new = u(f"{U.glossary_page(new.name)}#{c.new}") if c.new else None
+        href_old = u(f"{page(old)}#{c.old}") if c.old else None
+        href_new = u(f"{page(new)}#{c.new}") if c.new else None
         if c.kind == "added":
             out["added"].append({"term": plain(c.new_term or ""), "href": href_new,
                                  "html": texts.text(new, gnew[c.new].text)})

@@ -42,6 +42,8 @@ PAGE_BUDGET = 90_000
 #: Markup a rule adds to its page beyond its text (estimate): glossary-term links,
 #: its history link and lineage key.
 RULE_MARKUP = 260
+#: Markup of the "now 702.37a (2026-08-07)" line of an old edition's rule.
+NOW_MARKUP = 110
 #: History pages per task.
 HISTORY_SLICE = 600
 
@@ -224,6 +226,7 @@ class SiteRenderer:
         self.timings: dict[str, float] = {}
         self.alignments: dict = {}
         self.lineage = Lineage()
+        self.next_edition: dict[str, str] = {}
         self.history_keys: dict[str, set[str]] = {}
         self.pairs: list[tuple[Edition, Edition]] = []
         self.compares: list[tuple[Edition, Edition, Any]] = []
@@ -240,6 +243,7 @@ class SiteRenderer:
         self.alignments = load_alignments(self.editions, given=self.given_alignments, data_dir=self.data_dir,
                                           compute=self.compute_alignments, jobs=self.jobs)
         self.lineage = Lineage.build(self.editions, self.alignments)
+        self.next_edition = {p: n for n, p in self.lineage.previous.items()}
         for chain in chains(self.editions):
             last = chain[-1]
             if not U.is_fragment(last):
@@ -511,6 +515,10 @@ class SiteRenderer:
             extra = {r.id: RULE_MARKUP for r in edition.rules}
             for rule_id, citing in cited.items():
                 extra[rule_id] = extra.get(rule_id, 0) + 12 + 30 * len(citing)
+            keys = self.lineage.key.get(edition.name, {})
+            for rule_id, key in keys.items():  # the "now …" line of a rule renumbered or removed since
+                if key != rule_id and rule_id in extra:
+                    extra[rule_id] += NOW_MARKUP
             self.layouts[edition.name] = U.layout(edition, self.page_budget, extra)
         return self.layouts[edition.name]
 
@@ -568,7 +576,8 @@ class _EditionPages:
                       "editions": u(U.editions_script())}
         return {"lang": self.edition.lang, "title": title, "t": self.t, "u": u, "ed": self.ed,
                 "goto": {"base": "", "fragment": self.layout.fragment},
-                "permalink": permalink, "switch": switch, **extra}
+                "permalink": permalink, "switch": switch, "kinds": KIND_LABELS.get(self.edition.lang, KIND_LABELS["en"]),
+                **extra}
 
     def env(self, u: U.Urls) -> dict[str, Any]:
         env = {"extract": self.site.extract, "lang": self.edition.lang, "known": self.known,
@@ -627,7 +636,34 @@ class _EditionPages:
             "html": self.text(text, env),
             "examples": [self.text(ex, env) for ex in r.examples],
             "cited_by": self.cited_by(r.id, u),
+            "now": self.now(r, key, u),
         }
+
+    def now(self, r: Rule, key: str, u: U.Urls) -> dict[str, Any] | None:
+        """Where a rule of an old edition is in the latest one, from its lineage key:
+        ``{"number", "href", "date"}`` when its number changed since, ``{"removed": date,
+        "href"}`` (the edition that dropped it) when it did not survive; else ``None``."""
+        if not self.dated or self.ed["is_latest"] or r.kind == "chapter" or key == r.id:
+            return None
+        lang = self.edition.lang
+        latest = self.site.latest.get(lang)
+        if latest is None:
+            return None
+        if "@" in key:
+            last = f"{lang}/{key.rpartition('@')[2]}"
+            gone = self.site.next_edition.get(last)
+            if gone is None:
+                return None
+            old_id = key.rpartition("@")[0]
+            alignment = self.site.alignments.get((last, gone))
+            rows = alignment.forward.get(old_id, []) if alignment is not None else []
+            row = rows[0] if rows else None
+            anchor = f"{old_id}>{row.new or ''}" if row is not None else f"{old_id}>"
+            return {"removed": gone.partition("/")[2], "into": row.new if row is not None else None,
+                    "kind": row.kind if row is not None else "removed",
+                    "href": u(U.diff_page(last, gone)) + "#" + anchor}
+        path = self.site.place(latest.name, key)
+        return {"number": key, "href": u(path) if path else None, "date": latest.name.partition("/")[2]}
 
     def cited_by(self, rule_id: str, u: U.Urls) -> list[tuple[str, str]]:
         """(label, link) of each rule or glossary entry citing a rule (from the graph)."""

@@ -271,7 +271,9 @@
     var html = ["<h2>" + esc(A.name) + " → " + esc(B.name) + "</h2>"];
     var release = cfg.releases[A.date + ".." + B.date];
     if (release) html.push('<p class="meta"><a href="' + esc(release) + '">' + esc(A.date) + " → " + esc(B.date) + "</a></p>");
-    html.push('<ul class="counts">' + Object.keys(counts).map(function (f) {
+    var rank = function (f) { var g = cfg.groups.indexOf(groupOf(f)); return g < 0 ? cfg.groups.length : g; };
+    var facets = Object.keys(counts).sort(function (x, y) { return rank(x) - rank(y) || (x < y ? -1 : 1); });
+    html.push('<ul class="counts">' + facets.map(function (f) {
       return '<li><span class="k k-' + f.replace(/ \+ /g, "-").replace(/ /g, "-") + '">' + esc(label(f)) + "</span> " + counts[f] + "</li>";
     }).join("") + "</ul>");
     cfg.groups.forEach(function (g) {
