@@ -339,3 +339,22 @@ def test_forum_chatter_of_seed_002_aligns_with_nothing(editions):
 
     a = align_languages(editions["fr/002_89b48a7ac2467f84"], editions["en/2005-02-01"])
     assert {c.old for c in a.rules if c.new} == {f"406.{k}" for k in range(1, 7)}
+
+
+# --- Wizards' own change lists (tests/bulletins.toml) ----------------------------------
+
+def _bulletins():
+    import tomllib
+    from pathlib import Path
+
+    with open(Path(__file__).with_name("bulletins.toml"), "rb") as fh:
+        return tomllib.load(fh)["pair"]
+
+
+@pytest.mark.parametrize("pair", _bulletins(), ids=lambda p: f"{p['old']}..{p['new']}")
+def test_every_change_a_bulletin_lists_is_a_change_of_the_diff(editions, pair):
+    a = align(editions[f"en/{pair['old']}"], editions[f"en/{pair['new']}"])
+    changed = {n for c in a.rules if c.facet not in ("unchanged", "moved") for n in (c.old, c.new) if n}
+    assert [n for n in pair["listed"] if n not in changed] == [], pair["source"]
+    kept = {c.old for c in a.rules if c.facet == "unchanged"}
+    assert [n for n in pair["absent"] if n not in kept] == [], pair["source"]

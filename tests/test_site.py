@@ -689,14 +689,39 @@ def test_fast_path_renders_exactly_what_markdown_it_renders_for_a_whole_real_edi
 # -- word-level diffs ---------------------------------------------------------------------
 
 
-def test_marked_words_show_play_deleted_and_cast_inserted():
-    from comprules.site.diffs import inline, marked
+def test_diff_text_marks_play_deleted_and_cast_inserted_and_escapes():
+    from types import SimpleNamespace
 
-    old, new = marked("You may play this card <b>now</b>.", "You may cast this card <b>now</b>.")
-    assert str(old) == "You may <del>play</del> this card &lt;b&gt;now&lt;/b&gt;."
-    assert str(new) == "You may <ins>cast</ins> this card &lt;b&gt;now&lt;/b&gt;."
-    # quotes and dashes are typography, not words: no change shown
-    assert str(inline("It is a “card” -- now.", 'It is a "card" — now.')) == "It is a &#34;card&#34; — now."
+    from comprules.references import extract
+    from comprules.site.diffs import DiffText
+    from comprules.site.markdown import make_markdown
+
+    layout = SimpleNamespace(target=lambda kind, number: None)
+    site = SimpleNamespace(md=make_markdown(), extract=extract, layout=lambda e: (layout, {}))
+    old, new = (SimpleNamespace(name=f"en/{d}", lang="en", by_id={}) for d in ("2020-01-01", "2021-01-01"))
+    texts = DiffText(site, "diff/en/2020-01-01..2021-01-01/index.html", old, new)
+    a, b = texts.side_by_side("You may play this card <b>now</b>.", "You may cast this card <b>now</b>.")
+    assert str(a) == "You may <del>play</del> this card &lt;b&gt;now&lt;/b&gt;."
+    assert str(b) == "You may <ins>cast</ins> this card &lt;b&gt;now&lt;/b&gt;."
+    assert str(texts.inline("you may play it now", "you may cast it")) == \
+        "you may <del>play</del> <ins>cast</ins> it <del>now</del>"
+    # quotes and dashes are folded when words are compared, shown when the change is typography
+    assert str(texts.inline("It is a “card” -- now.", 'It is a "card" — now.')) == "It is a &quot;card&quot; — now."
+    assert str(texts.inline('Choose "face-down"', "Choose “face down”", typography=True)) == \
+        "Choose <del>&quot;</del><ins>“</ins>face<del>-</del> down<del>&quot;</del><ins>”</ins>"
+
+
+def test_one_renderer_shows_italics_urls_and_the_symbol_font():
+    from comprules.site.markdown import make_markdown, render_text
+
+    md = make_markdown()
+    assert render_text(md, "These _Magic_ rules cost {o3}{oU}.", {}) == "These <em>Magic</em> rules cost {3}{U}."
+    html = render_text(md, "See <http://www.wizards.com/Magic/TCG/Events.aspx>. Or www.wizards.com/customerservice.", {})
+    assert '<a href="http://www.wizards.com/Magic/TCG/Events.aspx" class="url" rel="external">' in html
+    assert '<a href="http://www.wizards.com/customerservice" class="url" rel="external">' in html
+    assert "&lt;http" not in html
+    # the change marks nest inside links and emphasis
+    assert render_text(md, "_Magic_ costs {o3}", {}, [(14, 18, "ins")]) == "<em>Magic</em> costs <ins>{3}</ins>"
 
 
 # -- the whole corpus: diffs, history, switcher, FR ⇄ EN, search, home -------------------
@@ -724,7 +749,8 @@ def test_diff_index_has_every_pair_and_the_2009_renumbering_moves_502_to_702(sit
     index = read(site / "diff/en/2009-05-01..2009-07-11/index.html")
     assert re.search(r'<a href="../../../en/2009-05-01/502.html">502</a> Keyword Abilities</td><td>→</td>'
                      r'<td><a href="../../../en/2009-07-11/702.html">702</a> Keyword Abilities', index)
-    assert re.search(r'<span class="k k-renumbered">moved</span> \d{3,}', index)
+    assert re.search(r'<span class="k k-moved-edited">moved \+ edited</span> \d{3,}', index)
+    assert re.search(r'<h2 id="moves">Moves \(renumbered, words unchanged\) <span class="muted">\(\d{3,}\)', index)
     pages = sorted((site / "diff/en/2009-05-01..2009-07-11").glob("702*.html"))
     text = "".join(read(p) for p in pages)
     m = re.search(r'<h2 class="move"><a href="[^"]*#502.26a">502.26a</a> → <a href="[^"]*#702.34a">702.34a</a>', text)
@@ -859,3 +885,100 @@ def test_crawler_reports_missing_files_missing_anchors_and_external_links(tmp_pa
         "a/index.html: index.html#y (no such anchor)",
         "a/index.html: https://example.org/ (external)",
     ]
+
+
+# -- bulletins, facets, history, any two editions (issue 13) -------------------------------
+
+def _bulletin_heads(html: str) -> list[tuple[str, int]]:
+    main = html[html.index("<main"):]
+    return [(h, int(n)) for h, n in re.findall(r'<h2 id="([\w-]+)">[^<]+ <span class="muted">\((\d+)\)</span>', main)]
+
+
+@pytest.mark.slow
+def test_bulletin_2026_08_07_lists_9_added_5_edited_5_moved_and_edited_then_12_moves(site):
+    html = read(site / "diff/en/2026-06-19..2026-08-07/index.html")
+    assert _bulletin_heads(html) == [("added", 9), ("edited", 5), ("moved-edited", 5), ("glossary-added", 4),
+                                     ("moves", 12)]
+    # every number links into its edition: old → new for a move, both for an edit in place
+    assert re.search(r'<a href="../../../en/2026-06-19/310.html#310.8a">310.8a</a> → '
+                     r'<a href="../../../en/2026-08-07/310.html#310.9a">310.9a</a> '
+                     r'<span class="k k-moved-edited">moved \+ edited</span>', html)
+    assert re.search(r'<a href="../../../en/2026-06-19/722.html#722.3a">722.3a</a> <a class="also" '
+                     r'href="../../../en/2026-08-07/722.html#722.3a"', html)
+    moves = html[html.index('<h2 id="moves">'):]
+    assert moves.count("<tr ") == 12
+    assert '<td><a href="../../../en/2026-06-19/704.html#704.5z">704.5z</a></td><td>→</td><td><a href=' \
+           '"../../../en/2026-08-07/704.html#704.5aa">704.5aa</a></td>' in moves
+    # references in the texts are links too, into the new edition
+    edited = html[html.index('<h2 id="edited">'):html.index('<h2 id="moved-edited">')]
+    assert '<a href="../../../en/2026-08-07/704.html">704</a>' in edited
+    assert "<del>,</del><ins>.</ins>" in edited  # 722.3a's comma became a period
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("pair, group, number, mark", [
+    ("2022-04-29..2022-10-07", "typography", "702.124g", "<ins>“</ins>"),
+    ("2026-04-17..2026-06-19", "typography", "708.2b", "<del>-</del>"),
+    ("2023-04-14..2023-09-01", "typography", "111.10i", "<del>“</del>"),
+    ("2022-04-29..2022-10-07", "rewritten", "100.7", "<ins>"),
+])
+def test_bulletins_show_typography_and_rewrites_as_changes(site, pair, group, number, mark):
+    html = read(site / f"diff/en/{pair}/index.html")
+    start = html.index(f'<h2 id="{group}">')
+    part = html[start:html.index("<h2 ", start + 10)]
+    row = re.search(rf'<section class="change k-edited" id="{re.escape(number)}&gt;{re.escape(number)}".*?</section>',
+                    part, re.S)
+    assert row, f"{number} not under {group}"
+    assert mark in row.group(0)
+
+
+@pytest.mark.slow
+def test_history_of_702_37a_says_when_it_last_changed_and_shows_facets(site):
+    html = read(site / "history/en/702.37a.html")
+    later = sorted(p.name for p in (site / "en").iterdir() if p.name[:4].isdigit() and p.name > "2021-07-23")
+    m = re.search(r'Last changed <time datetime="2021-07-23">2021-07-23</time> \(moved\); unchanged since: '
+                  r'(\d+) editions, ([\d.]+) years\. Words last changed <time datetime="2019-07-12">2019-07-12</time> '
+                  r'\(typography\)', html)
+    assert m and int(m.group(1)) == len(later) and 4.9 < float(m.group(2)) < 5.1
+    assert '<span class="k k-moved-edited">moved + edited</span> <span class="move"><a href=' in html
+    assert html.count('<span class="k k-typography">typography</span>') == 8
+
+
+@pytest.mark.slow
+def test_old_edition_pages_say_where_the_rule_is_now(site):
+    page = "".join(read(p) for p in sorted((site / "en/2009-07-11").glob("702*.html")))
+    m = re.search(r'<p id="702\.34a".*?<p class="now">now <a href="([^"]+)">702\.37a</a> \(2026-08-07\)</p>', page, re.S)
+    assert m and "2026-08-07/702" in m.group(1)
+    page = "".join(read(p) for p in sorted((site / "en/2009-05-01").glob("502*.html")))
+    # 502.49 Substance was dropped by 2009-07-11
+    m = re.search(r'<p id="502\.49a".*?<p class="now">removed in <a href="([^"]+)">2009-07-11</a></p>', page, re.S)
+    assert m and m.group(1).endswith("diff/en/2009-05-01..2009-07-11/index.html#502.49a&gt;")
+    assert 'class="now"' not in read(site / "en/2026-08-07/702.html")
+
+
+@pytest.mark.slow
+def test_text_is_rendered_as_printed_everywhere_symbol_font_italics_and_urls(site):
+    pages = [*sorted((site / "en/2003-07-01").glob("*.html")),
+             *sorted((site / "diff/en/2003-03-15..2003-07-01").glob("*.html")),
+             *sorted((site / "diff/en/2004-10-01..2005-02-01").glob("*.html"))]
+    texts = "".join(read(p) for p in pages)
+    assert "{o" not in texts and "{3}" in texts and "{T}" in texts
+    history = "".join(read(p) for p in sorted((site / "history/en").glob("107.*.html")))
+    assert "{o" not in history
+    # underscores of 2008–2014 as emphasis; the URLs the CR prints as links, not "&lt;http…&gt;"
+    intro = read(site / "en/2009-07-11/100.html")
+    assert "<em>Magic</em>" in intro and "_Magic_" not in intro
+    urls = read(site / "en/2012-10-01/108.html") + read(site / "en/2012-10-01/glossary.html")
+    assert "&lt;http" not in urls
+    assert urls.count('<a href="http://gatherer.wizards.com" class="url" rel="external">') == 2
+
+
+@pytest.mark.slow
+def test_compare_page_and_the_texts_of_every_edition_are_written(site):
+    assert (site / "diff/en/compare.html").is_file()
+    scripts = sorted((site / "diff/data/en").glob("*.js"))
+    assert len(scripts) == 74
+    head = read(site / "diff/data/en/2009-07-11.js")[:200]
+    assert head.startswith('(window.CR_TEXTS=window.CR_TEXTS||{})["en/2009-07-11"]={"name":"en/2009-07-11"')
+    html = read(site / "diff/index.html")
+    assert '<form class="compare" action="en/compare.html" method="get">' in html
