@@ -217,3 +217,26 @@ def test_keyboard_reaches_the_go_to_box_and_the_switcher(page, served):
         page.keyboard.press("Tab")
         seen.add(page.evaluate("document.activeElement.tagName + '.' + (document.activeElement.name || '')"))
     assert "INPUT.rule" in seen and "SELECT.edition" in seen
+
+
+def test_any_two_editions_compared_in_the_browser_from_disk_in_under_a_second(page, full_kb):
+    """Issue 13: diff/en/compare.html opened from disk (file://) loads the two editions'
+    texts by <script>, joins them by lineage key and renders the rows, as the library's
+    join (comprules.align.history.diff) gives them."""
+    from comprules.align.history import diff
+    from comprules.kb import KnowledgeBase
+
+    kb = full_kb[0]
+    url = (kb / "site/diff/en/compare.html").resolve().as_uri() + "?old=2020-06-01&new=2026-08-07"
+    page.goto(url)
+    page.wait_for_selector("#diff-out[data-ms], #diff-out[data-error]", timeout=20000)
+    out = page.locator("#diff-out")
+    assert out.get_attribute("data-error") is None, out.inner_text()
+    assert out.get_attribute("data-source") == "browser"
+    assert int(out.get_attribute("data-ms")) <= 1000, out.get_attribute("data-ms")
+    rows = page.evaluate("window.CR_COMPARED.rules.map(r => [r.old, r.new, r.kind, r.words])")
+    library = diff(KnowledgeBase(kb), "2020-06-01", "2026-08-07")
+    assert sorted(map(tuple, rows), key=str) == sorted(((r.old, r.new, r.kind, r.words) for r in library.rules), key=str)
+    assert "moved + edited" in out.inner_text() and out.locator("table.moves tr").count() > 500
+    shot(page, "13-compare-2020-06-01-2026-08-07")
+    assert page.external() == []
