@@ -13,7 +13,13 @@ Prints, after parsing every English edition (not timed):
    with the baseline, :class:`difflib.SequenceMatcher` on the same word lists, same
    pairs (``set_seq2`` once per new rule, the standard way to reuse its index);
 4. with ``--quality``, precision and recall on the truth set of
-   :mod:`comprules.align.evaluate` (all pairs, and the 2009 renumbering alone).
+   :mod:`comprules.align.evaluate` (all pairs, and the 2009 renumbering alone);
+5. with ``--browser KB`` (a knowledge base built with its site), any two editions
+   compared in Debian's chromium from disk (``diff/en/compare.html``, Playwright): the
+   time the page takes to load the two editions' texts, join and render them (target
+   ≤ 1 s), beside the library's join of the same pair in this process
+   (:func:`comprules.align.history.diff`, lineage read from the stored alignments), and
+   whether both give the same rows.
 
 Wall-clock and CPU seconds are both printed: the machine may be shared.
 """
@@ -121,6 +127,9 @@ def main(argv: list[str]) -> int:
         print(f"word similarity on the rules left ({label}): {n:,} pairs: rapidfuzz {rf:.3f} s, "
               f"difflib {dl:.3f} s CPU ({dl / rf if rf else float('inf'):.0f}× slower)")
 
+    if "--browser" in argv:
+        browser(Path(argv[argv.index("--browser") + 1]))
+
     if "--quality" in argv:
         total = {k: align_eval.Score() for k in align_eval.TRUTH_KINDS}
         moved = {k: align_eval.Score() for k in align_eval.TRUTH_KINDS}
@@ -139,6 +148,46 @@ def main(argv: list[str]) -> int:
             print(f"  {kind:9} {s.truth:6} {s.precision:.4f} {s.recall:.4f} | {m.truth:5} {m.precision:.4f} "
                   f"{m.recall:.4f} | {r.truth:4} {r.precision:.4f} {r.recall:.4f}")
     return 0
+
+
+BROWSER_PAIRS = (("2020-06-01", "2026-08-07"), ("2026-06-19", "2026-08-07"), ("1999-04-23", "2026-08-07"),
+                 ("2026-08-07", "2009-05-01"))
+
+
+def browser(kb: Path) -> None:
+    """Any two editions in chromium from disk, beside the library's join."""
+    from playwright.sync_api import sync_playwright
+
+    from comprules.align import history
+    from comprules.kb import KnowledgeBase
+
+    page_url = (kb / "site/diff/en/compare.html").resolve().as_uri()
+    base = KnowledgeBase(kb)
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--headless", "--no-sandbox"])
+        for old, new in BROWSER_PAIRS:
+            history._LINEAGES.clear()
+            lib, wall, cpu = clock(history.diff, base, old, new)
+            again, wall2, _ = clock(history.diff, base, old, new)  # lineage kept for the process
+            times = []
+            for _ in range(3):
+                page = chromium.new_page()
+                started = time.perf_counter()
+                page.goto(f"{page_url}?old={old}&new={new}")
+                page.wait_for_selector("#diff-out[data-ms], #diff-out[data-error]", timeout=30000)
+                total = time.perf_counter() - started
+                ms = int(page.locator("#diff-out").get_attribute("data-ms"))
+                rows = page.evaluate("window.CR_COMPARED.rules.map(r => [r.old, r.new, r.kind, r.words])")
+                times.append((ms, total))
+                page.close()
+            same = sorted(map(tuple, rows), key=str) == sorted(((r.old, r.new, r.kind, r.words) for r in lib.rules),
+                                                               key=str)
+            ms, total = min(times)
+            print(f"compare {old} → {new} in chromium from disk: {ms} ms in the page (load, join, render; "
+                  f"{total:.2f} s with the page load; target ≤ 1 s), {len(rows)} rows; library join "
+                  f"{wall:.2f} s cold ({cpu:.2f} s CPU, reading {lib.old} … stored alignments), {wall2:.3f} s "
+                  f"warm; same rows: {same}")
+        chromium.close()
 
 
 if __name__ == "__main__":

@@ -59,6 +59,8 @@ def parent_number(number: str) -> str | None:
 #: Gathering__`` (2010-07-16), ``_Odyssey_TM`` (2009-07-11, the mark glued on). Not a
 #: blank to fill (``Wolf in ________ Clothing``) nor a name inside a URL (``UTR_MTG``).
 EMPHASIS = re.compile(r"(?<![\w])(__?)([^\s_](?:[^_\n]*?[^\s_])?)\1(?=TM\b|\(|[^\w]|$)")
+#: A symbol of the 2003–04 symbol font: ``{o3}``, ``{oT}`` (``{3}``, ``{T}`` in later editions).
+SYMBOL_FONT = re.compile(r"\{o([^}\s]{1,2})\}")
 #: The closing underscore alone before a mark: ``the Oracle_(TM) card reference`` (2008–2013).
 _MARK_UNDERSCORE = re.compile(r"(?<=\w)_(?=\((?:TM|R)\))")
 
@@ -72,9 +74,16 @@ def plain_text(text: str) -> str:
     (``UTR_MTG.asp``) are kept; a lone underscore glued before a mark goes
     (``Oracle_(TM)`` → ``Oracle(TM)``). "(TM)", "™" and quotes are left as printed.
 
+    The 2003–04 symbol font is read as the symbols it stands for (``{o3}`` → ``{3}``,
+    as every later edition prints it; the site renders it so too).
+
     >>> plain_text("These _Magic_ rules; the __Magic: The Gathering__ rules; _Odyssey_TM cards")
     'These Magic rules; the Magic: The Gathering rules; OdysseyTM cards'
+    >>> plain_text("Add {oG} for {o2}{oT}")
+    'Add {G} for {2}{T}'
     """
+    if "{o" in text:
+        text = SYMBOL_FONT.sub(r"{\1}", text)
     if "_" not in text:
         return text
     return _MARK_UNDERSCORE.sub("", EMPHASIS.sub(r"\2", text))

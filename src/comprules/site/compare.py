@@ -129,6 +129,9 @@ def render_compare(site: "SiteRenderer", out: Path, fr: Edition, en: Edition, al
     for k, number in enumerate(pages):
         path = U.compare_page(fr.name, en.name, None if number == "index" else number)
         u = U.Urls(path)
+        from .diffs import DiffText
+
+        texts = DiffText(site, path, fr, en)  # the site's one text renderer, references linked
         rows = []
         for unit_id, unit in groups.get(number, []):
             en_id = pairs.get(unit_id)
@@ -152,11 +155,12 @@ def render_compare(site: "SiteRenderer", out: Path, fr: Edition, en: Edition, al
                 page = U.glossary_page(fr.name) if english_entries else U.edition_index(fr.name)
                 fr_href = u(f"{page}#{unit.slug}")
                 kind = "glossary"
+            en_text = ((en_rule.title + " — ") if en_rule is not None and en_rule.title
+                       and en_rule.title != en_rule.text else "") + (en_rule.text if en_rule is not None else "")
             rows.append({
-                "id": unit_id, "label": label, "kind": kind, "fr": fr_text, "fr_href": fr_href,
+                "id": unit_id, "label": label, "kind": kind, "fr": texts.text(fr, fr_text), "fr_href": fr_href,
                 "en_id": en_id if en_rule is not None else None,
-                "en": ((en_rule.title + " — ") if en_rule is not None and en_rule.title
-                       and en_rule.title != en_rule.text else "") + (en_rule.text if en_rule is not None else ""),
+                "en": texts.text(en, en_text),
                 "en_href": rule_href(site, u, en, en_id) if en_rule is not None else None,
                 "note": kind == "note",
             })

@@ -40,6 +40,8 @@ from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
+from ..model import SYMBOL_FONT
+
 Extract = Callable[[str, str], Sequence[Any]]
 
 
@@ -201,7 +203,6 @@ def _html(markup: str, level: int) -> Token:
     return token
 
 
-_SYMBOL_FONT = re.compile(r"\{o([^}\s]{1,2})\}")
 
 
 def symbol_font(state: StateCore) -> None:
@@ -217,7 +218,7 @@ def read_symbol_font(tokens: list[Token]) -> list[Token]:
     (``class="url" rel="external"``: a link the text prints, not a request of the site)."""
     for token in tokens:
         if token.type == "text" and "{o" in token.content:
-            token.content = _SYMBOL_FONT.sub(r"{\1}", token.content)
+            token.content = SYMBOL_FONT.sub(r"{\1}", token.content)
         elif token.type == "link_open" and token.markup in ("linkify", "autolink"):
             token.attrSet("class", "url")
             token.attrSet("rel", "external")
