@@ -1144,7 +1144,7 @@ def _rule_change(m: _Matcher, i: int, j: int, mapping: dict[str, str], kind: str
 
 
 #: A printed token: as :data:`_TOKEN`, and the underscore of ``_italics_``.
-_PRINTED = re.compile(r"\(TM\)|™|\d+(?:\.\d+[a-z]{0,2})?|[^\W\d_]+(?:['’](?=[^\W\d_]))?|[^\w\s]|_")
+_PRINTED = re.compile(rf"\(TM\)|™|\d+(?:\.\d+[a-z]{{0,2}})?|[{_HAN}]|[^\W\d_{_HAN}]+(?:['’](?=[^\W\d_]))?|[^\w\s]|_")
 
 
 def _printed_tokens(text: str, parts) -> tuple[list[str], list[tuple[int, int]]]:

@@ -17,8 +17,9 @@
   "“”„«»″\"‘’‚′`´".split("").forEach(function (c) { FOLD[c] = "'"; });
   "‐‑‒–—―−".split("").forEach(function (c) { FOLD[c] = "-"; });
   var FOLD_RE = /[“”„«»″"‘’‚′`´‐‑‒–—―−]/g;
-  var TOKEN = /\(TM\)|™|\p{Nd}+(?:\.\p{Nd}+[a-z]{0,2})?|\p{L}+(?:['’](?=\p{L}))?|[^\p{L}\p{N}_\s]/gu;
-  var PRINTED = /\(TM\)|™|\p{Nd}+(?:\.\p{Nd}+[a-z]{0,2})?|\p{L}+(?:['’](?=\p{L}))?|[^\p{L}\p{N}_\s]|_/gu;
+  /* as comprules.align.alignment._TOKEN: a Han character is a token of its own */
+  var TOKEN = /\(TM\)|™|\p{Nd}+(?:\.\p{Nd}+[a-z]{0,2})?|[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]|[^\P{L}\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+(?:['’](?=\p{L}))?|[^\p{L}\p{N}_\s]/gu;
+  var PRINTED = /\(TM\)|™|\p{Nd}+(?:\.\p{Nd}+[a-z]{0,2})?|[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]|[^\P{L}\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+(?:['’](?=\p{L}))?|[^\p{L}\p{N}_\s]|_/gu;
   var IGNORED = {"(TM)": 1, "™": 1, "'": 1, "-": 1};
   var RULE_ID = /^\d{3}(?:\.\d+[a-z]{0,2})?$/;
 
