@@ -183,3 +183,49 @@ def test_kb_graph_has_chapters_sections_rules_glossary_notes_of_editions_and_fra
     assert kinds[("fr/003_816c607ad111474a", "glossary")] == 9
     assert graph.nodes["fr/003_816c607ad111474a/glossary/vol"]["title"] == "Vol"
     assert {k for _, _, k in graph.edges(keys=True)} == {"contains", "cites", "defines"}
+
+
+# ---------------------------------------------------------------------------
+# Citations across editions and the stored graph (issue 12)
+
+
+def _cites(graph: nx.MultiDiGraph, node: str) -> dict[str, str]:
+    return {v: d["status"] for _, v, d in graph.out_edges(node, data=True) if d["kind"] == "cites"}
+
+
+@pytest.mark.slow
+def test_french_citations_are_cites_edges_into_the_english_edition_of_their_era(editions):
+    from comprules.graph import resolve_all
+
+    resolutions = resolve_all(editions.values())
+    graph = kb_graph(editions.values(), resolutions)
+    assert _cites(graph, "fr/000_f51ad62258817a66/402.1") == {
+        "en/2002-10-07/400.1": "external", "en/2002-10-07/416": "external"}
+    assert graph.nodes["en/2002-10-07/416"]["title"] == "Effects"
+    assert _cites(graph, "fr/004_99dc3338bd3ea994/502.26f") == {"en/2005-02-01/504": "external"}
+    assert _cites(graph, "fr/004_99dc3338bd3ea994/502.24b") == {
+        f"en/2005-02-01/409.1{x}": "external" for x in "bfgh"}
+    (agrees,) = [c.title_agrees for c in resolutions["fr/004_99dc3338bd3ea994"].cites["502.26f"]]
+    assert agrees is True  # "Sorts et permanents face cachée" is 504 "Face-Down Spells and Permanents"
+    # every one of the 27 citations printed in the seeds lies outside its extract and resolves in English
+    french = [(u, v) for u, v, d in graph.edges(data=True) if d["kind"] == "cites" and u.startswith("fr/")]
+    printed = [c for name, r in resolutions.items() if name.startswith("fr/") for cs in r.cites.values() for c in cs]
+    assert len(printed) == 27 and all(c.status == "external" and c.resolved for c in printed)
+    assert len(french) == 27 and all(v.startswith("en/") for _, v in french)
+    # internal citations keep their edges; the dangling 602.1i of 2009-07-11 has none, and no node
+    assert _cites(graph, "en/2009-07-11/702.34a") and set(_cites(graph, "en/2009-07-11/702.34a").values()) == {
+        "internal"}
+    assert _cites(graph, "en/2009-07-11/401.6") == {} and "en/2009-07-11/602.1i" not in graph
+
+
+def test_the_stored_graph_reads_back_the_same_nodes_edges_and_attributes(tmp_path):
+    from comprules.graph import graph_path, read_graph, write_graph
+
+    one, two = _edition("en/2030-01-01"), _edition("en/2031-01-01")
+    graph = kb_graph([one, two])
+    written = write_graph(graph, tmp_path, ["en/2030-01-01", "en/2031-01-01"])
+    assert written == [graph_path(tmp_path, "en/2030-01-01"), graph_path(tmp_path, "en/2031-01-01")]
+    back = read_graph(tmp_path)
+    assert sorted(back.nodes(data=True)) == sorted(graph.nodes(data=True))
+    assert sorted(back.edges(keys=True, data=True)) == sorted(graph.edges(keys=True, data=True))
+    assert read_graph(tmp_path, ["en/2031-01-01"]).number_of_nodes() == edition_graph(two).number_of_nodes()

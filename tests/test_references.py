@@ -572,3 +572,69 @@ def test_the_unresolved_references_of_all_74_editions_are_exactly_the_known_defe
     assert found == KNOWN_UNRESOLVED
     assert all(not r.external for r in resolutions.values())
     assert sum(r.unresolved for r in resolutions.values()) == 29  # printed references, a range once
+
+
+# ---------------------------------------------------------------------------
+# Citations: every printed target, with its status (issue 12)
+
+
+def test_seed_000_402_1_cites_400_1_and_416_effets_as_external_in_printed_order(seeds_dir):
+    from comprules.corpus import parse_file
+    from comprules.references import Citation, resolve
+
+    resolution = resolve(parse_file(seeds_dir / "000_f51ad62258817a66.txt"))
+    assert resolution.refs.get("402.1") is None  # nothing inside the extract
+    assert resolution.cites["402.1"] == (
+        Citation("400.1", "rule", "external"), Citation("416", "section", "external", title="Effets"))
+
+
+def test_seed_004_502_24b_cites_409_1b_and_the_range_409_1f_h_member_by_member(seeds_dir):
+    from comprules.corpus import parse_file
+    from comprules.references import resolve
+
+    resolution = resolve(parse_file(seeds_dir / "004_99dc3338bd3ea994.txt"))
+    assert [(c.target, c.status) for c in resolution.cites["502.24b"]] == [
+        ("409.1b", "external"), ("409.1f", "external"), ("409.1g", "external"), ("409.1h", "external")]
+    assert [(c.target, c.title) for c in resolution.cites["502.26f"]] == [("504", "Sorts et permanents face cachée")]
+
+
+def test_external_citations_resolve_in_the_english_edition_with_the_french_title_checked(seeds_dir, parse):
+    from comprules.align.crosslang import title_translates
+    from comprules.corpus import parse_file
+    from comprules.references import resolve, resolve_external
+
+    fragment = resolve(parse_file(seeds_dir / "000_f51ad62258817a66.txt"))
+    english = parse("2002-10-07")
+    assert english.get("416").title == "Effects"
+    resolved = resolve_external(fragment, english, title_translates)
+    assert [(c.resolved, c.status, c.title_agrees) for c in resolved.cites["402.1"]] == [
+        ("en/2002-10-07/400.1", "external", None), ("en/2002-10-07/416", "external", True)]
+    # a quote the lexicon does not give ("Capacités à mots-clefs" for 502 "Keyword Abilities") does not agree
+    assert [(c.target, c.resolved, c.title_agrees) for c in resolved.cites["402.7"]] == [
+        ("502", "en/2002-10-07/502", False)]
+    assert resolved.external == fragment.external and resolved.count == fragment.count  # check counts as before
+
+
+def test_a_dangling_citation_of_a_complete_edition_is_kept_with_status_dangling(parse):
+    from comprules.references import resolve
+
+    resolution = resolve(parse("2009-07-11"))
+    assert [(c.target, c.status, c.resolved) for c in resolution.cites["401.6"]] == [("602.1i", "dangling", None)]
+    assert "401.6" not in resolution.refs
+    internal = resolution.cites["605.3b"]
+    assert [(c.target, c.status) for c in internal] == [("405.3c", "dangling")]
+    morph = resolution.cites["glossary/morph"]
+    assert [(c.target, c.status, c.resolved, c.title_agrees) for c in morph] == [
+        ("702.34", "internal", "en/2009-07-11/702.34", True), ("707", "internal", "en/2009-07-11/707", True)]
+
+
+def test_glossary_citations_resolve_to_glossary_nodes_in_printed_order(parse):
+    from comprules.references import resolve
+
+    cites = resolve(parse("2026-08-07")).cites["glossary/play"]
+    assert [(c.target, c.kind, c.resolved) for c in cites] == [
+        ("116", "section", "en/2026-08-07/116"), ("305", "section", "en/2026-08-07/305"),
+        ("601", "section", "en/2026-08-07/601"), ("Cast", "glossary", "en/2026-08-07/glossary/cast"),
+        ("Activate", "glossary", "en/2026-08-07/glossary/activate"),
+        ("Battlefield", "glossary", "en/2026-08-07/glossary/battlefield")]
+    assert all(c.title_agrees for c in cites[:3])

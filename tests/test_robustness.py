@@ -206,7 +206,8 @@ def test_build_from_hostile_names_writes_nothing_outside_the_kb(tmp_path):
     assert sorted(e.name for e in report.editions) == ["en/document", "fr/my-notes"]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out", "src"]
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["kb"]
-    assert editions_files(kb / "data") == ["editions.json", "en/document.json", "fr/my-notes.json", "graph.graphml"]
+    assert editions_files(kb / "data") == ["editions.json", "en/document.json", "fr/my-notes.json",
+                                           "graph/en/document.json", "graph/fr/my-notes.json", "graph.graphml"]
     assert (kb / "site" / "en" / "document").is_dir() and (kb / "site" / "index.html").is_file()
 
 
@@ -245,6 +246,8 @@ elif point == "index":  # the index written into its build folder, not swapped i
     after(comprules.indexer.build, "_write")
 elif point == "swap":  # data/ swapped in, site/ not yet
     after(comprules.build, "swap_dir")
+elif point == "swapped":  # data/ and site/ swapped in: the new knowledge base is in place
+    after(comprules.build, "swap_dir", 2)
 from comprules.cli import main
 main(sys.argv[1:], prog_name="comprules")
 """
@@ -312,7 +315,8 @@ def test_build_killed_between_swaps_leaves_complete_outputs(old_kb, sources, tmp
     proc.kill()
     proc.wait(timeout=60)
     # data/ and index/ are the new ones, whole; site/ is the old one, whole
-    assert editions_files(kb / "data") == ["editions.json", "en/2030-09-01.json", "graph.graphml"]
+    assert editions_files(kb / "data") == ["editions.json", "en/2030-09-01.json", "graph/en/2030-09-01.json",
+                                           "graph.graphml"]
     assert tree(kb / "site") == site_before
     usable(kb, "omega")
 
@@ -376,4 +380,47 @@ def test_building_twice_from_the_same_sources_gives_byte_identical_data_and_site
     for dot in (".fingerprint", ".stats.json"):  # the site's own records, left out by tree()
         assert (first / "site" / dot).read_bytes() == (second / "site" / dot).read_bytes()
     assert editions_files(first / "data") == ["editions.json", "en/1999-04-23.json", "en/1999-11-01.json",
-                                            f"fr/{seed_files[2].stem}.json", "graph.graphml"]
+                                            f"fr/{seed_files[2].stem}.json",
+                                            "graph/en/1999-04-23.json", "graph/en/1999-11-01.json",
+                                            f"graph/fr/{seed_files[2].stem}.json", "graph.graphml"]
+
+
+# ---------------------------------------------------------------------------
+# SIGINT and SIGTERM: one line saying what was kept, 130 / 143 (issue 12)
+
+SIGNALS = [("data", signal.SIGINT, 130, "interrupted: the previous knowledge base is intact", "alpha"),
+           ("index", signal.SIGTERM, 143, "interrupted: the previous knowledge base is intact "
+            "(the finished data/ and site/ are kept for the next build)", "alpha"),
+           ("swap", signal.SIGTERM, 143, "interrupted: data/ and index/ are new, site/ is the previous one "
+            "(the finished site/ is kept for the next build)", "omega"),
+           ("swapped", signal.SIGINT, 130, "interrupted after the new knowledge base was in place", "omega")]
+
+
+@pytest.mark.parametrize("point,sig,code,line,word", SIGNALS, ids=[f"{p}-{s.name}" for p, s, *_ in SIGNALS])
+def test_a_signal_ends_the_build_with_one_line_saying_what_was_kept(point, sig, code, line, word, old_kb, sources,
+                                                                     tmp_path):
+    kb = tmp_path / "kb"
+    shutil.copytree(old_kb, kb, symlinks=True)
+    proc = start_build(kb, [sources / "a", sources / "b"], point, tmp_path / "paused")
+    wait_for(tmp_path / "paused", proc)
+    proc.send_signal(sig)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == code
+    assert err.splitlines()[-1] == f"comprules: {line}"
+    assert "Aborted" not in err and "Traceback" not in err
+    assert not list(kb.glob(".build-*"))
+    usable(kb, word)  # the latest edition of what is in place: the old a, or the new b
+
+
+def test_a_rebuild_after_an_interrupt_reuses_the_site_already_rendered(old_kb, sources, tmp_path):
+    kb = tmp_path / "kb"
+    shutil.copytree(old_kb, kb, symlinks=True)
+    proc = start_build(kb, [sources / "a", sources / "b"], "index", tmp_path / "paused")
+    wait_for(tmp_path / "paused", proc)  # the new site is rendered, the index is being written
+    proc.send_signal(signal.SIGINT)
+    proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    report = build([sources / "a", sources / "b"], kb)
+    assert "site" in report.reused  # the site rendered before the interrupt, not rendered again
+    assert (kb / "site" / "en" / "2030-09-01" / "100.html").is_file()
+    assert not [p.name for p in kb.iterdir() if p.name.startswith(".site.")]

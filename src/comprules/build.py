@@ -5,17 +5,34 @@ Reads like the pipeline's table of contents (after mkdocs' ``commands/build.py``
     load sources → resolve references → graph → data/ → index/ → site/
 
 The knowledge base directory holds ``data/`` (one JSON per edition, ``editions.json``,
-``graph.graphml``), ``index/`` (whoosh) and ``site/`` (static HTML). Each output is
-written into a temporary folder inside the knowledge base and swapped in only when
-complete, under an exclusive lock, so a failed or interrupted build leaves the
-previous knowledge base intact and a second concurrent build fails clearly.
+the graph in ``graph/`` and as ``graph.graphml``, ``alignments/``), ``index/``
+(whoosh) and ``site/`` (static HTML). Each output is written into a temporary folder
+inside the knowledge base and swapped in only when complete, under an exclusive
+lock, so a failed or interrupted build leaves the previous knowledge base intact and
+a second concurrent build fails clearly. A folder is only written into if it is a
+knowledge base (:func:`claim`).
+
+What is up to date is not made again. The inputs of a build are the sources' bytes
+(SHA-256), their ``editions.toml`` entries, the limits and comprules' own code
+(:func:`source_inputs`); ``data/.inputs.json`` records those data/ was made from,
+``.stamps.json`` those of index/ and site/. A build whose inputs are all unchanged
+keeps the three outputs without parsing anything (about a second for the whole
+corpus); one edition changed rewrites its own files and those that depend on it (its
+alignments, the French documents of its era, the manifest and the GraphML), links
+the rest from the previous data/, re-indexes that edition and renders the site
+again. An interrupted build (SIGINT, SIGTERM) keeps a finished data/ or site/ it had
+not swapped in yet as ``.data.pending`` / ``.site.pending``, which the next build
+with the same inputs takes instead of making them again.
 """
 
 from __future__ import annotations
 
 import ctypes
 import errno
+import hashlib
+import json
 import os
+import signal
 import shutil
 import tempfile
 import time
@@ -24,10 +41,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import export, graph, references
-from .corpus import load_sources
+from . import export, graph
 from .align.history import write_alignments
-from .errors import SourceError
+from .corpus.load import DEFAULT_LIMITS, Limits, expand_sources, load_items
+from .errors import Interrupted, SourceError
 from .locking import exclusive
 from .kb import default_kb  # noqa: F401  (the build's default knowledge base; kept importable from here)
 from .model import Edition
@@ -37,7 +54,14 @@ STAGES = ("data", "index", "site")
 
 @dataclass
 class BuildReport:
-    """What a build did: editions built, bad files, timings in seconds."""
+    """What a build did: editions built, bad files, timings in seconds.
+
+    ``kept``: the stages left as they were, their inputs unchanged; ``reused``: those
+    taken from an interrupted build (``.data.pending``, ``.site.pending``);
+    ``written``: the files of data/ written anew (relative paths; the others were
+    linked from the previous data/). ``manifest``: the rows of ``data/editions.json``,
+    which say what the knowledge base holds when nothing was parsed (all kept).
+    """
 
     kb: Path
     editions: list[Edition] = field(default_factory=list)
@@ -45,6 +69,68 @@ class BuildReport:
     notices: list[str] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
     dangling: dict[str, int] = field(default_factory=dict)
+    kept: list[str] = field(default_factory=list)
+    reused: list[str] = field(default_factory=list)
+    written: list[str] = field(default_factory=list)
+    manifest: list[dict] = field(default_factory=list)
+
+    @property
+    def names(self) -> list[str]:
+        """The editions of the knowledge base, in name order."""
+        return [e.name for e in self.editions] if self.editions else [m["name"] for m in self.manifest]
+
+    @property
+    def rules(self) -> int:
+        """How many rules and subrules they hold."""
+        if self.editions:
+            return sum(len(e.numbered()) for e in self.editions)
+        return sum(m["rules"] for m in self.manifest)
+
+
+#: The file that makes a folder a knowledge base: written by the first build into it.
+MARKER = ".comprules-kb"
+_MARKER_TEXT = ("comprules knowledge base: data/, index/ and site/ here are written by `comprules build`\n"
+                "and replaced whole by the next build. Do not keep files of your own in them.\n")
+_OWN_NAMES = frozenset({MARKER, ".lock", "data", "index", "site"})
+_OWN_PREFIXES = (".build-", ".data.", ".site.", ".index.", ".stamps")
+
+
+def _is_own(name: str) -> bool:
+    return name in _OWN_NAMES or name.startswith(_OWN_PREFIXES)
+
+
+def claim(kb: Path) -> list[str]:
+    """Make sure ``kb`` is a folder comprules may write into; what was done.
+
+    A new or empty folder gets the :data:`MARKER` file; a folder with the marker is
+    a knowledge base. A folder holding only what comprules writes, with a
+    ``data/editions.json``, is a knowledge base built before the marker existed: it
+    gets the marker too. Anything else is refused with
+    :class:`~comprules.errors.UsageError` before anything is written, moved or
+    deleted (a build swaps data/ and site/ whole, so a user's ``data/important.txt``
+    would go).
+    """
+    from .errors import UsageError
+
+    kb = Path(kb)
+    if kb.exists() and not kb.is_dir():
+        raise UsageError(f"--kb {kb}: is a file, not a knowledge base folder")
+    if (kb / MARKER).is_file():
+        return []
+    if kb.is_dir():
+        names = sorted(p.name for p in kb.iterdir())
+        outputs = [n for n in names if n in ("data", "index", "site")]
+        legacy = all(_is_own(n) for n in names) and (not outputs or (kb / "data" / "editions.json").is_file())
+        if names and not legacy:
+            shown = ", ".join(names[:4]) + (", …" if len(names) > 4 else "")
+            raise UsageError(f"{kb} is not a comprules knowledge base (no {MARKER} file) and is not empty "
+                             f"({shown}): nothing in it was changed; give --kb an empty or new folder")
+        done = ["marked an existing knowledge base"] if outputs else []
+    else:
+        kb.mkdir(parents=True)
+        done = []
+    (kb / MARKER).write_text(_MARKER_TEXT, encoding="utf-8")
+    return done
 
 
 @contextmanager
@@ -126,21 +212,138 @@ def recover(kb: Path) -> list[str]:
     return done
 
 
-def write_data(editions: list[Edition], resolutions: dict, kb_graph, out: Path) -> None:
-    """Write ``out/{lang}/{name}.json`` per edition, ``out/editions.json`` and ``out/graph.graphml``."""
-    manifest = []
+INPUTS = ".inputs.json"  # in data/: the inputs it was made from
+STAMPS = ".stamps.json"  # in the knowledge base: the inputs of index/ and site/
+PENDING = ".pending"  # ".data.pending", ".site.pending": finished, not swapped in (interrupted)
+
+
+def _digest(value) -> str:
+    return hashlib.blake2b(json.dumps(value, sort_keys=True, default=str).encode(), digest_size=16).hexdigest()
+
+
+def source_inputs(items: list[tuple[Path, dict]], limits: Limits) -> list[dict]:
+    """What each source contributes to a build's inputs: its path, the SHA-256 of its
+    bytes and its ``editions.toml`` entry. A file over the size limit is not read
+    (its size stands for it: the parse refuses it anyway)."""
+    out = []
+    for path, meta in items:
+        try:
+            size = path.stat().st_size
+            if size > limits.max_source_bytes:
+                digest = f"size:{size}"
+            else:
+                h = hashlib.sha256()
+                with open(path, "rb") as fh:
+                    while chunk := fh.read(1 << 20):
+                        h.update(chunk)
+                digest = h.hexdigest()
+        except OSError as exc:
+            digest = f"unreadable:{exc.errno}"
+        out.append({"path": str(path), "sha256": digest, "meta": _digest(meta)})
+    return out
+
+
+def _read_json(path: Path) -> dict:
+    try:
+        with open(path, encoding="utf-8") as fh:
+            value = json.load(fh)
+    except (OSError, ValueError):
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def _index_identity(kb: Path) -> str | None:
+    """Which index generation ``kb/index`` is (it points to one), or ``None``."""
+    index = kb / "index"
+    try:
+        if index.is_symlink():
+            return os.readlink(index)
+        st = index.stat()
+    except OSError:
+        return None
+    return f"{st.st_ino}:{st.st_mtime_ns}"
+
+
+def _edition_keys(editions: list[Edition], sources: list[dict], common: str) -> dict[str, str]:
+    """Per edition, the hash of what its data files depend on: its sources, the code and
+    limits (``common``), and for a document in another language than English, every
+    English edition (the era its citations resolve in is chosen among them)."""
+    by_path = {row["path"]: row for row in sources}
+    own = {e.name: _digest([common, e.name, [by_path.get(str(p)) for p in e.sources]]) for e in editions}
+    english = _digest(sorted(v for k, v in own.items() if k.startswith("en/")))
+    return {name: (key if name.startswith("en/") else _digest([key, english])) for name, key in own.items()}
+
+
+def _link(source: Path, dest: Path) -> bool:
+    """Hard-link (else copy) ``source`` to ``dest``; False if ``source`` is not there."""
+    if not source.is_file():
+        return False
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        os.link(source, dest)
+    except OSError:
+        shutil.copy2(source, dest)
+    return True
+
+
+def write_data(editions: list[Edition], resolutions: dict, kb_graph, out: Path, *,
+               previous: Path | None = None, keys: dict[str, str] | None = None,
+               previous_keys: dict[str, str] | None = None) -> list[str]:
+    """Write ``out/{lang}/{name}.json`` per edition, its graph part
+    (``out/graph/{lang}/{name}.json``), ``out/editions.json`` and ``out/graph.graphml``.
+
+    An edition whose key (``keys``) equals the one it had in ``previous_keys`` has its
+    two files linked from ``previous`` (the last build's data/) instead of written.
+    Returns the files written, relative to ``out``.
+    """
+    keys, previous_keys = keys or {}, previous_keys or {}
+    manifest, written, fresh = [], [], []
     for ed in editions:
         res = resolutions[ed.name]
         path = export.edition_path(out, ed.name)
-        export.write_atomic(path, export.dumps(export.edition_to_dict(ed, res)))
+        gpath = graph.graph_path(out, ed.name)
+        same = previous is not None and ed.name in keys and previous_keys.get(ed.name) == keys[ed.name]
+        if not (same and _link(export.edition_path(previous, ed.name), path)
+                and _link(graph.graph_path(previous, ed.name), gpath)):
+            export.write_atomic(path, export.dumps(export.edition_to_dict(ed, res)))
+            written.append(str(path.relative_to(out)))
+            fresh.append(ed.name)
         manifest.append({
             "name": ed.name, "lang": ed.lang, "kind": ed.kind, "title": ed.title,
             "effective": ed.effective.isoformat() if ed.effective else None,
             "rules": len(ed.numbered()), "glossary": len(ed.glossary), "sha256": ed.sha256,
             "path": str(path.relative_to(out)), "dangling": len(res.dangling),
         })
+    written += [str(p.relative_to(out)) for p in graph.write_graph(kb_graph, out, fresh)]
     export.write_atomic(out / "editions.json", export.dumps({"editions": manifest}))
-    graph.write_graphml(kb_graph, out / "graph.graphml")
+    old_names = sorted(previous_keys) if previous is not None else None
+    if fresh or old_names != sorted(e.name for e in editions) or not _link(previous / "graph.graphml",
+                                                                            out / "graph.graphml"):
+        graph.write_graphml(kb_graph, out / "graph.graphml")
+        written.append("graph.graphml")
+    return written
+
+
+def _kept_message(only: tuple[str, ...], new: list[str], pending: list[str]) -> str:
+    """The line an interrupted build ends with: what of the knowledge base is new."""
+    def names(stages):
+        text = " and ".join(f"{s}/" for s in stages)
+        return text, len(stages) > 1
+
+    wanted = [s for s in STAGES if s in only]
+    old = [s for s in wanted if s not in new]
+    if not new:
+        line = "interrupted: the previous knowledge base is intact"
+    elif not old:
+        line = "interrupted after the new knowledge base was in place"
+    else:
+        (n, many_n), (o, many_o) = names([s for s in wanted if s in new]), names(old)
+        line = (f"interrupted: {n} {'are' if many_n else 'is'} new, "
+                f"{o} {'are the previous ones' if many_o else 'is the previous one'}")
+    if pending:
+        text, many = names(pending)
+        line += f" (the finished {text} {'are' if many else 'is'} kept for the next build)"
+    return line
 
 
 def build(
@@ -150,23 +353,109 @@ def build(
     only: tuple[str, ...] = STAGES,
     jobs: int = 1,
     progress: Callable[[str], None] | None = None,
+    limits: Limits | None = None,
 ) -> BuildReport:
     """Build the knowledge base at ``kb`` from ``sources`` (files or folders).
 
-    Bad source files are reported in ``BuildReport.errors`` and skipped. Raises
-    :class:`BuildLocked` when another build holds the lock, and
-    :class:`~comprules.errors.UsageError` when no source could be read at all.
+    Bad source files are reported in ``BuildReport.errors`` and skipped; ``limits``
+    bounds a source's size and line length (:class:`~comprules.corpus.load.Limits`).
+    Stages whose inputs are unchanged are kept (``BuildReport.kept``). Raises
+    :class:`BuildLocked` when another build holds the lock,
+    :class:`~comprules.errors.UsageError` when ``kb`` is not a knowledge base or no
+    source could be read at all, and :class:`~comprules.errors.Interrupted` (with the
+    line saying what was kept) on SIGINT or SIGTERM.
     """
-    from .errors import UsageError
-
     kb = Path(kb or default_kb())
     say = progress or (lambda _msg: None)
-    report = BuildReport(kb=kb)
+    limits = limits or DEFAULT_LIMITS
+    for note in claim(kb):
+        say(note)
     with kb_lock(kb):
         for note in recover(kb):
             say(note)
+        return _Build(kb, only, jobs, say, limits).run(sources)
+
+
+class _Build:
+    """One build under the lock: plan what is out of date, make it, swap it in."""
+
+    def __init__(self, kb: Path, only: tuple[str, ...], jobs: int, say, limits: Limits):
+        self.kb, self.only, self.jobs, self.say, self.limits = kb, only, jobs, say, limits
+        self.report = BuildReport(kb=kb)
+        self.new: list[str] = []  # stages swapped in by this build
+        self.swapping: dict[str, int] = {}  # stage → inode of its new folder, swapped in
+        self.index_before = _index_identity(kb)
+
+    def run(self, sources) -> BuildReport:
+        work = Path(tempfile.mkdtemp(prefix=".build-", dir=self.kb))
+        try:
+            self.pipeline(sources, work)
+        except KeyboardInterrupt as exc:  # Interrupted (SIGTERM) too
+            self.find_new()
+            pending = self.keep_pending(work)
+            signum = getattr(exc, "signum", signal.SIGINT)
+            raise Interrupted(signum, _kept_message(self.only, self.new, pending)) from None
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+        return self.report
+
+    def find_new(self) -> None:
+        """Which outputs this build has swapped in (for an interrupted build's last line)."""
+        for stage, inode in self.swapping.items():
+            try:
+                if (self.kb / stage).stat().st_ino == inode:
+                    self.new.append(stage)
+            except OSError:
+                pass
+        if _index_identity(self.kb) != self.index_before:
+            self.new.append("index")
+
+    def keep_pending(self, work: Path) -> list[str]:
+        """Finished outputs not swapped in yet, kept for the next build with the same inputs."""
+        kept = []
+        for stage, done in (("data", INPUTS), ("site", ".fingerprint")):
+            folder = work / stage
+            if stage in self.new or not (folder / done).is_file():
+                continue
+            dest = self.kb / f".{stage}{PENDING}"
+            _remove(dest)
+            os.replace(folder, dest)
+            kept.append(stage)
+        return kept
+
+    def pipeline(self, sources, work: Path) -> None:
+        from .codehash import code_hash
+        from .errors import UsageError
+
+        kb, only, report, say = self.kb, self.only, self.report, self.say
         t = time.perf_counter()
-        loaded = load_sources(list(sources), jobs=jobs)
+        items, expand_errors = expand_sources(list(sources))
+        inputs = source_inputs(items, self.limits)
+        common = _digest([code_hash(), self.limits.as_json()])
+        key = _digest([common, inputs])
+        previous = _read_json(kb / "data" / INPUTS)
+        pending_data = kb / f".data{PENDING}"
+        stamps = _read_json(kb / STAMPS)
+        data_key = key if "data" in only else previous.get("key")
+        fresh = {
+            "data": previous.get("key") == key and (kb / "data" / "editions.json").is_file(),
+            "index": stamps.get("index") == {"inputs": key, "data": data_key,
+                                             "identity": _index_identity(kb)} and self.index_before is not None,
+            "site": stamps.get("site") == {"inputs": key, "data": data_key, "fingerprint": _fingerprint(kb / "site")},
+        }
+        if all(fresh[s] for s in only) and previous.get("key") == data_key:
+            report.kept = [s for s in STAGES if s in only]
+            report.errors = expand_errors + [SourceError(e["path"], e["reason"], e["line"])
+                                             for e in previous.get("errors", ())]
+            report.notices = list(previous.get("notices", ()))
+            report.manifest = _read_json(kb / "data" / "editions.json").get("editions", [])
+            report.dangling = {m["name"]: m["dangling"] for m in report.manifest}
+            report.timings["check"] = time.perf_counter() - t
+            say(f"nothing changed: kept {', '.join(s + '/' for s in report.kept)} "
+                f"({report.timings['check']:.1f} s)")
+            return
+
+        loaded = load_items(items, expand_errors, jobs=self.jobs, limits=self.limits)
         report.editions, report.errors, report.notices = loaded.editions, loaded.errors, loaded.notices
         report.timings["parse"] = time.perf_counter() - t
         say(f"parsed {len(report.editions)} editions ({report.timings['parse']:.1f} s)")
@@ -176,51 +465,94 @@ def build(
             raise UsageError(f"no edition could be built from the sources given{first}{more}")
 
         t = time.perf_counter()
-        resolutions = {ed.name: references.resolve(ed) for ed in report.editions}
+        from .align.history import english_eras
+
+        eras = english_eras(report.editions)
+        resolutions = graph.resolve_all(report.editions, eras={k: v.english for k, v in eras.items()})
         report.dangling = {name: len(r.dangling) for name, r in resolutions.items()}
         kb_graph = graph.kb_graph(report.editions, resolutions)
         report.timings["references"] = time.perf_counter() - t
         say(f"resolved references and built the graph ({report.timings['references']:.1f} s)")
 
-        work = Path(tempfile.mkdtemp(prefix=".build-", dir=kb))
-        try:
-            # Everything is written into `work` first; the index swaps itself in when complete,
-            # then data/ and site/ are swapped in: a build stopped before leaves the old ones.
-            data_dir = kb / "data"
-            if "data" in only:
-                t = time.perf_counter()
-                write_data(report.editions, resolutions, kb_graph, work / "data")
-                write_alignments(report.editions, work / "data")  # data/alignments/: where each rule went
+        # Everything is written into `work` first; the index swaps itself in when complete,
+        # then data/ and site/ are swapped in: a build stopped before leaves the old ones.
+        data_dir = kb / "data"
+        if "data" in only:
+            t = time.perf_counter()
+            keys = _edition_keys(report.editions, inputs, common)
+            if fresh["data"]:
+                report.kept.append("data")
+                say("data/ is up to date: kept")
+            elif _read_json(pending_data / INPUTS).get("key") == key:
+                os.replace(pending_data, work / "data")
                 data_dir = work / "data"
-                report.timings["data"] = time.perf_counter() - t
-                say(f"wrote data/ ({report.timings['data']:.1f} s)")
-            generation = None
-            if "index" in only:
+                report.reused.append("data")
+                say("data/ taken from the interrupted build")
+            else:
+                old = kb / "data" if previous else None
+                report.written = write_data(report.editions, resolutions, kb_graph, work / "data", previous=old,
+                                            keys=keys, previous_keys=previous.get("editions", {}))
+                unchanged = {n for n, k in keys.items() if previous.get("editions", {}).get(n) == k}
+                write_alignments(report.editions, work / "data", eras=eras, previous=old,
+                                 unchanged=unchanged)  # data/alignments/: where each rule went
+                errors = [{"path": e.path, "reason": e.reason, "line": e.line}
+                          for e in loaded.errors[len(expand_errors):]]
+                export.write_atomic(work / "data" / INPUTS, json.dumps(
+                    {"key": key, "editions": keys, "errors": errors, "notices": report.notices},
+                    sort_keys=True, indent=1) + "\n")  # written last: data/ is complete
+                data_dir = work / "data"
+                say(f"wrote data/ ({len(report.written)} files, {time.perf_counter() - t:.1f} s)")
+            report.timings["data"] = time.perf_counter() - t
+        del resolutions
+        site_stamp = None
+        if "site" in only:
+            from .site import render_site
+
+            t = time.perf_counter()
+            if fresh["site"] and data_dir == kb / "data":
+                report.kept.append("site")
+            else:
+                pending_site = kb / f".site{PENDING}"
+                stats = render_site(report.editions, work / "site", graph=kb_graph, data_dir=data_dir,
+                                    reuse=[pending_site, kb / "site"])  # kept as is when nothing changed
+                if stats.skipped and _fingerprint(pending_site) == _fingerprint(work / "site") is not None:
+                    report.reused.append("site")
+                site_stamp = _fingerprint(work / "site")
+            report.timings["site"] = time.perf_counter() - t
+            say(f"wrote site/ ({report.timings['site']:.1f} s)")
+        del kb_graph
+        index_stamp = stamps.get("index") if fresh["index"] else None
+        if "index" in only:
+            t = time.perf_counter()
+            if fresh["index"]:
+                report.kept.append("index")
+            else:
                 from .indexer import build_index
 
-                t = time.perf_counter()
-                # re-indexes only the editions whose sha256 changed; swapped in with data/ and site/
-                generation = build_index(report.editions, kb / "index", alignments=data_dir / "alignments",
-                                         swap=False).generation
-                report.timings["index"] = time.perf_counter() - t
-                say(f"wrote index/ ({report.timings['index']:.1f} s)")
-            if "site" in only:
-                from .site import render_site
+                # swaps itself in atomically; re-indexes only the editions whose sha256 changed
+                build_index(report.editions, kb / "index", alignments=data_dir / "alignments")
+                index_stamp = {"inputs": key, "data": data_key, "identity": _index_identity(kb)}
+            report.timings["index"] = time.perf_counter() - t
+            say(f"wrote index/ ({report.timings['index']:.1f} s)")
+        for stage in ("data", "site"):
+            if stage in only and (work / stage).is_dir():
+                self.swapping[stage] = (work / stage).stat().st_ino
+                swap_dir(work / stage, kb / stage)
+        new_stamps = {k: v for k, v in stamps.items() if k in STAGES}
+        if index_stamp is not None:
+            new_stamps["index"] = index_stamp
+        if site_stamp is not None:
+            new_stamps["site"] = {"inputs": key, "data": data_key, "fingerprint": site_stamp}
+        export.write_atomic(kb / STAMPS, json.dumps(new_stamps, sort_keys=True, indent=1) + "\n")
+        for stage in ("data", "site"):
+            _remove(kb / f".{stage}{PENDING}")
+        report.kept = [s for s in STAGES if s in report.kept]
 
-                t = time.perf_counter()
-                # the site's search data comes from the index (same ranking as comprules search)
-                index = generation or (kb / "index" if (kb / "index").exists() else None)
-                render_site(report.editions, work / "site", graph=kb_graph, data_dir=data_dir,
-                            reuse=kb / "site", index=index)  # kept as is when nothing changed
-                report.timings["site"] = time.perf_counter() - t
-                say(f"wrote site/ ({report.timings['site']:.1f} s)")
-            if generation is not None:
-                from .indexer.build import swap_index
 
-                swap_index(kb / "index", generation)  # one atomic rename of the index link
-            for stage in ("data", "site"):
-                if stage in only:
-                    swap_dir(work / stage, kb / stage)
-        finally:
-            shutil.rmtree(work, ignore_errors=True)
-    return report
+def _fingerprint(site: Path) -> str | None:
+    """The fingerprint a site render stored in ``site`` (``comprules.site.cache``), read
+    without importing the site stage."""
+    try:
+        return (site / ".fingerprint").read_text(encoding="utf-8").strip()
+    except OSError:
+        return None

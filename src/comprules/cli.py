@@ -3,17 +3,27 @@
 Exit codes (DESIGN.md): 0 ok, 1 nothing found, 2 bad usage or bad input (one clear
 line on stderr). Library errors (:mod:`comprules.errors`) become that one line here
 and nowhere else.
+
+Every command runs inside :class:`_Commands` (the group), which gives them all the
+same endings: SIGINT and SIGTERM print one line (what was kept, for a build) and exit
+130 / 143; an OS error on the output (``ENOSPC`` on ``> /dev/full``) prints one line
+and exits 2; a closed pipe (``| head``) exits 2 without a word.
 """
 
 from __future__ import annotations
 
+import errno
 import json
+import os
+import signal
 import sys
+import threading
+from contextlib import contextmanager
 from pathlib import Path
 
 import click
 
-from .errors import BuildLocked, ComprulesError, NotFound, UsageError
+from .errors import BuildLocked, ComprulesError, Interrupted, NotFound, UsageError
 
 KB_HELP = "knowledge base directory (default ./build or $COMPRULES_KB)"
 
@@ -37,8 +47,87 @@ def _run(fn, *args, **kwargs):
     except (UsageError, BuildLocked, ComprulesError) as exc:
         raise Fail(str(exc), 2) from None
     except OSError as exc:  # an output path that is a file, a folder, or not writable
-        where = exc.filename or ""
-        raise Fail(f"{where}: {exc.strerror or exc}" if where else str(exc), 2) from None
+        raise Fail(_os_error(exc), 2) from None
+
+
+def _os_error(exc: OSError) -> str:
+    """``PATH: No space left on device``, or the reason alone when no file is named."""
+    reason = exc.strerror or str(exc)
+    return f"{exc.filename}: {reason}" if exc.filename else reason
+
+
+@contextmanager
+def _signals():
+    """SIGINT and SIGTERM raise :class:`~comprules.errors.Interrupted` while a command runs
+    (the main thread only; the previous handlers are put back after)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def handler(signum, _frame):
+        raise Interrupted(signum)
+
+    previous = {sig: signal.signal(sig, handler) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for sig, old in previous.items():
+            signal.signal(sig, old)
+
+
+def _silence_stdout() -> None:
+    """Point file descriptor 1 at /dev/null, so that the interpreter's last flush of a
+    broken or full stdout raises nothing more ("Exception ignored …")."""
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):
+        return  # not a real file (tests' CliRunner)
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, fd)
+    os.close(devnull)
+
+
+class _Commands(click.Group):
+    """The ``comprules`` group: each command runs with :func:`_signals`, and its
+    interruptions and output errors end in one line and an exit code."""
+
+    def invoke(self, ctx: click.Context):
+        try:
+            with _signals():
+                result = super().invoke(ctx)
+                sys.stdout.flush()  # a full disk shows here, not in the interpreter's last flush
+                return result
+        except KeyboardInterrupt as exc:  # Interrupted too
+            signum = getattr(exc, "signum", signal.SIGINT)
+            click.echo(f"comprules: {getattr(exc, 'message', 'interrupted')}", err=True)
+            raise click.exceptions.Exit(128 + signum) from None
+        except OSError as exc:
+            _silence_stdout()
+            if exc.errno == errno.EPIPE:  # the reader went away (| head): nothing to say
+                raise click.exceptions.Exit(2) from None
+            where = f"{exc.filename}: " if exc.filename else "cannot write the output: "
+            click.echo(f"comprules: {where}{exc.strerror or exc}", err=True)
+            raise click.exceptions.Exit(2) from None
+
+
+class _Size(click.ParamType):
+    """A size: ``50000000``, ``50M``, ``1024K``, ``1G`` (powers of 1000: 50M = 50,000,000)."""
+
+    name = "size"
+    _UNITS = {"": 1, "K": 10**3, "M": 10**6, "G": 10**9}
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, int):
+            return value
+        text = str(value).strip().upper().removesuffix("B")
+        unit = text[-1:] if text[-1:] in "KMG" else ""
+        number = text[: len(text) - len(unit)]
+        if not number.isdigit() or int(number) <= 0:
+            self.fail(f"{value!r} is not a size (a positive number, optionally with K, M or G)", param, ctx)
+        return int(number) * self._UNITS[unit]
+
+
+SIZE = _Size()
 
 
 def _kb(path: str | None):
@@ -51,7 +140,7 @@ def _emit_json(data) -> None:
     click.echo(json.dumps(data, ensure_ascii=False, indent=1))
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="comprules")
 def main() -> None:
     """Knowledge base, search and offline site for the Magic: The Gathering Comprehensive Rules."""
@@ -63,14 +152,20 @@ def main() -> None:
 @click.option("--only", default="data,index,site", show_default=True, help="stages to write: data,index,site")
 @click.option("--jobs", "-j", default=1, show_default=True, type=click.IntRange(1, 64),
               help="parallel parsing processes (1 is fastest for text)")
+@click.option("--max-source-size", "max_source", type=SIZE, default="50M", show_default=True,
+              help="refuse a source file larger than this (bytes; K, M, G)")
+@click.option("--max-line-length", "max_line", type=SIZE, default="1M", show_default=True,
+              help="refuse a source with a line longer than this (characters; K, M)")
 @click.option("--json", "as_json", is_flag=True, help="print the build report as JSON")
-def build(sources, kb_dir, only, jobs, as_json):
+def build(sources, kb_dir, only, jobs, max_source, max_line, as_json):
     """Build the knowledge base from SOURCES (files or folders of CR text, PDF, DOCX).
 
     A source that cannot be read gives one error line naming it; the others are built
-    and the exit code is 2.
+    and the exit code is 2. What is up to date is kept: a build with nothing changed
+    takes about a second.
     """
     from .build import STAGES, build as run_build, default_kb
+    from .corpus.load import Limits
 
     stages = tuple(s.strip() for s in only.split(",") if s.strip())
     unknown = [s for s in stages if s not in STAGES]
@@ -78,7 +173,7 @@ def build(sources, kb_dir, only, jobs, as_json):
         raise Fail(f"--only: unknown stage {unknown[0]!r} (choose from {', '.join(STAGES)})")
     say = (lambda msg: None) if as_json else (lambda msg: click.echo(msg, err=True))
     report = _run(run_build, list(sources), Path(kb_dir) if kb_dir else default_kb(), only=stages, jobs=jobs,
-                  progress=say)
+                  progress=say, limits=Limits(max_source, max_line))
     for err in report.errors:
         click.echo(f"error: {err}", err=True)
     for note in report.notices:
@@ -86,14 +181,16 @@ def build(sources, kb_dir, only, jobs, as_json):
     if as_json:
         _emit_json({
             "kb": str(report.kb),
-            "editions": [e.name for e in report.editions],
+            "editions": report.names,
             "errors": [str(e) for e in report.errors],
             "warnings": report.notices,
+            "kept": report.kept,
+            "reused": report.reused,
             "timings": {k: round(v, 3) for k, v in report.timings.items()},
         })
     else:
-        rules = sum(len(e.numbered()) for e in report.editions)
-        click.echo(f"built {len(report.editions)} editions ({rules} rules) into {report.kb}"
+        done = "nothing changed, kept" if report.kept and not report.editions else "built"
+        click.echo(f"{done} {len(report.names)} editions ({report.rules} rules) into {report.kb}"
                    + (f"; {len(report.errors)} file(s) failed" if report.errors else ""))
     if report.errors:
         sys.exit(2)  # bad input: the good sources are built, the exit code still says so
@@ -141,7 +238,9 @@ def show(number, kb_dir, edition, as_json):
 
     kb = _kb(kb_dir)
     ed = _run(kb.load, edition)
-    view = _run(show_rule, ed, number, _run(kb.english_twin, ed))
+    stored = edition is None or not Path(edition).is_file()  # a source file: citations within it only
+    view = _run(show_rule, ed, number, _run(kb.english_twin, ed),
+                cites=_run(kb.citations, ed.name) if stored else None, lookup=kb.load)
     if as_json:
         _emit_json(view.to_json())
     else:
@@ -213,13 +312,13 @@ def export_cmd(edition, kb_dir, output):
         from .corpus import parse_file
 
         ed = _run(parse_file, edition)
-    else:
-        ed = _run(_kb(kb_dir).load, edition)
-    text = export.dumps(export.edition_to_dict(ed, references.resolve(ed)))
+        text = export.dumps(export.edition_to_dict(ed, references.resolve(ed)))
+    else:  # the stored export, as the build wrote it (citations resolved across editions)
+        kb = _kb(kb_dir)
+        path = export.edition_path(kb.data, _run(kb.resolve_name, edition))
+        text = _run(path.read_text, encoding="utf-8")
     if output:
-        if Path(output).is_dir():
-            raise Fail(f"-o {output}: is a folder; give a file name")
-        _run(export.write_atomic, Path(output), text)
+        _run(export.write_output, output, text)
     else:
         click.echo(text, nl=False)
 

@@ -36,3 +36,17 @@ class BuildLocked(ComprulesError):
 
 class FetchError(ComprulesError):
     """A download that failed: no network, not found, timed out, truncated (one line)."""
+
+
+class Interrupted(KeyboardInterrupt):
+    """SIGINT or SIGTERM arrived (``signum``); ``message`` says what was kept, if known.
+
+    A :class:`KeyboardInterrupt`, so that code which stops cleanly on Ctrl-C stops
+    the same way on SIGTERM. The CLI prints ``message`` and exits 128 + ``signum``
+    (130 for SIGINT, 143 for SIGTERM), as a shell reports a process a signal ended.
+    """
+
+    def __init__(self, signum: int, message: str = "interrupted"):
+        super().__init__(message)
+        self.signum = signum
+        self.message = message

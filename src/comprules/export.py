@@ -4,9 +4,13 @@ One file per edition, ``data/{lang}/{date or stem}.json``::
 
     {"edition": {"name", "lang", "effective", "kind", "title", "source", "sources", "sha256"},
      "rules": [{"id", "number", "kind", "parent", "section", "chapter", "title", "text",
-                "examples", "refs", "line"}],
-     "glossary": [{"term", "aliases", "obsolete", "senses", "refs", "slug", "line"}],
+                "examples", "refs", "cites", "line"}],
+     "glossary": [{"term", "aliases", "obsolete", "senses", "refs", "cites", "slug", "line"}],
      "warnings": [{"kind", "message", "number", "line"}]}
+
+``refs`` lists the targets inside the document; ``cites`` every printed target in
+printed order, ``{"target", "kind", "status", "resolved", "title", "title_agrees"}``
+(:class:`comprules.references.Citation`; ``docs/json.md``).
 
 Keys are stable; output is deterministic (sorted keys, edition order kept) so two
 builds from the same sources give byte-identical files.
@@ -16,6 +20,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import tempfile
 from datetime import date
 from pathlib import Path
@@ -28,6 +33,10 @@ def edition_to_dict(edition: Edition, resolution=None) -> dict:
     :class:`~comprules.references.Resolution` (rule id → targets, glossary slug → targets)."""
     refs = resolution.refs if resolution is not None else {}
     glossary_refs = resolution.glossary_refs if resolution is not None else {}
+    cites = resolution.cites if resolution is not None else {}
+
+    def cited(source: str) -> list[dict]:
+        return [c.as_json() for c in cites.get(source, ())]
     return {
         "edition": {
             "name": edition.name,
@@ -51,6 +60,7 @@ def edition_to_dict(edition: Edition, resolution=None) -> dict:
                 "text": r.text,
                 "examples": list(r.examples),
                 "refs": list(refs.get(r.id, ())),
+                "cites": cited(r.id),
                 "line": r.line,
             }
             for r in edition.rules
@@ -63,6 +73,7 @@ def edition_to_dict(edition: Edition, resolution=None) -> dict:
                 "senses": list(g.senses),
                 "text": g.text,
                 "refs": list(glossary_refs.get(g.slug, ())),
+                "cites": cited(f"glossary/{g.slug}"),
                 "slug": g.slug,
                 "line": g.line,
             }
@@ -113,6 +124,52 @@ def write_atomic(path: Path, text: str) -> None:
         raise
 
 
+_NOT_A_FILE = ((stat.S_ISLNK, "a symbolic link"), (stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
+               (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"), (stat.S_ISSOCK, "a socket"))
+
+
+def write_output(path: str | os.PathLike, text: str) -> None:
+    """Write ``text`` (UTF-8) to the user's file ``path`` (``export -o``), atomically.
+
+    Only a regular file is ever replaced, through a temporary file in the same folder
+    and :func:`os.replace` (its permission bits are kept; a new file gets 0666 less
+    the umask). Raises :class:`~comprules.errors.UsageError`, writing nothing, when
+    ``path`` is a symbolic link, a folder, a FIFO, a device or a socket, or when its
+    folder does not exist (it is not created); :class:`OSError` when writing fails
+    (the temporary file is removed, the old file stays).
+    """
+    from .errors import UsageError
+
+    target = Path(path)
+    try:
+        mode = os.lstat(target).st_mode
+    except FileNotFoundError:
+        mode = None
+    if mode is not None:
+        for test, what in _NOT_A_FILE:
+            if test(mode):
+                hint = "; give a file name" if what == "a folder" else "; comprules only replaces regular files"
+                raise UsageError(f"-o {target}: is {what}{hint}")
+    folder = target.parent
+    if not folder.is_dir():
+        raise UsageError(f"-o {target}: folder {folder} does not exist (it is not created)")
+    if mode is None:
+        umask = os.umask(0)
+        os.umask(umask)
+        perms = 0o666 & ~umask
+    else:
+        perms = stat.S_IMODE(mode)
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+        os.chmod(tmp, perms)
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
 def edition_path(data_dir: Path, name: str) -> Path:
     """``data/en/2026-08-07.json`` for edition ``en/2026-08-07``."""
     lang, _, rest = name.partition("/")
@@ -123,3 +180,11 @@ def read_edition(path: Path) -> Edition:
     """Load one exported edition file."""
     with open(path, encoding="utf-8") as fh:
         return edition_from_dict(json.load(fh))
+
+
+def citations_from_dict(data: dict) -> dict[str, list[dict]]:
+    """The ``cites`` of an export: rule id or ``glossary/{slug}`` → its citations (JSON
+    shape), for the units that cite anything."""
+    out = {r["id"]: r["cites"] for r in data["rules"] if r.get("cites")}
+    out.update((f"glossary/{g['slug']}", g["cites"]) for g in data["glossary"] if g.get("cites"))
+    return out

@@ -9,7 +9,12 @@ node's ``title`` is its headword). Edges carry ``kind``:
 - ``contains``: chapter → section → rule → subrule, as printed
   (``en/2026-08-07/7`` → ``en/2026-08-07/702`` → ``…/702.37`` → ``…/702.37a``);
 - ``cites``: a rule or glossary entry → the rule, section, chapter or glossary
-  entry it refers to (``…/702.37a`` → ``…/708``), from :func:`references.resolve`;
+  entry each of its citations resolves to (:class:`references.Citation`), with
+  ``status`` ``internal`` (``…/702.37a`` → ``…/708``) or ``external``: a fragment's
+  citation of a rule it does not quote, resolved in the English edition of its era
+  (``fr/000_…/402.1`` → ``en/2002-10-07/416``, :func:`resolve_all`). A citation that
+  resolves nowhere (``dangling`` in a complete edition, or missing from the English
+  edition too) has no edge: it is in the export's ``cites`` only;
 - ``defines``: a glossary entry → each rule, section or chapter its definition
   refers to, the rules governing the term it defines (``…/glossary/morph`` →
   ``…/702.37``). The same pairs are ``cites`` edges too, so that "cited by" lists
@@ -20,21 +25,33 @@ Fragments (forum posts, rulebook extracts) are in the graph like editions: their
 passages and notes are nodes (kinds ``passage``, ``note``), their keyword entries
 glossary nodes. Edge keys are the kinds, so one pair is never linked twice the same
 way. :data:`EDGE_KINDS` lists them.
+
+Stored form (:func:`write_graph`, :func:`read_graph`): one JSON file per edition,
+``data/graph/{lang}/{date or stem}.json``, ``{"edition", "nodes": [{"id", …attributes}],
+"edges": [{"source", "target", "kind", …attributes}]}`` holding the edition's nodes
+and the edges leaving them, so that a build rewrites only the editions that changed
+and a reader loads the whole graph in about a second; :func:`write_graphml` writes
+the GraphML export (``data/graph.graphml``) of the same graph.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 import networkx as nx
 
 from .model import Edition, sort_key
-from .references import Resolution, resolve
+from .references import Resolution, resolve, resolve_external
 
-__all__ = ["EDGE_KINDS", "edition_graph", "kb_graph", "cited_by", "defined_by", "write_graphml", "node_id"]
+__all__ = ["EDGE_KINDS", "edition_graph", "kb_graph", "cited_by", "defined_by", "write_graphml", "node_id",
+           "resolve_all", "write_graph", "read_graph", "graph_path", "GRAPH_DIR"]
+
+#: The stored graph's folder inside ``data/``: one file per edition.
+GRAPH_DIR = "graph"
 
 #: The kinds of edges, each also the edge's key.
 EDGE_KINDS = ("contains", "cites", "defines")
@@ -72,20 +89,46 @@ def _add_edition(graph: nx.MultiDiGraph, edition: Edition, resolution: Resolutio
     graph.add_edges_from(
         (f"{name}/{rule.parent}", f"{name}/{rule.id}", "contains", contains)
         for rule in edition.rules if rule.parent is not None and rule.parent in by_id)
-    cites = {"kind": "cites"}
-    graph.add_edges_from(  # "602.2a 602.2a Any rule…" (2005) is a misprint, no self-citation
-        (f"{name}/{source}", f"{name}/{target}", "cites", cites)
-        for source, targets in resolution.refs.items() for target in targets if target != source)
-    graph.add_edges_from(
-        (_glossary_node(name, slug), f"{name}/{target}", "cites", cites)
-        for slug, targets in resolution.glossary_refs.items() for target in targets)
+    edges = []
+    for source, citations in resolution.cites.items():
+        origin = f"{name}/{source}"
+        for c in citations:
+            # "602.2a 602.2a Any rule…" (2005) is a misprint, no self-citation
+            if c.resolved is not None and c.resolved != origin:
+                edges.append((origin, c.resolved, "cites", {"kind": "cites", "status": c.status}))
+    graph.add_edges_from(edges)
     defines = {"kind": "defines"}
     graph.add_edges_from(
         (_glossary_node(name, slug), f"{name}/{target}", "defines", defines)
         for slug, targets in resolution.glossary_refs.items() for target in targets)
-    graph.add_edges_from(
-        (f"{name}/{source}", _glossary_node(name, slug), "cites", cites)
-        for source, slugs in resolution.glossary_links.items() for slug in slugs)
+
+
+def resolve_all(editions: Iterable[Edition], resolutions: Mapping[str, Resolution] | None = None,
+                eras: Mapping[str, str] | None = None) -> dict[str, Resolution]:
+    """Every edition's :class:`~comprules.references.Resolution`, its external
+    citations resolved across the knowledge base: edition name → resolution.
+
+    A non-English document's external citations resolve in the English edition of its
+    era: ``eras`` (name → English edition name), by default
+    :func:`comprules.align.history.english_eras`, the choice the alignments and the
+    site's links make (seed 000 → ``en/2002-10-07``); a French quoted title is checked
+    through the lexicon (:func:`comprules.align.crosslang.title_translates`). An
+    English fragment's external citations stay unresolved. ``resolutions`` holds
+    precomputed in-document resolutions.
+    """
+    editions = list(editions)
+    out = {e.name: (resolutions or {}).get(e.name) or resolve(e) for e in editions}
+    by_name = {e.name: e for e in editions}
+    if eras is None:
+        from .align.history import english_eras
+
+        eras = {k: v.english for k, v in english_eras(editions).items()}
+    from .align.crosslang import title_translates
+
+    for name, english in eras.items():
+        if name in out and english in by_name and out[name].external:
+            out[name] = resolve_external(out[name], by_name[english], title_translates)
+    return out
 
 
 def edition_graph(edition: Edition, resolution: Resolution | None = None) -> nx.MultiDiGraph:
@@ -149,3 +192,46 @@ def write_graphml(graph: nx.MultiDiGraph, path: str | os.PathLike) -> None:
         except FileNotFoundError:
             pass
         raise
+
+
+def graph_path(data_dir: str | os.PathLike, edition: str) -> Path:
+    """``data/graph/en/2026-08-07.json`` for edition ``en/2026-08-07``."""
+    lang, _, rest = edition.partition("/")
+    return Path(data_dir) / GRAPH_DIR / lang / f"{rest}.json"
+
+
+def write_graph(graph: nx.MultiDiGraph, data_dir: str | os.PathLike, editions: Iterable[str]) -> list[Path]:
+    """Store the part of ``graph`` of each edition in ``editions`` (its nodes and the
+    edges leaving them) at :func:`graph_path`, atomically; the files written."""
+    from .export import write_atomic
+
+    wanted = {name: ([], []) for name in editions}
+    for node, attrs in graph.nodes(data=True):
+        part = wanted.get(attrs.get("edition"))
+        if part is None:
+            continue
+        part[0].append({"id": node, **attrs})
+        part[1].extend({"source": node, "target": v, **data} for _, v, data in graph.out_edges(node, data=True))
+    written = []
+    for name, (nodes, edges) in wanted.items():
+        path = graph_path(data_dir, name)
+        write_atomic(path, json.dumps({"edition": name, "nodes": nodes, "edges": edges}, ensure_ascii=False,
+                                      sort_keys=True, separators=(",", ":")) + "\n")
+        written.append(path)
+    return written
+
+
+def read_graph(data_dir: str | os.PathLike, editions: Iterable[str] | None = None) -> nx.MultiDiGraph:
+    """The graph stored by :func:`write_graph` under ``data_dir`` (every edition found, or
+    those named). Raises :class:`OSError` or :class:`ValueError` for a missing or
+    damaged file."""
+    folder = Path(data_dir) / GRAPH_DIR
+    paths = ([graph_path(data_dir, n) for n in editions] if editions is not None
+             else sorted(folder.glob("*/*.json")))
+    graph = nx.MultiDiGraph()
+    for path in paths:
+        with open(path, encoding="utf-8") as fh:
+            part = json.load(fh)
+        graph.add_nodes_from((n.pop("id"), n) for n in part["nodes"])
+        graph.add_edges_from((e.pop("source"), e.pop("target"), e["kind"], e) for e in part["edges"])
+    return graph

@@ -10,7 +10,8 @@ from __future__ import annotations
 import functools
 import json
 import re
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
@@ -128,6 +129,7 @@ class KnowledgeBase:
                 set=fact.set_name if fact else "", code=fact.code if fact else None,
                 file_date=fact.file_date if fact else None))
         self._cache: dict[str, Edition] = {}
+        self._cites: dict[str, dict[str, list[dict]]] = {}
         #: Whether an edition may be named by a source file path (not for a server).
         self.files = True
 
@@ -276,8 +278,17 @@ class KnowledgeBase:
             return parse_file(spec)
         name = self.resolve_name(spec, lang=lang)
         if name not in self._cache:
-            self._cache[name] = export.read_edition(export.edition_path(self.data, name))
+            with open(export.edition_path(self.data, name), encoding="utf-8") as fh:
+                data = json.load(fh)
+            self._cache[name] = export.edition_from_dict(data)
+            self._cites[name] = export.citations_from_dict(data)
         return self._cache[name]
+
+    def citations(self, name: str) -> dict[str, list[dict]]:
+        """The stored ``cites`` of edition ``name`` (resolved across editions by the
+        build): rule id or ``glossary/{slug}`` → citations, JSON shape."""
+        self.load(name)
+        return self._cites[self.resolve_name(name)]
 
     def english_twin(self, edition: Edition) -> Edition | None:
         """The English edition a translated edition was paired with by the build (the
@@ -311,7 +322,12 @@ def normalize_number(text: str) -> str:
 
 @dataclass(frozen=True)
 class RuleView:
-    """A rule as ``comprules show`` prints it: itself, its subrules, refs, cited by."""
+    """A rule as ``comprules show`` prints it: itself, its subrules, refs, cited by.
+
+    ``cites``: every citation of the rule (export shape, :class:`references.Citation`);
+    ``titles``: resolved node id → the title of the rule it names, where it has one
+    (``en/2002-10-07/416`` → ``Effects``).
+    """
 
     edition: str
     rule: Rule
@@ -323,27 +339,35 @@ class RuleView:
     #: The rule of the same number in the English edition a translation was paired with.
     twin: Rule | None = None
     twin_edition: str | None = None
+    cites: list[dict] = field(default_factory=list)
+    titles: dict[str, str] = field(default_factory=dict)
 
     def to_json(self) -> dict:
-        """``comprules show --json``: ``{"edition", "rule", "subrules", "refs", "cited_by",
+        """``comprules show --json``: ``{"edition", "rule", "subrules", "refs", "cites", "cited_by",
         "cited_by_glossary", "twin"}`` (``twin``: the English rule of the same number, with its
-        ``edition``, for a translated edition; else ``null``), each rule as ``{"number", "id", "kind", "title", "text",
-        "examples", "parent"}``."""
+        ``edition``, for a translated edition; else ``null``; ``cites`` as in the export), each
+        rule as ``{"number", "id", "kind", "title", "text", "examples", "parent"}``."""
         def one(r: Rule) -> dict:
             return {"number": r.number, "id": r.id, "kind": r.kind, "title": r.title, "text": r.text,
                     "examples": list(r.examples), "parent": r.parent}
 
         return {"edition": self.edition, "rule": one(self.rule), "subrules": [one(c) for c in self.children],
-                "refs": self.refs, "cited_by": self.cited_by, "cited_by_glossary": self.cited_by_glossary,
+                "refs": self.refs, "cites": self.cites, "cited_by": self.cited_by,
+                "cited_by_glossary": self.cited_by_glossary,
                 "twin": {"edition": self.twin_edition, **one(self.twin)} if self.twin is not None else None}
 
 
-def show_rule(edition: Edition, number: str, twin: Edition | None = None) -> RuleView:
+def show_rule(edition: Edition, number: str, twin: Edition | None = None, *,
+              cites: dict[str, list[dict]] | None = None,
+              lookup: Callable[[str], Edition] | None = None) -> RuleView:
     """The rule ``number`` of ``edition`` with its subrules, references and backlinks,
     and, for a translated edition given its English ``twin`` edition, the English rule
     of the same number.
 
-    Raises :class:`NotFound` when the edition has no such rule.
+    ``cites`` are the stored citations of the edition (:meth:`KnowledgeBase.citations`;
+    computed within the edition when not given); ``lookup(name)`` loads another
+    edition, for the titles of citations resolved there. Raises :class:`NotFound`
+    when the edition has no such rule.
     """
     number = normalize_number(number)
     rule = edition.get(number)
@@ -355,8 +379,20 @@ def show_rule(edition: Edition, number: str, twin: Edition | None = None) -> Rul
     terms = {g.slug: g.term for g in edition.glossary}
     glossary = [terms[slug] for slug, targets in resolution.glossary_refs.items() if rule.id in targets]
     english = twin.get(rule.id) if twin is not None else None
+    own = (cites or {}).get(rule.id) if cites is not None else [
+        c.as_json() for c in resolution.cites.get(rule.id, ())]
+    titles: dict[str, str] = {}
+    for c in own or ():
+        where, _, target = (c.get("resolved") or "").rpartition("/")
+        if not where or c["kind"] == "glossary":
+            continue
+        other = edition if where == edition.name else (lookup(where) if lookup else None)
+        found = other.get(target) if other is not None else None
+        if found is not None and found.title:
+            titles[c["resolved"]] = found.title
     return RuleView(edition.name, rule, children, list(resolution.refs.get(rule.id, ())), cited, glossary,
-                    lang=edition.lang, twin=english, twin_edition=twin.name if english is not None else None)
+                    lang=edition.lang, twin=english, twin_edition=twin.name if english is not None else None,
+                    cites=list(own or ()), titles=titles)
 
 
 def search(kb: KnowledgeBase | None, query: str, *, edition: str | None = None, all_editions: bool = False,

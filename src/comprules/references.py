@@ -38,7 +38,12 @@ after a citing word (``rule``, ``section``, ``règle``…), as a later member of
 against the rules and glossary it holds and reports the dangling ones (in a fragment,
 the *external* ones: a forum post cites rules it does not quote), and checks every
 quoted title against the target's (:func:`titles_agree`: "rule 727, “Day and
-Night”" when 727 is "Merging with Permanents" is reported).
+Night”" when 727 is "Merging with Permanents" is reported). It also lists every
+printed target as a :class:`Citation` (``Resolution.cites``), with its status:
+``internal``, ``dangling`` (missing from a complete edition) or ``external``
+(outside a fragment); :func:`resolve_external` resolves a fragment's external
+citations in another edition (the English edition of its era, chosen by the
+caller: this stage does not align editions).
 """
 
 from __future__ import annotations
@@ -65,9 +70,12 @@ __all__ = [
     "expand_range",
     "Dangling",
     "TitleMismatch",
+    "Citation",
+    "STATUSES",
     "Resolution",
     "titles_agree",
     "resolve",
+    "resolve_external",
     "glossary_key",
 ]
 
@@ -778,6 +786,38 @@ class TitleMismatch(NamedTuple):
     citation: str
 
 
+#: A citation's status: its target is in the document, missing from a complete
+#: edition (a defect of the CR), or outside a fragment (a forum post cites rules it
+#: does not quote).
+STATUSES = ("internal", "dangling", "external")
+
+
+class Citation(NamedTuple):
+    """One printed target of a reference, in printed order (a range gives one per member).
+
+    ``target`` is the number as printed (``416``, ``409.1g``) or the glossary headword
+    (``Cast``); ``kind`` one of :data:`KINDS`; ``status`` one of :data:`STATUSES`;
+    ``resolved`` the id of the node it names across the knowledge base,
+    ``{edition}/{rule id}`` or ``{edition}/glossary/{slug}`` (``en/2002-10-07/416``),
+    or ``None`` when it resolves nowhere; ``title`` the quoted title printed with it
+    (``Effets``) and ``title_agrees`` whether it names the resolved target's title
+    (``None`` when no title is printed, the target is not resolved, or a range
+    carries it). The export shape is :meth:`as_json`.
+    """
+
+    target: str
+    kind: str
+    status: str
+    resolved: str | None = None
+    title: str | None = None
+    title_agrees: bool | None = None
+
+    def as_json(self) -> dict:
+        """``{"target", "kind", "status", "resolved", "title", "title_agrees"}`` (DESIGN.md)."""
+        return {"target": self.target, "kind": self.kind, "status": self.status, "resolved": self.resolved,
+                "title": self.title, "title_agrees": self.title_agrees}
+
+
 @dataclass(frozen=True)
 class Resolution:
     """Every reference of one edition, resolved.
@@ -796,6 +836,8 @@ class Resolution:
     (:func:`titles_agree`).
     ``count``: how many references were printed (a range or a list member counts
     once); ``unresolved``: how many of them name at least one missing target.
+    ``cites``: rule id or ``glossary/{slug}`` → every printed target, in printed order,
+    as :class:`Citation` (dangling and external ones included: ``refs`` leaves them out).
     """
 
     edition: str
@@ -807,6 +849,7 @@ class Resolution:
     external: list[Dangling] = field(default_factory=list)
     titles: list[TitleMismatch] = field(default_factory=list)
     unresolved: int = 0
+    cites: dict[str, tuple[Citation, ...]] = field(default_factory=dict)
 
     @property
     def resolved(self) -> int:
@@ -902,14 +945,22 @@ def _untitled_agrees(quoted: str, text: str) -> bool:
     return all(w in words for w in wanted)
 
 
-def _check_title(edition: Edition, target: str, quoted: str) -> tuple[bool, str | None]:
-    """(agrees, the title compared against) for a titled reference to ``target``."""
+def _check_title(edition: Edition, target: str, quoted: str,
+                 agree: Callable[[str, str], bool] | None = None) -> tuple[bool, str | None]:
+    """(agrees, the title compared against) for a titled reference to ``target``.
+
+    ``agree(quoted, actual)`` compares two titles (:func:`titles_agree`; a caller
+    comparing a French quote with an English title passes one that translates); an
+    untitled target's words are compared with the quote only in the same language
+    (``agree`` not given).
+    """
     rule = edition.by_id.get(target)
     if rule is None:
         return True, None
+    same = agree or titles_agree
     if rule.title:
-        return titles_agree(quoted, rule.title), rule.title
-    if _untitled_agrees(quoted, rule.text):
+        return same(quoted, rule.title), rule.title
+    if agree is None and _untitled_agrees(quoted, rule.text):
         return True, None
     parent = rule.parent
     while parent is not None:
@@ -917,7 +968,7 @@ def _check_title(edition: Edition, target: str, quoted: str) -> tuple[bool, str 
         if up is None:
             break
         if up.title:
-            return titles_agree(quoted, up.title), up.title
+            return same(quoted, up.title), up.title
         parent = up.parent
     return False, None
 
@@ -996,29 +1047,38 @@ def resolve(edition: Edition) -> Resolution:
     gindex: dict[str, str] | None = None
     targets: dict[str, dict[str, None]] = {}
     slugs: dict[str, dict[str, None]] = {}
+    cites: dict[str, list[Citation]] = {}
     missing_all: list[Dangling] = []
     titles: list[TitleMismatch] = []
     unresolved = 0
     count = 0
+    name = edition.name
+    absent = "external" if edition.kind == "fragment" else "dangling"
     for (source, line), text, found in zip(units, texts, found_all):
         if not found:
             continue
         count += len(found)
         glossary_found = False
+        printed = cites.setdefault(source, [])
         for ref in found:
             if ref.kind == "glossary":
                 glossary_found = True
+                printed.append(ref)  # resolved below, in its "See …" run, kept in place
                 continue
             ok = True
+            single = len(ref.targets) == 1
             for t in ref.targets:
                 if t in by_id:
                     targets.setdefault(source, {})[t] = None
+                    printed.append(Citation(t, ref.kind, "internal", f"{name}/{t}", ref.title if single else None))
                 else:
                     ok = False
                     missing_all.append(Dangling(source, t, line, ref.kind, text[ref.start:ref.end]))
+                    printed.append(Citation(t, ref.kind, absent, None, ref.title if single else None))
             unresolved += not ok
-            if ref.title is not None and ok and len(ref.targets) == 1:
+            if ref.title is not None and ok and single:
                 agrees, actual = _check_title(edition, ref.targets[0], ref.title)
+                printed[-1] = printed[-1]._replace(title_agrees=agrees)
                 if not agrees:
                     titles.append(TitleMismatch(source, ref.targets[0], line, ref.title, actual,
                                                 text[ref.start:ref.end]))
@@ -1026,6 +1086,7 @@ def resolve(edition: Edition) -> Resolution:
             continue
         if gindex is None:
             gindex = _glossary_index(edition)
+        done: dict[int, list[Citation]] = {}
         for run in _runs([r for r in found if r.kind == "glossary"], text):
             ok, missing = _resolve_glossary(run, text, gindex)
             for slug in ok:
@@ -1034,6 +1095,16 @@ def resolve(edition: Edition) -> Resolution:
             unresolved += len(missing)
             missing_all.extend(Dangling(source, r.targets[0], line, "glossary", text[r.start:r.end])
                                for r in missing)
+            # one citation per entry named ("See Active Player, Nonactive Player Order." names one)
+            named = [Citation(r.targets[0], "glossary", absent) for r in missing]
+            if ok:
+                headword = text[run[0].start:run[-1].end] if len(ok) == 1 and len(run) > 1 else None
+                found_refs = [r for r in run if r not in missing] if headword is None else [run[0]]
+                named = [Citation(headword or r.targets[0], "glossary", "internal", f"{name}/glossary/{slug}")
+                         for r, slug in zip(found_refs, ok)] + named
+            done[id(run[0])] = sorted(named, key=lambda c: text.find(c.target))
+        printed[:] = [c for item in printed
+                      for c in ((item,) if isinstance(item, Citation) else done.get(id(item), ()))]
 
     refs = {k: tuple(v) for k, v in targets.items() if not k.startswith("glossary/")}
     glossary_refs = {k.removeprefix("glossary/"): tuple(v) for k, v in targets.items()
@@ -1042,7 +1113,38 @@ def resolve(edition: Edition) -> Resolution:
     fragment = edition.kind == "fragment"
     return Resolution(edition.name, refs, glossary_refs, links,
                       dangling=[] if fragment else missing_all, count=count,
-                      external=missing_all if fragment else [], titles=titles, unresolved=unresolved)
+                      external=missing_all if fragment else [], titles=titles, unresolved=unresolved,
+                      cites={k: tuple(v) for k, v in cites.items() if v})
+
+
+def resolve_external(resolution: Resolution, target: Edition,
+                     agree: Callable[[str, str], bool] | None = None) -> Resolution:
+    """``resolution`` with its ``external`` citations resolved in the edition ``target``.
+
+    A fragment quotes a few rules and cites others: seed 000 (French, 2002) cites
+    "règle 416, "Effets"", which ``en/2002-10-07`` holds as 416 "Effects". Each
+    external rule, section or chapter citation whose target ``target`` holds gets
+    ``resolved = "{target.name}/{number}"``, and, when a title is quoted, whether it
+    names that rule's title: ``agree(quoted, title)`` (:func:`titles_agree` when not
+    given; pass a comparison that translates when the languages differ). External
+    glossary headwords and targets ``target`` does not hold stay unresolved; the
+    status stays ``external``. Returns a new :class:`Resolution`; never raises.
+    """
+    by_id = target.by_id
+    out: dict[str, tuple[Citation, ...]] = {}
+    for source, citations in resolution.cites.items():
+        changed = []
+        for c in citations:
+            if c.status == "external" and c.kind != "glossary" and c.target in by_id:
+                agrees = None
+                if c.title is not None:
+                    agrees = _check_title(target, c.target, c.title, agree)[0]
+                c = c._replace(resolved=f"{target.name}/{c.target}", title_agrees=agrees)
+            changed.append(c)
+        out[source] = tuple(changed)
+    from dataclasses import replace
+
+    return replace(resolution, cites=out)
 
 
 _RUN_GAP = re.compile(r"[\s,，、]*(?:and|et|和|及|以及)?\s*")

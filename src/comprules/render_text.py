@@ -66,8 +66,9 @@ def print_rule(view) -> None:
     one(view.rule)
     for child in view.children:
         one(child, "  ")
-    if view.refs:
-        console.print(Text("refers to: ", style="dim").append(", ".join(view.refs)))
+    refers = format_citations(view.cites, view.titles, view.edition)
+    if refers:
+        console.print(Text("refers to: ", style="dim").append(refers))
     if view.cited_by:
         console.print(Text("cited by: ", style="dim").append(", ".join(view.cited_by)))
     if view.cited_by_glossary:
@@ -81,3 +82,22 @@ def print_rule(view) -> None:
         if twin.text != twin.title:
             head.append(f" {twin.text}")
         console.print(head)
+
+
+def format_citations(cites: list[dict], titles: dict[str, str], edition: str) -> str:
+    """A rule's citations on one line, grouped by where they resolve, in printed order:
+    ``400.1, 416 Effects — en/2002-10-07``; ``702.37b, 708 Face-Down Spells and
+    Permanents``; ``602.1i — missing from this edition``."""
+    groups: dict[str, list[str]] = {}
+    for c in cites:
+        resolved = c.get("resolved")
+        label = c["target"] + (f" {titles[resolved]}" if resolved in titles else "")
+        if resolved:
+            where = resolved.rsplit("/glossary/", 1)[0] if c["kind"] == "glossary" else resolved.rpartition("/")[0]
+            key = "" if where == edition else where
+        else:
+            key = "missing from this edition" if c["status"] == "dangling" else "outside this document"
+        names = groups.setdefault(key, [])
+        if label not in names:
+            names.append(label)
+    return "; ".join(", ".join(names) + (f" — {key}" if key else "") for key, names in groups.items())

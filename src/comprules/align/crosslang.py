@@ -39,7 +39,7 @@ from ..model import Edition, Rule
 from . import translation
 from .alignment import Alignment, RuleChange, SectionChange
 
-__all__ = ["lexicon", "lexicon_fr", "lexicon_entries", "TermPair", "EraChoice", "choose_english",
+__all__ = ["lexicon", "lexicon_fr", "lexicon_entries", "TermPair", "EraChoice", "choose_english", "title_translates",
            "align_languages", "aligned_terms", "cross_similarity"]
 
 LEXICON_FILE = "lexicon_fr.toml"
@@ -114,6 +114,14 @@ def _translates(fr_title: str | None, en_title: str | None) -> bool:
     if not fr_title or not en_title:
         return False
     return _key(en_title) in _fr_to_en_keys().get(_key(fr_title), ())
+
+
+def title_translates(fr_title: str, en_title: str) -> bool:
+    """True when a French quoted title names an English title: through the lexicon
+    (``Effets`` ⇄ ``Effects``, ``Sorts et permanents face cachée`` ⇄ ``Face-Down
+    Spells and Permanents``), or word for word (``Bushido``). For
+    :func:`comprules.references.resolve_external`."""
+    return _translates(fr_title, en_title) or references.titles_agree(fr_title, en_title)
 
 
 @lru_cache(maxsize=1)

@@ -18,6 +18,8 @@ those a build stored in the knowledge base, ``data/alignments/`` (:func:`kb_hist
 from __future__ import annotations
 
 import json
+import os
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Sequence
@@ -262,19 +264,25 @@ def english_eras(editions: Sequence[Edition]) -> dict:
     return out
 
 
-def write_alignments(editions: Sequence[Edition], data_dir: Path) -> dict:
+def write_alignments(editions: Sequence[Edition], data_dir: Path, *, eras: dict | None = None,
+                     previous: Path | None = None, unchanged: frozenset[str] | set[str] = frozenset()) -> dict:
     """Store the alignments the site and ``history`` read, under ``data_dir/alignments/``.
 
     ``{lang}/{old}..{new}.json`` for each pair of consecutive editions of a language
     and for every ordered pair of fragments of a language (fragments are partial, so a
     lineage may skip some); ``index.json`` lists the chains and the files. Returns the
-    index. Deterministic output (sorted keys, compact).
+    index. Deterministic output (sorted keys, compact). ``eras``: the
+    :func:`english_eras` already computed. ``previous``: the data folder of the last
+    build; a pair of editions both in ``unchanged`` (their content is as it was then)
+    whose alignment it holds is linked from there instead of aligned again.
     """
     from ..export import write_atomic
 
     by_name = {e.name: e for e in editions}
-    eras = english_eras(editions)
+    eras = english_eras(editions) if eras is None else eras
     index = {"chains": chains(editions, {k: v.english for k, v in eras.items()}), "pairs": []}
+    old_counts = {(p["old"], p["new"]): p["counts"] for p in _read_index(previous).get("pairs", ())} \
+        if previous is not None else {}
     for chain in index["chains"]:
         names = chain["editions"]
         if chain["kind"] == "fragment":
@@ -282,11 +290,15 @@ def write_alignments(editions: Sequence[Edition], data_dir: Path) -> dict:
         else:
             pairs = list(zip(names, names[1:]))
         for old, new in pairs:
-            a = align(by_name[old], by_name[new])
             path = alignment_path(data_dir, old, new)
-            write_atomic(path, json.dumps(a.to_json(), ensure_ascii=False, sort_keys=True, separators=(",", ":")))
+            counts = old_counts.get((old, new)) if old in unchanged and new in unchanged else None
+            if counts is None or not _link_previous(alignment_path(previous, old, new), path):
+                a = align(by_name[old], by_name[new])
+                write_atomic(path, json.dumps(a.to_json(), ensure_ascii=False, sort_keys=True,
+                                              separators=(",", ":")))
+                counts = a.counts()
             index["pairs"].append({"old": old, "new": new, "path": str(path.relative_to(data_dir)),
-                                   "counts": a.counts()})
+                                   "counts": counts})
     index["crosslang"], terms = _write_crosslang(editions, eras, data_dir, write_atomic)
     from .crosslang import lexicon
 
@@ -302,6 +314,19 @@ def write_alignments(editions: Sequence[Edition], data_dir: Path) -> dict:
     write_atomic(Path(data_dir) / ALIGNMENTS_DIR / "index.json",
                  json.dumps(index, ensure_ascii=False, sort_keys=True, indent=1) + "\n")
     return index
+
+
+def _link_previous(source: Path, dest: Path) -> bool:
+    """Hard-link (else copy) a file of the previous build into the new data folder."""
+    try:
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            os.link(source, dest)
+        except OSError:
+            shutil.copy2(source, dest)
+    except OSError:
+        return False
+    return True
 
 
 def _write_crosslang(editions: Sequence[Edition], eras: dict, data_dir: Path, write_atomic) -> tuple[list, list]:

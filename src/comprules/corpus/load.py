@@ -9,17 +9,20 @@ naming both.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import tomllib
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime
+from functools import lru_cache, partial
+from importlib import resources
 from pathlib import Path
 
 from ..errors import SourceError
 from ..model import Edition, ParseWarning
-from .decode import decode_file
+from .decode import decode_bytes
 from .parse import parse_text
 
 #: File name endings read from a source folder; a file named explicitly is always read.
@@ -64,6 +67,82 @@ def check_metadata(meta: dict, path: str) -> dict:
     return meta
 
 
+@dataclass(frozen=True)
+class Limits:
+    """How large a source may be, so that a bad file fails fast instead of filling memory.
+
+    ``max_source_bytes``: the file's size (default 50 MB; the largest edition, PDF
+    included, is under 3 MB); ``max_line_chars``: one line of decoded text (default
+    1,000,000 characters; the longest line of the 74 editions has 2,151). A source over
+    either is refused with one :class:`SourceError` naming the file (and the line),
+    before it is parsed. One 50 MB line used to take 115 s and 8.5 GB to build.
+    """
+
+    max_source_bytes: int = 50_000_000
+    max_line_chars: int = 1_000_000
+
+    def as_json(self) -> dict:
+        return {"max_source_bytes": self.max_source_bytes, "max_line_chars": self.max_line_chars}
+
+
+DEFAULT_LIMITS = Limits()
+
+
+def check_size(path: Path, limits: Limits = DEFAULT_LIMITS) -> int:
+    """The file's size in bytes; :class:`SourceError` if over ``limits.max_source_bytes``."""
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        raise SourceError(str(path), exc.strerror or str(exc)) from None
+    if size > limits.max_source_bytes:
+        raise SourceError(str(path), f"{size:,} bytes, larger than the limit of {limits.max_source_bytes:,} "
+                                     "(--max-source-size): not parsed")
+    return size
+
+
+def check_lines(text: str, path: str, limits: Limits = DEFAULT_LIMITS) -> None:
+    """:class:`SourceError` naming the first line of ``text`` longer than ``limits.max_line_chars``."""
+    limit = limits.max_line_chars
+    if len(text) <= limit:
+        return
+    start, line = 0, 1
+    while True:
+        end = text.find("\n", start)
+        stop = len(text) if end < 0 else end
+        if stop - start > limit:
+            raise SourceError(path, f"line of {stop - start:,} characters, longer than the limit of {limit:,} "
+                                    "(--max-line-length): not parsed", line)
+        if end < 0:
+            return
+        start, line = end + 1, line + 1
+
+
+@lru_cache(maxsize=1)
+def _lexicon_terms() -> frozenset[str]:
+    """Every term of the lexicons (``data/lexicon_*.toml``), English and translated, folded."""
+    terms: set[str] = set()
+    for item in resources.files("comprules").joinpath("data").iterdir():
+        if not (item.name.startswith("lexicon_") and item.name.endswith(".toml")):
+            continue
+        with item.open("rb") as fh:
+            for entries in tomllib.load(fh).values():
+                for en, other in entries.items():
+                    for term in (en, *([other] if isinstance(other, str) else other)):
+                        terms.add(term.casefold())
+    return frozenset(terms)
+
+
+def has_cr_shape(edition: Edition) -> bool:
+    """True when a parsed document looks like Comprehensive Rules text: it holds a
+    section, rule or subrule number (digits, so any language), or a heading or glossary
+    term that the lexicon names (a rulebook extract without numbers: seed 003's
+    "Peur", "Vol"). ``/etc/passwd`` and a shopping list do not."""
+    if any(r.kind in ("section", "rule", "subrule") for r in edition.rules):
+        return True
+    terms = _lexicon_terms()
+    return any(g.term.casefold() in terms for g in edition.glossary)
+
+
 @dataclass
 class LoadResult:
     """Editions parsed from the sources, in name order, and the files that failed."""
@@ -100,9 +179,13 @@ def expand_sources(paths: list[str | os.PathLike]) -> tuple[list[tuple[Path, dic
             except SourceError as exc:
                 errors.append(exc)
                 meta = {}
+            found = 0
             for f in sorted(path.iterdir()):
                 if f.is_file() and f.suffix.lower() in SOURCE_SUFFIXES and not f.name.startswith("."):
                     out.append((f, meta.get(f.name, meta.get(f.stem, {}))))
+                    found += 1
+            if not found:
+                errors.append(SourceError(str(path), _no_sources(path)))
         elif path.is_file():
             try:
                 meta = _metadata(path.parent)
@@ -114,29 +197,50 @@ def expand_sources(paths: list[str | os.PathLike]) -> tuple[list[tuple[Path, dic
     return out, errors
 
 
-def read_text(path: Path) -> tuple[str, str]:
+def _no_sources(folder: Path) -> str:
+    """Why a source folder gives nothing: empty, or only folders (named) and other files."""
+    entries = sorted(p for p in folder.iterdir() if not p.name.startswith("."))
+    if not entries:
+        return "empty folder, no source file in it"
+    folders = [p.name for p in entries if p.is_dir()]
+    others = len(entries) - len(folders)
+    what = f"no {', '.join(SOURCE_SUFFIXES[:-1])} or {SOURCE_SUFFIXES[-1]} file in this folder"
+    if not folders:
+        return f"{what} ({others} other file{'s' if others != 1 else ''})"
+    kind = "only folders" if not others else f"{others} other file{'s' if others != 1 else ''} and the folders"
+    return (f"{what}, {kind}: {', '.join(folders)} (sources are not looked for in subfolders: "
+            f"name them, e.g. {folder / folders[0]})")
+
+
+def read_text(path: Path, limits: Limits = DEFAULT_LIMITS) -> tuple[str, str]:
     """The decoded text of one source file and its SHA-256 (of the bytes).
 
     PDF and DOCX are read through :mod:`comprules.corpus.formats`; everything else is
-    decoded as text, binary content being refused with a :class:`SourceError`.
+    decoded as text, binary content being refused with a :class:`SourceError`, and so
+    is a file or a line over ``limits`` (:class:`Limits`), before anything is parsed.
     """
+    check_size(path, limits)
     suffix = path.suffix.lower()
     if suffix in (".pdf", ".docx"):
         from .formats import read_document
 
-        return read_document(path)
-    import hashlib
+        text, digest = read_document(path)
+    else:
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise SourceError(str(path), exc.strerror or str(exc)) from None
+        text, digest = decode_bytes(data, str(path)).text, hashlib.sha256(data).hexdigest()
+    check_lines(text, str(path), limits)
+    return text, digest
 
-    decoded = decode_file(path)
-    digest = hashlib.sha256(path.read_bytes()).hexdigest()
-    return decoded.text, digest
 
-
-def parse_file(path, meta: dict | None = None) -> Edition:
-    """Decode and parse one source file. Raises :class:`SourceError` for bad input."""
+def parse_file(path, meta: dict | None = None, limits: Limits | None = None) -> Edition:
+    """Decode and parse one source file. Raises :class:`SourceError` for bad input:
+    unreadable, binary, over the :class:`Limits`, or not CR text (:func:`has_cr_shape`)."""
     path = Path(path)
     meta = check_metadata(meta or {}, str(path))
-    text, digest = read_text(path)
+    text, digest = read_text(path, limits or DEFAULT_LIMITS)
     effective = meta.get("date")
     if isinstance(effective, str):
         try:
@@ -151,31 +255,39 @@ def parse_file(path, meta: dict | None = None) -> Edition:
     if not is_safe_name(edition.name):  # defence in depth: lang is checked above, and detected as en or fr
         raise SourceError(str(path), f"edition name {edition.name!r} is not a safe relative path", 1)
     if not edition.numbered() and not edition.glossary and edition.kind == "edition":
-        raise SourceError(str(path), "no rules found: not a Comprehensive Rules document")
-    if not edition.rules and not edition.glossary:
-        raise SourceError(str(path), "no rules or text found: not a Comprehensive Rules document", 1)
+        raise SourceError(str(path), "not a Comprehensive Rules text: no rule found")
+    if not has_cr_shape(edition):
+        raise SourceError(str(path), "not a Comprehensive Rules text: no rule number, and no heading or "
+                                     "glossary term of the lexicon", 1)
     return edition
 
 
-def _parse_one(item: tuple[Path, dict]) -> Edition | SourceError:
+def _parse_one(item: tuple[Path, dict], limits: Limits = DEFAULT_LIMITS) -> Edition | SourceError:
     path, meta = item
     try:
-        return parse_file(path, meta)
+        return parse_file(path, meta, limits)
     except SourceError as exc:
         return exc
     except (UnicodeError, ValueError, RecursionError, MemoryError) as exc:  # pragma: no cover - last resort
         return SourceError(str(path), f"cannot parse: {type(exc).__name__}: {exc}")
 
 
-def load_sources(paths: list[str | os.PathLike], jobs: int = 1) -> LoadResult:
+def load_sources(paths: list[str | os.PathLike], jobs: int = 1, limits: Limits | None = None) -> LoadResult:
     """Parse every source; merge duplicates of one edition; never stop on a bad file."""
     items, errors = expand_sources(paths)
-    result = LoadResult(errors=errors)
+    return load_items(items, errors, jobs=jobs, limits=limits)
+
+
+def load_items(items: list[tuple[Path, dict]], errors: list[SourceError] | None = None, *, jobs: int = 1,
+               limits: Limits | None = None) -> LoadResult:
+    """:func:`load_sources` on the files :func:`expand_sources` found (and its errors)."""
+    result = LoadResult(errors=list(errors or ()))
+    parse = partial(_parse_one, limits=limits or DEFAULT_LIMITS)
     if jobs > 1 and len(items) > 1:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            parsed = list(pool.map(_parse_one, items, chunksize=1))
+            parsed = list(pool.map(parse, items, chunksize=1))
     else:
-        parsed = [_parse_one(item) for item in items]
+        parsed = [parse(item) for item in items]
     by_name: dict[str, Edition] = {}
     for item in parsed:
         if isinstance(item, SourceError):

@@ -86,7 +86,9 @@ def create(holder) -> FastAPI:
         snap = holder.get()
         ed = snap.kb.load(edition, lang=lang)
         return raw_json(snap.remember(("show", ed.name, number),
-                                      lambda: encoded(kb_module.show_rule(ed, number).to_json()), keep=256))
+                                      lambda: encoded(kb_module.show_rule(
+                                          ed, number, cites=snap.kb.citations(ed.name),
+                                          lookup=snap.kb.load).to_json()), keep=256))
 
     @app.get("/search", summary="Ranked search (comprules search --json)")
     async def search(q: str = Query(..., min_length=1, max_length=500, description="the query"),

@@ -41,7 +41,7 @@ def render_site(
     search: bool = True,
     index: Path | None = None,
     force: bool = False,
-    reuse: Path | None = None,
+    reuse: Path | Sequence[Path] | None = None,
 ) -> SiteStats:
     """Render ``editions`` into ``out_dir``, replacing it only once the render succeeded.
 
@@ -72,7 +72,8 @@ def render_site(
     if extract is not None:
         options["extract_module"] = getattr(extract, "__module__", None)
     stamp = cache.fingerprint(editions, cited, data_dir=data_dir, alignments=alignments, options=options)
-    for previous_site in (out_dir, reuse):
+    candidates = [reuse] if reuse is None or isinstance(reuse, (str, os.PathLike)) else list(reuse)
+    for previous_site in (out_dir, *candidates):
         if force or previous_site is None or cache.stored(previous_site) != stamp:
             continue
         previous = cache.stored_stats(previous_site) or {}

@@ -14,10 +14,10 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable, Mapping
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from ..codehash import code_hash
 from ..model import Edition
 
 FINGERPRINT = ".fingerprint"
@@ -27,23 +27,7 @@ _SEP = "\x1f"
 
 def _code_hash() -> str:
     """Hash of every file of the ``comprules`` package (code, templates, data)."""
-    h = hashlib.blake2b(digest_size=16)
-    root = resources.files("comprules")
-    stack = [root]
-    files = []
-    while stack:
-        node = stack.pop()
-        for item in node.iterdir():
-            if item.name.startswith((".", "__pycache__")):
-                continue
-            if item.is_dir():
-                stack.append(item)
-            elif item.name.endswith((".py", ".html", ".css", ".js", ".toml", ".json", ".txt")):
-                files.append(item)
-    for item in sorted(files, key=lambda f: str(f)):
-        h.update(str(item).encode())
-        h.update(item.read_bytes())
-    return h.hexdigest()
+    return code_hash()
 
 
 def edition_hash(edition: Edition) -> str:
