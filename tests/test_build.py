@@ -77,3 +77,44 @@ def test_a_failing_build_keeps_the_previous_knowledge_base(tmp_path, en_dir, mon
         build([en_dir / "2026-08-07.txt"], kb, only=("data",))
     assert (kb / "data" / "editions.json").read_text() == before
     assert not list(kb.glob(".build-*"))
+
+
+@pytest.mark.slow
+def test_show_402_1_of_seed_000_lists_its_external_citations_in_en_2002_10_07(full_kb):
+    from click.testing import CliRunner
+
+    from comprules.cli import main
+
+    kb, _ = full_kb
+    shown = CliRunner().invoke(main, ["show", "402.1", "--edition", "fr/000_f51ad62258817a66", "--kb", str(kb),
+                                      "--json"])
+    assert shown.exit_code == 0, shown.output
+    data = json.loads(shown.stdout)
+    assert data["refs"] == []
+    assert data["cites"] == [
+        {"target": "400.1", "kind": "rule", "status": "external", "resolved": "en/2002-10-07/400.1",
+         "title": None, "title_agrees": None},
+        {"target": "416", "kind": "section", "status": "external", "resolved": "en/2002-10-07/416",
+         "title": "Effets", "title_agrees": True}]
+    text = CliRunner().invoke(main, ["show", "402.1", "--edition", "fr/000_f51ad62258817a66", "--kb", str(kb)])
+    assert "refers to: 400.1, 416 Effects — en/2002-10-07" in text.stdout
+
+
+@pytest.mark.slow
+def test_the_export_and_the_stored_graph_hold_every_citation_of_the_seeds_and_the_dangling_ones(full_kb):
+    from comprules.graph import read_graph
+
+    kb, _ = full_kb
+    seed = json.loads((kb / "data" / "fr" / "004_99dc3338bd3ea994.json").read_text(encoding="utf-8"))
+    rules = {r["number"]: r for r in seed["rules"]}
+    assert [(c["target"], c["resolved"]) for c in rules["502.26f"]["cites"]] == [("504", "en/2005-02-01/504")]
+    assert [c["resolved"] for c in rules["502.24b"]["cites"]] == [f"en/2005-02-01/409.1{x}" for x in "bfgh"]
+    assert rules["502.24b"]["refs"] == []
+    edition = json.loads((kb / "data" / "en" / "2009-07-11.json").read_text(encoding="utf-8"))
+    (r401_6,) = [r for r in edition["rules"] if r["number"] == "401.6"]
+    assert [(c["target"], c["status"], c["resolved"]) for c in r401_6["cites"]] == [("602.1i", "dangling", None)]
+    graph = read_graph(kb / "data")
+    assert graph.edges["fr/000_f51ad62258817a66/402.1", "en/2002-10-07/416", "cites"]["status"] == "external"
+    assert graph.edges["fr/004_99dc3338bd3ea994/502.26f", "en/2005-02-01/504", "cites"]["status"] == "external"
+    graphml = (kb / "data" / "graph.graphml").read_text(encoding="utf-8")
+    assert 'source="fr/000_f51ad62258817a66/402.1" target="en/2002-10-07/416"' in graphml

@@ -9,6 +9,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import shutil
 import signal
 import stat
 import subprocess
@@ -161,3 +162,147 @@ def test_an_oserror_of_the_library_is_one_line_and_exit_2(small_kb, tmp_path, mo
     result = run("export", "en/2026-08-07", "--kb", small_kb, "-o", tmp_path / "x.json")
     assert result.exit_code == 2
     assert result.output == "comprules: No space left on device\n"
+
+
+# ---------------------------------------------------------------------------
+# 4. Bounds and the shape of a CR text
+
+
+def _edition_with_a_long_line(path: Path, length: int) -> None:
+    path.write_text("Magic Rules\n\nThese rules are effective as of June 1, 2030.\n\n100. General\n\n"
+                    f"100.1. A rule {'x' * length}.\n\nGlossary\n\nTerm\nA term.\n", encoding="utf-8")
+
+
+def test_a_line_longer_than_the_limit_is_refused_naming_file_and_line_before_parsing(tmp_path):
+    import resource
+
+    source = tmp_path / "long.txt"
+    _edition_with_a_long_line(source, 20_000_000)
+    result = subprocess.run([*CLI, "build", str(source), "--kb", str(tmp_path / "kb"), "--only", "data"],
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 2
+    assert (f"{source}: line 7: line of 20,000,015 characters, longer than the limit of 1,000,000 "
+            "(--max-line-length): not parsed") in result.stderr
+    assert "Traceback" not in result.stderr
+    # refused before the memory is spent (the 20 MB text, decoded once, and the interpreter)
+    assert resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss < 400_000  # KiB
+
+
+def test_the_line_limit_is_an_option(tmp_path):
+    source = tmp_path / "long.txt"
+    _edition_with_a_long_line(source, 1_500_000)
+    refused = run("build", source, "--kb", tmp_path / "kb", "--only", "data")
+    assert refused.exit_code == 2 and "line 7: line of 1,500,015 characters" in refused.output
+    built = run("build", source, "--kb", tmp_path / "kb", "--only", "data", "--max-line-length", "2M")
+    assert built.exit_code == 0, built.output
+    assert (tmp_path / "kb" / "data" / "en" / "2030-06-01.json").is_file()
+
+
+def test_a_source_larger_than_the_limit_is_refused_without_being_read(tmp_path, en_dir):
+    big = tmp_path / "big.txt"
+    with open(big, "wb") as fh:
+        fh.truncate(60_000_000)  # sparse: refused on its size alone
+    result = run("check", big)
+    assert result.exit_code == 2
+    assert f"{big}: 60,000,000 bytes, larger than the limit of 50,000,000 (--max-source-size): not parsed" \
+        in result.output
+    small = run("build", en_dir / "2026-08-07.txt", "--kb", tmp_path / "kb", "--only", "data",
+                "--max-source-size", "100K")
+    assert small.exit_code == 2 and "larger than the limit of 100,000" in small.output
+
+
+@pytest.mark.parametrize("command", ["export", "check"])
+def test_a_text_with_no_cr_shape_is_refused(command, tmp_path):
+    result = run(command, "/etc/passwd")
+    assert result.exit_code == 2
+    assert ("/etc/passwd: line 1: not a Comprehensive Rules text: no rule number, and no heading or glossary term "
+            "of the lexicon") in result.output
+    assert "en/passwd" not in result.output
+
+
+def test_rulebook_headings_without_numbers_and_chinese_rules_keep_their_cr_shape(seeds_dir, corpus_dir):
+    from comprules.corpus import parse_file
+
+    rulebook = parse_file(seeds_dir / "003_816c607ad111474a.txt")  # "Peur", "Vol": no rule number at all
+    assert not [r for r in rulebook.rules if r.kind in ("section", "rule", "subrule")]
+    assert {"Peur", "Vol"} <= {g.term for g in rulebook.glossary}
+    chinese = parse_file(corpus_dir / "zh" / "2026-04-17.txt")  # 此规则于2026年4月17日起生效: same digits
+    assert chinese.get("702.37a") is not None and len(chinese.numbered()) > 3000
+
+
+def test_a_folder_holding_only_folders_says_so_and_names_them(tmp_path, corpus_dir):
+    result = run("build", corpus_dir, "--kb", tmp_path / "kb")
+    assert result.exit_code == 2
+    assert result.output.count("comprules:") == 1
+    assert (f"comprules: no edition could be built from the sources given: {corpus_dir}: no .txt, .pdf or .docx "
+            "file in this folder, 1 other file and the folders: en, formats, metadata, raw, zh") in result.output
+    only = tmp_path / "only"
+    (only / "a").mkdir(parents=True)
+    (only / "b").mkdir()
+    assert "only folders: a, b" in run("build", only, "--kb", tmp_path / "kb2").output
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert f"{empty}: empty folder, no source file in it" in run("build", empty, "--kb", tmp_path / "kb3").output
+
+
+# ---------------------------------------------------------------------------
+# 5. No-op and incremental rebuilds
+
+
+@pytest.fixture()
+def three_editions(tmp_path, en_dir, seeds_dir):
+    """Copies of 1999-04-23, 1999-11-01, 2001-09-24 and seed 002, in a folder of the test's own."""
+    src = tmp_path / "src"
+    src.mkdir()
+    for name in ("1999-04-23.txt", "1999-11-01.txt", "2001-09-24.txt"):
+        shutil.copy(en_dir / name, src / name)
+    shutil.copy(seeds_dir / "002_89b48a7ac2467f84.txt", src / "002_89b48a7ac2467f84.txt")
+    return src
+
+
+def _inodes(folder: Path) -> dict[str, int]:
+    return {str(p.relative_to(folder)): p.stat().st_ino for p in folder.rglob("*") if p.is_file()}
+
+
+def test_a_rebuild_with_nothing_changed_keeps_every_output_without_parsing(three_editions, tmp_path, monkeypatch):
+    kb = tmp_path / "kb"
+    first = build([three_editions], kb)
+    assert first.kept == [] and len(first.editions) == 4
+    before = {part: _inodes(kb / part) for part in ("data", "site")}
+    index = os.readlink(kb / "index")
+
+    def no_parsing(*args, **kwargs):
+        raise AssertionError("nothing should be parsed")
+
+    monkeypatch.setattr("comprules.corpus.load.parse_file", no_parsing)
+    again = build([three_editions], kb)
+    assert again.kept == ["data", "index", "site"] and again.editions == [] and again.written == []
+    assert again.names == [e.name for e in first.editions] and again.rules == first.rules
+    assert {part: _inodes(kb / part) for part in ("data", "site")} == before  # not a file rewritten
+    assert os.readlink(kb / "index") == index
+    result = run("build", three_editions, "--kb", kb)
+    assert result.exit_code == 0
+    assert f"nothing changed, kept 4 editions ({first.rules} rules) into {kb}" in result.output
+
+
+def test_one_changed_edition_rewrites_only_what_depends_on_it(three_editions, tmp_path):
+    kb = tmp_path / "kb"
+    build([three_editions], kb, only=("data",))
+    before = _inodes(kb / "data")
+    changed = three_editions / "1999-11-01.txt"
+    changed.write_text(changed.read_text(encoding="utf-8").replace("assume a game between two players",
+                                                                   "assume a game between two or more players"),
+                       encoding="utf-8")
+    report = build([three_editions], kb, only=("data",))
+    fragment = "fr/002_89b48a7ac2467f84"
+    assert sorted(report.written) == sorted([
+        "en/1999-11-01.json", "graph/en/1999-11-01.json",
+        f"{fragment}.json", f"graph/{fragment}.json",  # its citations resolve in an English edition it picks
+        "graph.graphml"])
+    after = _inodes(kb / "data")
+    same = {k for k in after if before.get(k) == after[k]}
+    assert {"en/1999-04-23.json", "en/2001-09-24.json", "graph/en/1999-04-23.json",
+            "alignments/en/1999-04-23..1999-11-01.json"} - same == {"alignments/en/1999-04-23..1999-11-01.json"}
+    assert "alignments/en/1999-11-01..2001-09-24.json" not in same
+    data = json.loads((kb / "data" / "en" / "1999-11-01.json").read_text(encoding="utf-8"))
+    assert "two or more players" in next(r["text"] for r in data["rules"] if r["number"] == "100.1")
