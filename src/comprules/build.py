@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import ctypes
 import errno
+import gc
 import hashlib
 import json
 import os
@@ -42,7 +43,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import export, graph
-from .align.history import write_alignments
+from .align.history import link_previous as _link, write_alignments
 from .corpus.load import DEFAULT_LIMITS, Limits, expand_sources, load_items
 from .errors import Interrupted, SourceError
 from .locking import exclusive
@@ -274,18 +275,6 @@ def _edition_keys(editions: list[Edition], sources: list[dict], common: str) -> 
     return {name: (key if name.startswith("en/") else _digest([key, english])) for name, key in own.items()}
 
 
-def _link(source: Path, dest: Path) -> bool:
-    """Hard-link (else copy) ``source`` to ``dest``; False if ``source`` is not there."""
-    if not source.is_file():
-        return False
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        os.link(source, dest)
-    except OSError:
-        shutil.copy2(source, dest)
-    return True
-
-
 def write_data(editions: list[Edition], resolutions: dict, kb_graph, out: Path, *,
                previous: Path | None = None, keys: dict[str, str] | None = None,
                previous_keys: dict[str, str] | None = None) -> list[str]:
@@ -507,20 +496,23 @@ class _Build:
         site_stamp = None
         if "site" in only:
             from .site import render_site
+            from .site.render import cited_by_index
 
             t = time.perf_counter()
+            cited = cited_by_index(kb_graph)
+            del kb_graph  # the site needs "cited by" only; the graph is 250 MB for the whole corpus
+            gc.collect()
             if fresh["site"] and data_dir == kb / "data":
                 report.kept.append("site")
             else:
                 pending_site = kb / f".site{PENDING}"
-                stats = render_site(report.editions, work / "site", graph=kb_graph, data_dir=data_dir,
+                stats = render_site(report.editions, work / "site", cited=cited, data_dir=data_dir,
                                     reuse=[pending_site, kb / "site"])  # kept as is when nothing changed
                 if stats.skipped and _fingerprint(pending_site) == _fingerprint(work / "site") is not None:
                     report.reused.append("site")
                 site_stamp = _fingerprint(work / "site")
             report.timings["site"] = time.perf_counter() - t
             say(f"wrote site/ ({report.timings['site']:.1f} s)")
-        del kb_graph
         index_stamp = stamps.get("index") if fresh["index"] else None
         if "index" in only:
             t = time.perf_counter()

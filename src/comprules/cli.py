@@ -186,6 +186,7 @@ def build(sources, kb_dir, only, jobs, max_source, max_line, as_json):
             "warnings": report.notices,
             "kept": report.kept,
             "reused": report.reused,
+            "written": report.written,
             "timings": {k: round(v, 3) for k, v in report.timings.items()},
         })
     else:

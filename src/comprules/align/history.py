@@ -292,7 +292,7 @@ def write_alignments(editions: Sequence[Edition], data_dir: Path, *, eras: dict 
         for old, new in pairs:
             path = alignment_path(data_dir, old, new)
             counts = old_counts.get((old, new)) if old in unchanged and new in unchanged else None
-            if counts is None or not _link_previous(alignment_path(previous, old, new), path):
+            if counts is None or not link_previous(alignment_path(previous, old, new), path):
                 a = align(by_name[old], by_name[new])
                 write_atomic(path, json.dumps(a.to_json(), ensure_ascii=False, sort_keys=True,
                                               separators=(",", ":")))
@@ -316,8 +316,9 @@ def write_alignments(editions: Sequence[Edition], data_dir: Path, *, eras: dict 
     return index
 
 
-def _link_previous(source: Path, dest: Path) -> bool:
-    """Hard-link (else copy) a file of the previous build into the new data folder."""
+def link_previous(source: Path, dest: Path) -> bool:
+    """Hard-link (else copy) a file of the previous build into the new data folder;
+    False when ``source`` cannot be read (not there)."""
     try:
         dest.parent.mkdir(parents=True, exist_ok=True)
         try:

@@ -34,6 +34,7 @@ def render_site(
     out_dir: Path,
     *,
     graph: Any = None,
+    cited: dict | None = None,
     data_dir: Path | None = None,
     extract: Extract | None = None,
     alignments: dict | None = None,
@@ -48,7 +49,8 @@ def render_site(
     The site is written into a temporary folder beside ``out_dir`` and swapped in
     (old folder renamed away, new one renamed in, old one removed), so a failed render
     leaves the previous site untouched. ``graph`` (networkx, citations between rule
-    ids ``{lang}/{date}/{id}``) adds "cited by" lists; ``data_dir`` holds the data
+    ids ``{lang}/{date}/{id}``) adds "cited by" lists (or ``cited``, the
+    :func:`~.render.cited_by_index` of a graph already dropped, to save its memory); ``data_dir`` holds the data
     exports (``{lang}/{date}.json``, ``graph.graphml``) to publish under ``data/``;
     ``extract`` replaces ``comprules.references.extract`` (tests); ``alignments``
     (``(old name, new name)`` → ``comprules.align.alignment.Alignment``) stand in for those
@@ -66,7 +68,7 @@ def render_site(
     started = time.perf_counter()
     out_dir = Path(out_dir)
     editions = list(editions)
-    cited = cited_by_index(graph)
+    cited = cited_by_index(graph) if cited is None else cited
     search_index = Path(index) if search and index is not None and Path(index).exists() else None
     options = {"extract": getattr(extract, "__qualname__", None), "search": _index_stamp(search_index)}
     if extract is not None:

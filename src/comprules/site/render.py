@@ -318,14 +318,19 @@ class SiteRenderer:
             for task in tasks:
                 self._merge(*self.run_task(task, out))
             return
+        import gc
         import multiprocessing
 
         _WORKER = (self, out)
+        # Objects made so far are left out of the workers' garbage collections: a collection
+        # writes to every object it visits, which copies the parent's pages into each worker.
+        gc.freeze()
         try:
             with multiprocessing.get_context("fork").Pool(self.jobs) as pool:
                 for result in pool.imap_unordered(_work, tasks):
                     self._merge(*result)
         finally:
+            gc.unfreeze()
             _WORKER = None
 
     def _merge(self, tally: "_Tally", stats: dict[str, int]) -> None:
