@@ -427,7 +427,7 @@ class _Build:
         stamps = _read_json(kb / STAMPS)
         data_key = key if "data" in only else previous.get("key")
         fresh = {
-            "data": previous.get("key") == key and (kb / "data" / "editions.json").is_file(),
+            "data": previous.get("key") == key and _complete(kb / "data"),
             "index": stamps.get("index") == {"inputs": key, "data": data_key,
                                              "identity": _index_identity(kb)} and self.index_before is not None,
             "site": stamps.get("site") == {"inputs": key, "data": data_key, "fingerprint": _fingerprint(kb / "site")},
@@ -539,6 +539,14 @@ class _Build:
         for stage in ("data", "site"):
             _remove(kb / f".{stage}{PENDING}")
         report.kept = [s for s in STAGES if s in report.kept]
+
+
+def _complete(data: Path) -> bool:
+    """True when every file the manifest of ``data`` names is there (none was deleted by hand)."""
+    rows = _read_json(data / "editions.json").get("editions")
+    if not rows:
+        return False
+    return all((data / row["path"]).is_file() and graph.graph_path(data, row["name"]).is_file() for row in rows)
 
 
 def _fingerprint(site: Path) -> str | None:
