@@ -6,15 +6,15 @@ Run: ``.venv/bin/python benchmarks/build.py`` (reads ``COMPRULES_CORPUS``, defau
 Each build is a real ``comprules build`` process on copies of the 74 English
 editions and the 5 seeds, in a temporary folder removed at the end; its memory is
 sampled every 0.1 s as the proportional set size (PSS, ``/proc/PID/smaps_rollup``)
-summed over the process and its children (the site's worker processes, Pagefind), so
-that pages the forked workers share are counted once. Against the targets of issue 12:
+summed over the process and its children (the site's page-rendering workers), so that
+pages the forked workers share are counted once. Against the targets of issue 12:
 
 * no-op rebuild (same sources again) ≤ 3 s and ≤ 5 % of the full build;
 * one edition changed (a word of 2026-08-07): printed, with what it rewrote;
 * peak memory of the full build ≤ 1 GB (1,000,000,000 bytes), printed two ways: all
-  the processes of the build at once (comprules, its two page-rendering workers and
-  the Pagefind CLI, which runs beside them), and the largest single process (what
-  ``/usr/bin/time -v`` reports as "Maximum resident set size").
+  the processes of the build at once (comprules and its page-rendering workers), and
+  the largest single process (what ``/usr/bin/time -v`` reports as "Maximum resident
+  set size").
 
 The baseline, run in the same process: a process that only parses the same sources
 (``comprules check``-like: decode and parse, nothing written), for time and memory.

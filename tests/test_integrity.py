@@ -310,3 +310,25 @@ def test_one_changed_edition_rewrites_only_what_depends_on_it(three_editions, tm
     assert "alignments/en/1999-11-01..2001-09-24.json" not in same
     data = json.loads((kb / "data" / "en" / "1999-11-01.json").read_text(encoding="utf-8"))
     assert "two or more players" in next(r["text"] for r in data["rules"] if r["number"] == "100.1")
+
+
+def test_a_forked_worker_dies_of_sigterm_as_before_instead_of_raising():
+    # The site's page-rendering pool is terminated with SIGTERM to each worker; a worker,
+    # forked while a command runs, must not take the command's handler as its own (it printed
+    # "Process ForkPoolWorker-1: Traceback … Interrupted" at the end of every full build).
+    import time
+
+    from comprules.cli import _signals
+
+    with _signals():
+        pid = os.fork()
+        if pid == 0:  # the worker
+            try:
+                time.sleep(30)
+            except BaseException:
+                os._exit(3)  # raised instead of dying
+            os._exit(0)
+        time.sleep(0.2)
+        os.kill(pid, signal.SIGTERM)
+        _, status = os.waitpid(pid, 0)
+    assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGTERM

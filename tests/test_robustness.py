@@ -390,7 +390,7 @@ def test_building_twice_from_the_same_sources_gives_byte_identical_data_and_site
 
 SIGNALS = [("data", signal.SIGINT, 130, "interrupted: the previous knowledge base is intact", "alpha"),
            ("index", signal.SIGTERM, 143, "interrupted: the previous knowledge base is intact "
-            "(the finished data/ and site/ are kept for the next build)", "alpha"),
+            "(the finished data/ is kept for the next build)", "alpha"),
            ("swap", signal.SIGTERM, 143, "interrupted: data/ and index/ are new, site/ is the previous one "
             "(the finished site/ is kept for the next build)", "omega"),
            ("swapped", signal.SIGINT, 130, "interrupted after the new knowledge base was in place", "omega")]
@@ -415,12 +415,12 @@ def test_a_signal_ends_the_build_with_one_line_saying_what_was_kept(point, sig, 
 def test_a_rebuild_after_an_interrupt_reuses_the_site_already_rendered(old_kb, sources, tmp_path):
     kb = tmp_path / "kb"
     shutil.copytree(old_kb, kb, symlinks=True)
-    proc = start_build(kb, [sources / "a", sources / "b"], "index", tmp_path / "paused")
-    wait_for(tmp_path / "paused", proc)  # the new site is rendered, the index is being written
+    proc = start_build(kb, [sources / "a", sources / "b"], "swap", tmp_path / "paused")
+    wait_for(tmp_path / "paused", proc)  # the new site is rendered, data/ and index/ are swapped in, site/ not
     proc.send_signal(signal.SIGINT)
     proc.communicate(timeout=60)
     assert proc.returncode == 130
     report = build([sources / "a", sources / "b"], kb)
-    assert "site" in report.reused  # the site rendered before the interrupt, not rendered again
+    assert report.kept == ["data"] and report.reused == ["site"]  # the site rendered before, not again
     assert (kb / "site" / "en" / "2030-09-01" / "100.html").is_file()
     assert not [p.name for p in kb.iterdir() if p.name.startswith(".site.")]

@@ -493,27 +493,13 @@ class _Build:
                 say(f"wrote data/ ({len(report.written)} files, {time.perf_counter() - t:.1f} s)")
             report.timings["data"] = time.perf_counter() - t
         del resolutions
-        site_stamp = None
-        if "site" in only:
-            from .site import render_site
-            from .site.render import cited_by_index
+        from .site.render import cited_by_index
 
-            t = time.perf_counter()
-            cited = cited_by_index(kb_graph)
-            del kb_graph  # the site needs "cited by" only; the graph is 250 MB for the whole corpus
-            gc.collect()
-            if fresh["site"] and data_dir == kb / "data":
-                report.kept.append("site")
-            else:
-                pending_site = kb / f".site{PENDING}"
-                stats = render_site(report.editions, work / "site", cited=cited, data_dir=data_dir,
-                                    reuse=[pending_site, kb / "site"])  # kept as is when nothing changed
-                if stats.skipped and _fingerprint(pending_site) == _fingerprint(work / "site") is not None:
-                    report.reused.append("site")
-                site_stamp = _fingerprint(work / "site")
-            report.timings["site"] = time.perf_counter() - t
-            say(f"wrote site/ ({report.timings['site']:.1f} s)")
+        cited = cited_by_index(kb_graph)  # all the site needs of the graph ("cited by")
+        del kb_graph  # 250 MB for the whole corpus: freed before the index and the site are made
+        gc.collect()
         index_stamp = stamps.get("index") if fresh["index"] else None
+        generation = None
         if "index" in only:
             t = time.perf_counter()
             if fresh["index"]:
@@ -521,11 +507,35 @@ class _Build:
             else:
                 from .indexer import build_index
 
-                # swaps itself in atomically; re-indexes only the editions whose sha256 changed
-                build_index(report.editions, kb / "index", alignments=data_dir / "alignments")
-                index_stamp = {"inputs": key, "data": data_key, "identity": _index_identity(kb)}
+                # re-indexes only the editions whose sha256 changed; swapped in with data/ and site/
+                generation = build_index(report.editions, kb / "index", alignments=data_dir / "alignments",
+                                         swap=False).generation
             report.timings["index"] = time.perf_counter() - t
             say(f"wrote index/ ({report.timings['index']:.1f} s)")
+        site_stamp = None
+        if "site" in only:
+            from .site import render_site
+
+            t = time.perf_counter()
+            if fresh["site"] and data_dir == kb / "data":
+                report.kept.append("site")
+            else:
+                pending_site = kb / f".site{PENDING}"
+                # the site's search data comes from the index (same ranking as comprules search)
+                index = generation or (kb / "index" if (kb / "index").exists() else None)
+                stats = render_site(report.editions, work / "site", cited=cited, data_dir=data_dir, index=index,
+                                    reuse=[pending_site, kb / "site"])  # kept as is when nothing changed
+                if stats.skipped and _fingerprint(pending_site) == _fingerprint(work / "site") is not None:
+                    report.reused.append("site")
+                site_stamp = _fingerprint(work / "site")
+            report.timings["site"] = time.perf_counter() - t
+            say(f"wrote site/ ({report.timings['site']:.1f} s)")
+        if generation is not None:
+            from .indexer.build import swap_index
+
+            swap_index(kb / "index", generation)  # one atomic rename of the index link
+        if "index" in only and not fresh["index"]:
+            index_stamp = {"inputs": key, "data": data_key, "identity": _index_identity(kb)}
         for stage in ("data", "site"):
             if stage in only and (work / stage).is_dir():
                 self.swapping[stage] = (work / stage).stat().st_ino

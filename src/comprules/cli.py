@@ -64,7 +64,13 @@ def _signals():
         yield
         return
 
+    owner = os.getpid()
+
     def handler(signum, _frame):
+        if os.getpid() != owner:  # a forked worker (the site's pool, terminated with SIGTERM): die as before
+            signal.signal(signum, signal.SIG_DFL)
+            os.kill(os.getpid(), signum)
+            return
         raise Interrupted(signum)
 
     previous = {sig: signal.signal(sig, handler) for sig in (signal.SIGINT, signal.SIGTERM)}
