@@ -46,6 +46,10 @@ RULE_MARKUP = 260
 NOW_MARKUP = 110
 #: History pages per task.
 HISTORY_SLICE = 600
+#: Tasks a page-rendering worker runs before a fresh one is forked in its place: what a worker
+#: caches and copies from its parent grows with the pages it renders (issue 12: peak memory).
+WORKER_TASKS = 30
+
 
 def _kind_labels() -> dict[str, dict[str, str]]:
     return {lang.code: lang.kinds for lang in languages.all_languages()}
@@ -326,7 +330,7 @@ class SiteRenderer:
         # writes to every object it visits, which copies the parent's pages into each worker.
         gc.freeze()
         try:
-            with multiprocessing.get_context("fork").Pool(self.jobs) as pool:
+            with multiprocessing.get_context("fork").Pool(self.jobs, maxtasksperchild=WORKER_TASKS) as pool:
                 for result in pool.imap_unordered(_work, tasks):
                     self._merge(*result)
         finally:
