@@ -617,7 +617,7 @@ class _Matcher:
         self.rev: dict[int, int] = {}
         self.section_map: dict[str, str] = {}
         self.stats: dict[str, int] = {}
-        self.rewritten: set[int] = set()  # old indices paired by :meth:`rewrites`
+        self.rewritten: set[tuple[int, int]] = set()  # (old, new) pairs made by :meth:`rewrites`
 
     # -- bookkeeping ------------------------------------------------------
     def pair(self, i: int, j: int) -> None:
@@ -891,7 +891,7 @@ class _Matcher:
             if (ro.title or rn.title) and _title_key(ro.title) != _title_key(rn.title):
                 continue  # 502.14 Snow-Covered → Vigilance (2004-10-01): another keyword
             self.pair(i, j)
-            self.rewritten.add(i)
+            self.rewritten.add((i, j))
             used_old.add(i)
             used_new.add(j)
             found += 1
@@ -1131,7 +1131,7 @@ def _rule_change(m: _Matcher, i: int, j: int, mapping: dict[str, str], kind: str
         sim, changes = _changes(o.contents[i], o.toks[i], o.parts[i], n.contents[j], n.toks[j], n.parts[j], mapping,
                                 (o.qmarks, n.qmarks))
         if changes:
-            words = "rewritten" if i in m.rewritten else "edited"
+            words = "rewritten" if (i, j) in m.rewritten else "edited"
         else:
             words, changes = _printed_change(o.contents[i], o.parts[i], n.contents[j], n.parts[j], mapping)
     ro, rn = o.units[i], n.units[j]
@@ -1345,7 +1345,7 @@ def align_joined(old: Edition, new: Edition, pairs: list[tuple[str, str]],
     for i, j in unit_pairs:
         if i not in m.pairs and j not in m.rev:
             m.pair(i, j)
-    m.rewritten = {o.pos[a] for a, b in rewritten if a in o.pos}
+    m.rewritten = {(o.pos[a], n.pos[b]) for a, b in rewritten if a in o.pos and b in n.pos}
     m.section_map = section_map
     mapping = _mapping(m, section_map)
     per_old = Counter(i for i, _ in unit_pairs)
