@@ -720,8 +720,10 @@ def test_one_renderer_shows_italics_urls_and_the_symbol_font():
     assert '<a href="http://www.wizards.com/Magic/TCG/Events.aspx" class="url" rel="external">' in html
     assert '<a href="http://www.wizards.com/customerservice" class="url" rel="external">' in html
     assert "&lt;http" not in html
-    # the change marks nest inside links and emphasis
+    # the change marks nest inside links and emphasis, and do not keep the symbol font from being read
     assert render_text(md, "_Magic_ costs {o3}", {}, [(14, 18, "ins")]) == "<em>Magic</em> costs <ins>{3}</ins>"
+    assert render_text(md, "a cost of {o0}", {}, [(10, 11, "ins"), (13, 14, "ins")]) == \
+        "a cost of <ins>{</ins>0<ins>}</ins>"
 
 
 # -- the whole corpus: diffs, history, switcher, FR ⇄ EN, search, home -------------------

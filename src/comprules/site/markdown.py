@@ -93,6 +93,8 @@ def render_text(md: MarkdownIt, text: str, env: dict, marks: Sequence[tuple[int,
     if marks:
         text = _place_marks(text, marks)
         env = dict(env, marked=True)
+        if "{" in text:  # "{o3}" whose braces a change mark split from the "o3"
+            text = _MARKED_SYMBOL.sub(r"{\1\2\3}", text)
         if env.get("extract") is not None:
             env["extract"] = _unmarked(env["extract"])
     if _MARKDOWN.search(text) or (("." in text or ":" in text or "<" in text) and md.linkify.test(text)):
@@ -113,6 +115,10 @@ def render_text(md: MarkdownIt, text: str, env: dict, marks: Sequence[tuple[int,
 MARK_CHARS = {"del": ("\ue000", "\ue001"), "ins": ("\ue002", "\ue003")}
 _MARK_TAGS = {"\ue000": ("del", True), "\ue001": ("del", False), "\ue002": ("ins", True), "\ue003": ("ins", False)}
 _MARK_RE = re.compile("[\ue000-\ue003]")
+
+
+#: A symbol of the 2003–04 font with change marks inside: ``{``, mark, ``o3``, mark, ``}``.
+_MARKED_SYMBOL = re.compile("\\{([\ue000-\ue003]*)o([^}\\s\ue000-\ue003]{1,2})([\ue000-\ue003]*)\\}")
 
 
 def _place_marks(text: str, marks: Sequence[tuple[int, int, str]]) -> str:
