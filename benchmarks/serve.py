@@ -17,7 +17,9 @@ at 1 and at 50 concurrent clients, printing requests/s, p50/p95/p99 in ms (targe
 library's static server (``python -m http.server``, what ``comprules serve`` was before)
 on the same site folder, same page, same clients; the ratio is comprules / baseline.
 Everything listens on 127.0.0.1 only and stops by itself. The load generator shares the
-machine's cores with the server: figures are upper bounds of the client-server pair.
+machine's cores with the server: figures are upper bounds of the client-server pair; the
+server's own CPU time per request (``/proc``) is printed too, which the machine's load
+does not inflate much.
 """
 
 from __future__ import annotations
@@ -122,10 +124,20 @@ async def load(base: str, paths: list[str], total: int, clients: int, headers: d
             "n": len(latencies), "mean": statistics.fmean(latencies) * 1000}
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of process ``pid`` (Linux ``/proc``; 0 elsewhere)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def line(name: str, clients: int, r: dict, base: dict | None = None) -> str:
     ratio = f"  ×{r['rps'] / base['rps']:.2f} vs baseline" if base else ""
+    cpu = f"  server CPU {r['cpu_ms']:.2f} ms/req" if r.get("cpu_ms") else ""
     return (f"{name:<34} {clients:>3} clients  {r['rps']:8.0f} req/s  p50 {r['p50']:6.1f}  p95 {r['p95']:6.1f}  "
-            f"p99 {r['p99']:6.1f} ms  errors {r['errors']}/{r['n']}{ratio}")
+            f"p99 {r['p99']:6.1f} ms  errors {r['errors']}/{r['n']}{cpu}{ratio}")
 
 
 def main() -> None:
@@ -168,7 +180,9 @@ def main() -> None:
                         ("/ar/cr/{rule}", [f"/ar/cr/{r}" for r in rules], {}),
                         ("/api/v1/search", [f"/api/v1/search?q={q}" for q in queries()], {}),
                         (f"static {page}", [page], gzip)):
+                    before = cpu_seconds(proc.pid)
                     r = asyncio.run(load(base, paths, n, clients, headers))
+                    r["cpu_ms"] = (cpu_seconds(proc.pid) - before) * 1000 / (r["n"] + clients)
                     results[(name, clients)] = r
                     print(line(name, clients, r), flush=True)
         finally:
@@ -180,7 +194,9 @@ def main() -> None:
             print(f"baseline python -m http.server: start to first answer {bfirst:.2f} s")
             for clients in (1, 50):
                 n = args.requests if clients == 50 else max(100, args.requests // 5)
+                before = cpu_seconds(bproc.pid)
                 r = asyncio.run(load(f"http://127.0.0.1:{bport}", [page], n, clients, gzip))
+                r["cpu_ms"] = (cpu_seconds(bproc.pid) - before) * 1000 / (r["n"] + clients)
                 print(line(f"baseline static {page}", clients, r), flush=True)
                 print(line(f"static {page}", clients, results[(f"static {page}", clients)], r))
         finally:
