@@ -28,6 +28,9 @@ log = logging.getLogger("comprules.server")
 EditionQ = Query(None, description="edition: en/2024-07-30, 2024-07-30, the file date 2024-08-02, BLB, "
                                    "Bloomburrow, a day (the edition in force), latest", max_length=200)
 LangQ = Query(None, description="language (en, fr, zh, …)", max_length=16)
+#: Search answers kept per knowledge base generation (a rebuild starts afresh): bots and
+#: readers ask the same questions again, and an answer does not change until a rebuild.
+SEARCHES_KEPT = 2048
 
 
 def create(holder) -> FastAPI:
@@ -96,9 +99,10 @@ def create(holder) -> FastAPI:
                      section: str | None = Query(None, max_length=8), kind: str | None = Query(None, max_length=16),
                      limit: int = Query(10, ge=1, le=200)):
         snap = holder.get()
-        result = kb_module.search(snap.kb, q, edition=edition, all_editions=all_editions, lang=lang,
-                                  section=section, kind=kind, limit=limit)
-        return JSON(result.as_json())
+        key = ("search", q, edition, all_editions, lang, section, kind, limit)
+        return raw_json(snap.remember(key, lambda: encoded(kb_module.search(
+            snap.kb, q, edition=edition, all_editions=all_editions, lang=lang, section=section, kind=kind,
+            limit=limit).as_json()), keep=SEARCHES_KEPT))
 
     @app.get("/diff", summary="Where every rule went between two editions (comprules diff --json)")
     def diff(old: str | None = Query(None, max_length=200, description="default: the edition before `new`"),
@@ -138,7 +142,7 @@ def create(holder) -> FastAPI:
     def glossary(edition: str | None = EditionQ, lang: str | None = LangQ):
         snap = holder.get()
         ed = snap.kb.load(edition, lang=lang)
-        return raw_json(snap.remember(("glossary", ed.name), lambda: encoded(kb_module.glossary_json(ed))))
+        return raw_json(snap.remember(("glossary", ed.name), lambda: encoded(kb_module.glossary_json(ed)), keep=8))
 
     @app.get("/glossary/{term}", summary="One glossary entry, by headword, alias or slug")
     def glossary_entry(term: str, edition: str | None = EditionQ, lang: str | None = LangQ):

@@ -89,19 +89,19 @@ def create(holder) -> FastAPI:
     def all_rules(edition: str | None = EditionQ, lang: str | None = LangQ):
         snap = holder.get()
         ed = edition_of(snap, edition, lang)
-        return raw_json(snap.remember(("ar/cr", ed.name), lambda: encoded(academy.all_rules(ed))))
+        return raw_json(snap.remember(("ar/cr", ed.name), lambda: encoded(academy.all_rules(ed)), keep=8))
 
     @app.get("/cr/keywords", summary="Keyword abilities, keyword actions, ability words")
     def keywords(edition: str | None = EditionQ, lang: str | None = LangQ):
         snap = holder.get()
         ed = edition_of(snap, edition, lang)
-        return raw_json(snap.remember(("ar/keywords", ed.name), lambda: encoded(academy.keywords(ed))))
+        return raw_json(snap.remember(("ar/keywords", ed.name), lambda: encoded(academy.keywords(ed)), keep=8))
 
     @app.get("/cr/glossary", summary="The glossary")
     def glossary(edition: str | None = EditionQ, lang: str | None = LangQ):
         snap = holder.get()
         ed = edition_of(snap, edition, lang)
-        return raw_json(snap.remember(("ar/glossary", ed.name), lambda: encoded(academy.glossary(ed))))
+        return raw_json(snap.remember(("ar/glossary", ed.name), lambda: encoded(academy.glossary(ed)), keep=8))
 
     @app.get("/cr/unofficial-glossary", summary="Unofficial glossary (not kept by comprules: empty)")
     async def unofficial_glossary(edition: str | None = EditionQ, lang: str | None = LangQ):
@@ -121,7 +121,7 @@ def create(holder) -> FastAPI:
     def toc(edition: str | None = EditionQ, lang: str | None = LangQ):
         snap = holder.get()
         ed = edition_of(snap, edition, lang)
-        return raw_json(snap.remember(("ar/toc", ed.name), lambda: encoded(academy.toc(ed))))
+        return raw_json(snap.remember(("ar/toc", ed.name), lambda: encoded(academy.toc(ed)), keep=8))
 
     @app.get("/cr/example/{rule_id}", summary="The examples of one rule (all of them)")
     async def example(rule_id: str, edition: str | None = EditionQ, lang: str | None = LangQ):

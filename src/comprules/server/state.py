@@ -80,16 +80,19 @@ class Snapshot:
         return proc if proc.is_dir() else path
 
     def remember(self, key, compute, keep: int = 64):
-        """``compute()`` once per ``key`` for this generation (the last ``keep`` kept)."""
+        """``compute()`` once per ``key`` for this generation; of each kind of key (its
+        first item) the last ``keep`` are kept."""
+        kind = key[0]
         with self._memo_lock:
-            if key in self.memo:
-                self.memo.move_to_end(key)
-                return self.memo[key]
+            shelf = self.memo.setdefault(kind, OrderedDict())
+            if key in shelf:
+                shelf.move_to_end(key)
+                return shelf[key]
         value = compute()
         with self._memo_lock:
-            self.memo[key] = value
-            while len(self.memo) > keep:
-                self.memo.popitem(last=False)
+            shelf[key] = value
+            while len(shelf) > keep:
+                shelf.popitem(last=False)
         return value
 
     def close(self) -> None:
