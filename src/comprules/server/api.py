@@ -11,6 +11,7 @@ answer needed.
 from __future__ import annotations
 
 import logging
+import os
 from importlib import resources
 
 from fastapi import FastAPI, Query, Request
@@ -30,11 +31,16 @@ EditionQ = Query(None, description="edition: en/2024-07-30, 2024-07-30, the file
 LangQ = Query(None, description="language (en, fr, zh, …)", max_length=16)
 #: Search answers kept per knowledge base generation (a rebuild starts afresh): bots and
 #: readers ask the same questions again, and an answer does not change until a rebuild.
+#: ``$COMPRULES_SEARCH_CACHE`` sets the number (0: none; benchmarks/serve.py measures both).
 SEARCHES_KEPT = 2048
 
 
 def create(holder) -> FastAPI:
     """The ``/api/v1`` application over ``holder`` (:class:`comprules.server.state.Holder`)."""
+    try:
+        searches_kept = int(os.environ.get("COMPRULES_SEARCH_CACHE", SEARCHES_KEPT))
+    except ValueError:
+        searches_kept = SEARCHES_KEPT
     app = FastAPI(title="comprules API", version="1",
                   description="The Comprehensive Rules knowledge base: every edition and language built.",
                   openapi_url="/openapi.json", docs_url=None, redoc_url=None)
@@ -102,7 +108,7 @@ def create(holder) -> FastAPI:
         key = ("search", q, edition, all_editions, lang, section, kind, limit)
         return raw_json(snap.remember(key, lambda: encoded(kb_module.search(
             snap.kb, q, edition=edition, all_editions=all_editions, lang=lang, section=section, kind=kind,
-            limit=limit).as_json()), keep=SEARCHES_KEPT))
+            limit=limit).as_json()), keep=searches_kept))
 
     @app.get("/diff", summary="Where every rule went between two editions (comprules diff --json)")
     def diff(old: str | None = Query(None, max_length=200, description="default: the edition before `new`"),

@@ -81,7 +81,9 @@ class Snapshot:
 
     def remember(self, key, compute, keep: int = 64):
         """``compute()`` once per ``key`` for this generation; of each kind of key (its
-        first item) the last ``keep`` are kept."""
+        first item) the last ``keep`` are kept (none when ``keep`` is 0)."""
+        if keep <= 0:
+            return compute()
         kind = key[0]
         with self._memo_lock:
             shelf = self.memo.setdefault(kind, OrderedDict())
