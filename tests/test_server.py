@@ -298,10 +298,11 @@ def test_api_answers_what_the_command_line_prints(server, kb):
         assert resp.json() == cli_json(*args), path
 
 
-def test_api_edition_names_and_errors_have_one_json_shape(server):
+def test_api_edition_names_and_errors_have_one_json_shape(server, kb):
     assert server.get("/api/v1/rules/702.37a", params={"edition": "2024-09-01"}).json()["edition"] == "en/2024-07-30"
     unknown = server.get("/api/v1/rules/702.37a", params={"edition": "Duskmourn"})
     assert unknown.status_code == 400 and "nearest" in unknown.json()["detail"]
+    assert str(kb.resolve()) not in unknown.text  # the server's folder is not told to clients
     assert server.get("/api/v1/rules/999.99").status_code == 404
     assert server.get("/api/v1/search", params={"q": "morph", "limit": "lots"}).status_code == 422
     assert server.get("/api/v1/search", params={"q": "morph", "kind": "banana"}).status_code == 400

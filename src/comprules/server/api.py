@@ -53,13 +53,17 @@ def create(holder) -> FastAPI:
         where = ".".join(str(x) for x in first.get("loc", ()) if x != "query")
         return error(422, f"{where}: {first.get('msg', 'invalid')}" if where else str(exc))
 
+    def said(exc: Exception) -> str:
+        """The library's one line, without the server's folder (no need to tell a client)."""
+        return str(exc).replace(f" in {holder.root}", "").replace(str(holder.root), "the knowledge base")
+
     @app.exception_handler(UsageError)
     async def _usage(request: Request, exc: UsageError):
-        return error(400, str(exc))
+        return error(400, said(exc))
 
     @app.exception_handler(NotFound)
     async def _not_found(request: Request, exc: NotFound):
-        return error(404, str(exc))
+        return error(404, said(exc))
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException):

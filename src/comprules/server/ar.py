@@ -75,8 +75,9 @@ def create(holder) -> FastAPI:
     def edition_of(snap, edition: str | None, lang: str | None):
         try:
             return snap.kb.load(edition, lang=lang or ("en" if edition is None else None))
-        except UsageError as exc:
-            raise _Unprocessable(str(exc)) from None
+        except UsageError as exc:  # the library's one line, without the server's folder
+            raise _Unprocessable(str(exc).replace(f" in {holder.root}", "")
+                                 .replace(str(holder.root), "the knowledge base")) from None
 
     def rule_missing(number: str) -> JSON:
         return error(404, "Rule not found", ruleNumber=number)
