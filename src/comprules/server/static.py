@@ -6,9 +6,10 @@
   ``Last-Modified``; ``If-None-Match`` / ``If-Modified-Since`` give 304.
 * gzip for text (HTML, CSS, JS, JSON, XML, SVG) above 1 KB when the client accepts it,
   compressed once per file version and kept (``Vary: Accept-Encoding``).
-* ``Cache-Control``: a year, ``immutable``, for content-hashed files (Pagefind's
-  fragments, indexes and filters, and any name carrying a hex hash); ``no-cache``
-  (revalidate, then 304) for the rest, so a rebuild shows at once.
+* ``Cache-Control``: a year, ``immutable``, for content-hashed files (a name carrying a
+  hex hash of 8 digits or more, as Pagefind's bundle had; the site's own files since
+  issue 10 have none); ``no-cache`` (revalidate, then 304) for the rest, so a rebuild
+  shows at once.
 * Paths are checked before the file system sees them: NUL bytes, backslashes, ``..``
   and overlong paths are refused (400), and the resolved file must lie inside the site.
 """
