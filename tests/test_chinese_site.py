@@ -80,6 +80,8 @@ def test_chinese_pages_speak_chinese_with_a_cjk_font_and_say_it_is_a_community_t
     assert "前往规则" in page and "被引用于：" in page and "历史" in page
     assert "<title>702. 关键字异能 — zh 2026-04-17</title>" in page
     assert re.search(r'id="702\.19"', page)
+    # the section's heading links to the same section beside its English twin
+    assert '<a class="hl" href="../../compare/zh/2026-04-17..2026-04-17/702.html">英文原文</a></h1>' in page
     # references and glossary terms are linked inside Chinese text
     # 702.19a: "（参见规则510，“战斗伤害步骤”。）", the glossary term 战斗伤害步骤 linked too
     assert "（参见规则<a href=\"510.html\">510</a>" in page

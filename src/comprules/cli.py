@@ -23,6 +23,7 @@ from pathlib import Path
 
 import click
 
+from . import languages
 from .errors import BuildLocked, ComprulesError, Interrupted, NotFound, UsageError
 
 KB_HELP = "knowledge base directory (default ./build or $COMPRULES_KB)"
@@ -209,7 +210,7 @@ def build(sources, kb_dir, only, jobs, max_source, max_line, as_json):
 @click.option("--edition", "-e", help="edition to search (default: latest of each language)")
 @click.option("--all-editions", "all_editions", is_flag=True,
               help="every edition; the versions of a rule make one hit (\"also in N editions\")")
-@click.option("--lang", type=click.Choice(["en", "fr", "any"]), default="any", show_default=True)
+@click.option("--lang", type=click.Choice([*languages.codes(), "any"]), default="any", show_default=True)
 @click.option("--section", help="only rules of this section or chapter (702, 7)")
 @click.option("--kind", type=click.Choice(["rule", "example", "glossary", "note", "any"]), default="any",
               show_default=True, help="only rules, examples, glossary entries or notes")

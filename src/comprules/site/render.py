@@ -788,6 +788,9 @@ class _EditionPages:
             if head is not None and part_no == 1:
                 view = self.rule_view(head, u, {})
                 sec["key"], sec["history"] = view["key"], view["history"]
+            twin = self.site.english_of.get(name)
+            if twin is not None and not self.layout.fragment:  # a translation: this section beside its English
+                sec["twin"] = u(U.compare_page(name, twin.name, number))
             html = self.site.templates["section"].render(
                 **ctx, sec=sec, rules=self.rule_views(rules, u),
                 prev=self._neighbour(pages, k - 1, u), next=self._neighbour(pages, k + 1, u),
