@@ -7,10 +7,15 @@ the highest summed log-probability wins (ties: the longer word). Two things make
 reproducible by the site's search, which runs in a browser without jieba:
 
 * the **vocabulary** is jieba's dictionary restricted to the words that occur in the
-  indexed texts (every dictionary word that is a substring of a Han run, exactly the
-  graph jieba builds on those texts), plus the CR's own terms (keyword headings,
-  glossary headwords, section titles: 死触, 鹏洛客, 战斗伤害步骤), each given the
-  frequency jieba's ``suggest_freq`` finds to keep it whole;
+  Chinese editions (every dictionary word that is a substring of a Han run, exactly
+  the graph jieba builds on those texts), plus the CR's own terms that jieba would cut
+  into single characters (keyword headings, glossary headwords, section titles: 死触,
+  先攻, 鹏洛客), each given the frequency jieba's ``suggest_freq`` finds to keep it
+  whole; a compound of known words (战斗伤害步骤 = 战斗 伤害 步骤, 践踏鹏洛客 = 践踏
+  鹏洛客) is left to its words, so that 践踏 finds it. The vocabulary is checked in,
+  ``comprules/data/zh_vocabulary.json`` (:func:`default`), made by
+  ``python -m comprules.segment ../shared/corpus/zh`` (:func:`main`): the same for
+  every build, whatever editions it holds, so that an incremental re-index cuts alike;
 * the scores are **integers** (log-probability × 10⁶, rounded), so that the sums and
   comparisons are exact in any language; the JavaScript port walks the same graph.
 
@@ -26,6 +31,7 @@ rule that says 践踏鹏洛客 is found by 践踏.
 
 from __future__ import annotations
 
+import json
 import logging
 import math
 import re
@@ -33,7 +39,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterable, Iterator
 
-__all__ = ["HAN_RUN", "Segmenter", "han_runs", "split_han"]
+__all__ = ["HAN_RUN", "Segmenter", "han_runs", "split_han", "default", "VOCABULARY_FILE"]
+
+VOCABULARY_FILE = "zh_vocabulary.json"
 
 #: A run of Han characters (CJK ideographs): what is segmented; anything else is left
 #: to the language's ordinary tokenizer (numbers such as 702.19b, Latin words).
@@ -94,16 +102,17 @@ class Segmenter:
         tok = _jieba()
         freq = dict(tok.FREQ)
         total = tok.total
-        for term in terms:
-            for s, e in han_runs(term):
-                word = term[s:e]
-                if len(word) > 1:
-                    need = _whole_freq(tok, word, freq, total)
-                    if need > freq.get(word, 0):
-                        total += need - freq.get(word, 0)
-                        freq[word] = need
-                        for k in range(1, len(word)):
-                            freq.setdefault(word[:k], 0)
+        words = sorted({term[s:e] for term in terms for s, e in han_runs(term) if e - s > 1},
+                       key=lambda w: (len(w), w))
+        for word in words:  # shortest first: a longer term made of added ones stays cut
+            pieces = _cut(word, freq, total)
+            if len(pieces) == 1 or all(len(p) > 1 for p in pieces):
+                continue  # a dictionary word, or a compound of words
+            need = _whole_freq(pieces, freq, total)
+            total += need - freq.get(word, 0)
+            freq[word] = need
+            for k in range(1, len(word)):
+                freq.setdefault(word[:k], 0)
         found: dict[str, int] = {}
         for text in texts:
             for s, e in han_runs(text):
@@ -173,13 +182,86 @@ class Segmenter:
         return out
 
 
-def _whole_freq(tok, word: str, freq: dict[str, int], total: int) -> int:
-    """The frequency that keeps ``word`` whole (jieba's ``suggest_freq(word, tune=True)``):
-    above the product of the probabilities of the pieces jieba would cut it into."""
-    pieces = tok.lcut(word, HMM=False)
-    if len(pieces) == 1:
-        return freq.get(word, 0) or 1
+def _cut(word: str, freq: dict[str, int], total: int) -> list[str]:
+    """jieba's cut (no HMM) of one Han run with the frequencies ``freq``."""
+    logtotal = math.log(total)
+    n = len(word)
+    route = {n: (0.0, 0)}
+    for i in range(n - 1, -1, -1):
+        ends = [j for j in range(i + 1, n + 1) if freq.get(word[i:j])] or [i + 1]
+        route[i] = max((math.log(freq.get(word[i:j]) or 1) - logtotal + route[j][0], j - 1) for j in ends)
+    out, i = [], 0
+    while i < n:
+        j = route[i][1] + 1
+        out.append(word[i:j])
+        i = j
+    return out
+
+
+def _whole_freq(pieces: list[str], freq: dict[str, int], total: int) -> int:
+    """The frequency that keeps the word of ``pieces`` whole (jieba's
+    ``suggest_freq(word, tune=True)``): above the product of the pieces' probabilities."""
     p = 1.0
     for piece in pieces:
         p *= (freq.get(piece) or 1) / total
-    return max(int(p * total) + 1, freq.get(word, 0), 1)
+    return max(int(p * total) + 1, freq.get("".join(pieces), 0), 1)
+
+
+@lru_cache(maxsize=1)
+def default() -> Segmenter:
+    """The checked-in vocabulary (``comprules/data/zh_vocabulary.json``); an empty one,
+    which cuts every Han character apart, when the file is missing."""
+    from importlib import resources
+
+    try:
+        raw = resources.files("comprules").joinpath("data", VOCABULARY_FILE).read_text(encoding="utf-8")
+    except (FileNotFoundError, OSError):
+        return Segmenter({}, 0)
+    return Segmenter.from_json(json.loads(raw))
+
+
+def vocabulary_of(editions) -> Segmenter:
+    """The vocabulary of Chinese editions: their rules, examples and glossary, and their
+    terms (titles of rules and sections, glossary headwords and aliases)."""
+    texts, terms = [], []
+    for e in editions:
+        for r in e.rules:
+            texts.append(r.text)
+            texts.extend(r.examples)
+            if r.title:
+                terms.append(r.title)
+        for g in e.glossary:
+            texts.append(g.text)
+            terms.extend((g.term, *g.aliases))
+    return Segmenter.from_texts(texts, terms)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m comprules.segment SOURCE... [-o FILE]``: write the vocabulary of the
+    Chinese editions among SOURCE (folders or files) as JSON (default: stdout)."""
+    import argparse
+    import sys
+
+    from .corpus import load_sources
+
+    ap = argparse.ArgumentParser(prog="python -m comprules.segment", description=main.__doc__.split("\n")[0])
+    ap.add_argument("sources", nargs="+")
+    ap.add_argument("-o", "--output")
+    args = ap.parse_args(argv)
+    result = load_sources(args.sources)
+    chinese = [e for e in result.editions if e.lang == "zh"]
+    if not chinese:
+        print("no Chinese edition among the sources", file=sys.stderr)
+        return 2
+    text = json.dumps(vocabulary_of(chinese).to_json(), ensure_ascii=False, sort_keys=True, indent=0) + "\n"
+    if args.output:
+        from pathlib import Path
+
+        Path(args.output).write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -104,7 +104,7 @@ class _Plan:
     previous: Path | None = None
     changed: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
-    lexicon: list[tuple[str, str]] = field(default_factory=list)
+    lexicon: list[tuple[str, ...]] = field(default_factory=list)
     alignments: Path | None = None
     #: Digests of the lexicon and of the alignments' index (a change re-computes lineages).
     extras: dict[str, str] = field(default_factory=dict)
@@ -183,7 +183,7 @@ def index_lock(index_dir: Path, wait: float = LOCK_WAIT) -> Iterator[None]:
 
 
 def _plan(editions: list[Edition], index_dir: Path, full: bool, alignments, lexicon) -> _Plan:
-    pairs = lexicon_pairs(lexicon)
+    pairs = lexicon_pairs(lexicon, alignments)
     plan = _Plan(editions, lexicon=pairs, alignments=Path(alignments) if alignments else None)
     plan.extras = {"lexicon": _digest(json.dumps(pairs, ensure_ascii=False)), "alignments": _alignments_digest(alignments)}
     plan.changed = [e.name for e in editions]
@@ -412,7 +412,7 @@ def _finish(directory: Path, plan: _Plan, state: _State, infos: list[EditionInfo
     return meta
 
 
-def _add_lexicon_tokens(words: dict[str, dict[str, str]], pairs: list[tuple[str, str]]) -> None:
+def _add_lexicon_tokens(words: dict[str, dict[str, str]], pairs: list[tuple[str, ...]]) -> None:
     """Add the tokens of the lexicon's terms to the token tables (a query may name a
     term in a language none of whose texts use it)."""
     from .languages import LANGUAGES

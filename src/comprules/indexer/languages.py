@@ -48,6 +48,17 @@ quoi comment pourquoi quel quelle quels quelles quand est-ce peut peux peuvent p
 arrivent passe passer cela ceci ca alors donc
 """.split())
 
+#: Chinese (words cut by :mod:`comprules.segment`): particles and conjunctions as stop
+#: words, question words as fillers. Words are not stemmed.
+_ZH_STOP = set("的 了 之 其 和 与 及 或 也 而 并 且 着".split())
+_ZH_FILLER = set("""
+什么 怎么 怎样 如何 为什么 为何 吗 呢 吧 是否 能否 可否 可以 能 会 是 哪些 哪个 多少 请问 有没有 情况 时候 发生
+""".split())
+
+
+def _unchanged(word: str) -> str:
+    return word
+
 
 @dataclass(frozen=True)
 class Language:
@@ -59,6 +70,13 @@ class Language:
     filler: frozenset[str]
     stemmer: Callable[[str], str]
     tokenize: Callable[[str], list[str]] = field(default=T.tokens)
+    #: The language writes its words in Han characters only (Chinese): its stop words
+    #: say nothing of a Latin token ("the" is a stop word everywhere it can be written).
+    han: bool = False
+
+    def writes(self, token: str) -> bool:
+        """Whether a token could be a word of this language (any, or Han for Chinese)."""
+        return not self.han or T.is_han(token)
 
     def term(self, token: str) -> str | None:
         """The index term of one token (folded), or ``None`` for a stop word.
@@ -79,6 +97,7 @@ def _folded(words) -> frozenset[str]:
 ANALYZERS = {
     "english": (_EN_STOP, _EN_FILLER),
     "french": (_FR_STOP, _FR_FILLER),
+    "chinese": (_ZH_STOP, _ZH_FILLER),
 }
 
 
@@ -87,10 +106,11 @@ def _languages() -> dict[str, Language]:
 
     out = {}
     for row in table.all_languages():
-        if row.analyzer in ANALYZERS and row.stem:
+        if row.analyzer in ANALYZERS:
             stop, filler = ANALYZERS[row.analyzer]
-            out[row.code] = Language(row.code, row.name, _folded(stop), _folded(filler) - _folded(stop),
-                                     stemmer_for_language(row.stem))
+            stemmer = stemmer_for_language(row.stem) if row.stem else _unchanged
+            out[row.code] = Language(row.code, row.name, _folded(stop), _folded(filler) - _folded(stop), stemmer,
+                                     han=not row.spaced)
     return out
 
 

@@ -1,8 +1,10 @@
-"""Cross-language queries: the bilingual lexicon of game terms, English ⇄ French.
+"""Cross-language queries: the lexicon of game terms, English ⇄ French and English ⇄ Chinese.
 
-The build stores (English, French) term pairs in the index (``lexicon.json``; by
+The build stores term pairs in the index (``lexicon.json``): (English, French) pairs, by
 default :func:`comprules.align.crosslang.lexicon`, the checked-in table of official French
-names plus the pairs alignment finds). A query's tokens are matched against both
+names plus the pairs alignment finds; and (English, term, language) triples of the other
+languages, the lexicon the build found by aligning each complete translation with its
+English twin (``data/alignments/lexicon.json``, ``translations``: Trample ⇄ 践踏). A query's tokens are matched against both
 sides by their terms ("mana ability" matches "Mana Abilities"; the terms of a query
 token come from the index's tables, :mod:`.suggest`), longest terms first, and a
 matched term also searches its translation in the other language's fields: "morph"
@@ -29,21 +31,48 @@ LEXICON_FILE = "lexicon.json"
 MAX_WORDS = 5
 
 
-def lexicon_pairs(lexicon: Mapping[str, Iterable[str]] | Iterable[tuple[str, str]] | None) -> list[tuple[str, str]]:
-    """(English, French) pairs, sorted: from ``lexicon`` (a mapping English → French
-    names, or pairs), or by default from :func:`comprules.align.crosslang.lexicon`."""
+def lexicon_pairs(lexicon: Mapping[str, Iterable[str]] | Iterable[tuple[str, ...]] | None,
+                  alignments: Path | None = None) -> list[tuple[str, ...]]:
+    """(English, French) pairs and (English, term, language) triples, sorted: from
+    ``lexicon`` (a mapping English → French names, or pairs and triples), or by default
+    from :func:`comprules.align.crosslang.lexicon` and the ``translations`` of
+    ``alignments/lexicon.json`` (the build's, when ``alignments`` is given)."""
+    extra: list[tuple[str, ...]] = []
     if lexicon is None:
         try:
             from ..align.crosslang import lexicon as table
 
             lexicon = table()
         except (ImportError, OSError, ValueError):  # no alignment stage, or no table: no translations
-            return []
+            lexicon = {}
+        extra = _translations(alignments)
     if isinstance(lexicon, Mapping):
         pairs = [(en, fr) for en, frs in lexicon.items() for fr in ([frs] if isinstance(frs, str) else frs)]
     else:
-        pairs = [(en, fr) for en, fr in lexicon]
-    return sorted({(str(en), str(fr)) for en, fr in pairs if str(en).strip() and str(fr).strip()})
+        pairs = [tuple(p) for p in lexicon]
+    pairs += extra
+    return sorted({tuple(str(x) for x in p) for p in pairs
+                   if len(p) in (2, 3) and str(p[0]).strip() and str(p[1]).strip()})
+
+
+def _translations(alignments: Path | None) -> list[tuple[str, str, str]]:
+    """(English, term, language) of the other languages' lexicons stored by the build."""
+    if alignments is None:
+        return []
+    try:
+        data = json.loads((Path(alignments) / "lexicon.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    out = []
+    for lang, table in (data.get("translations") or {}).items():
+        if lang in LANGUAGES and lang != "fr":
+            out.extend((en, term, lang) for en, terms in table.items() for term in terms)
+    return out
+
+
+def _sides(pair: tuple[str, ...]) -> tuple[str, str, str]:
+    """(English, term, language) of a pair (French) or a triple."""
+    return (pair[0], pair[1], pair[2]) if len(pair) == 3 else (pair[0], pair[1], "fr")
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,9 +92,12 @@ class Lexicon:
     def __init__(self, pairs: Iterable[tuple[str, str]]):
         self.pairs = list(pairs)
         self.entries: dict[tuple[str, tuple[str, ...]], list[tuple[str, str]]] = {}
-        for en, fr in self.pairs:
-            self._add("en", en, "fr", fr)
-            self._add("fr", fr, "en", en)
+        for pair in self.pairs:
+            en, term, lang = _sides(pair)
+            if lang not in LANGUAGES:
+                continue
+            self._add("en", en, lang, term)
+            self._add(lang, term, "en", en)
 
     def _add(self, lang: str, term: str, other: str, translation: str) -> None:
         stems = _stems(T.tokens(term), lang)
@@ -77,9 +109,11 @@ class Lexicon:
     def tokens(self) -> dict[str, set[str]]:
         """Per language, the tokens of its terms (added to the index's token tables)."""
         out: dict[str, set[str]] = {lang: set() for lang in LANGS}
-        for en, fr in self.pairs:
-            out["en"].update(T.tokens(en))
-            out["fr"].update(T.tokens(fr))
+        for pair in self.pairs:
+            en, term, lang = _sides(pair)
+            if lang in out:
+                out["en"].update(T.tokens(en))
+                out[lang].update(T.tokens(term))
         return out
 
     @classmethod
@@ -137,7 +171,7 @@ class Lexicon:
 
 
 def _stop_everywhere(token: str) -> bool:
-    return all(token in LANGUAGES[lang].stop for lang in LANGS)
+    return all(token in LANGUAGES[lang].stop for lang in LANGS if LANGUAGES[lang].writes(token))
 
 
 def _start(tokens: list[str], i: int) -> int:

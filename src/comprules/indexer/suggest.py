@@ -18,7 +18,10 @@ language is replaced by the known token of that language with the same first let
 nearest in Levenshtein distance (at most 1 for words of up to 5 letters, else 2), the
 one whose term is in the most documents on a tie, then the first alphabetically.
 The search offers it only when more units hold every content word of the correction
-than of the query typed.
+than of the query typed. In Chinese (an analyzer of Han words) a mistyped word is cut
+into characters the index never saw ("践蹋" → 践, 蹋): each run of unknown Han tokens is
+corrected as one word, against the known words of its length ± 1, whatever their first
+character ("践蹋" → "践踏"); a Han token is evidence of Chinese when detecting the language.
 """
 
 from __future__ import annotations
@@ -86,12 +89,16 @@ class Vocabulary:
         return best
 
     def seen(self, token: str, lang: str) -> bool:
-        """Whether ``token`` is a stop word of ``lang`` or in its texts at all."""
-        return token in LANGUAGES[lang].stop or token in self.tables.get(lang, {})
+        """Whether ``token`` is a stop word of ``lang`` or in its texts at all (or, for
+        Chinese, any Han token)."""
+        return (token in LANGUAGES[lang].stop or token in self.tables.get(lang, {})
+                or (LANGUAGES[lang].han and T.is_han(token)))
 
     def unknown(self, token: str, lang: str) -> bool:
-        """Whether a word token gets a suggestion in ``lang``: not a stop word, not in its texts."""
-        return (T.is_word(token) and len(token) >= MIN_SUGGEST and token not in LANGUAGES[lang].stop
+        """Whether a word token gets a suggestion in ``lang``: not a stop word, not in its texts
+        (and three letters or more, but for a Han token)."""
+        han = LANGUAGES[lang].han and T.is_han(token)
+        return (T.is_word(token) and (han or len(token) >= MIN_SUGGEST) and token not in LANGUAGES[lang].stop
                 and token not in self.tables.get(lang, {}))
 
     def closest(self, token: str, lang: str) -> str | None:
@@ -99,6 +106,8 @@ class Vocabulary:
         words = self._words(lang)
         start = bisect_left(words, token[:1])
         end = bisect_left(words, token[:1] + "\uffff", start)
+        if LANGUAGES[lang].han and T.is_han(token):  # any first character
+            start, end = 0, len(words)
         limit = max_distance(token)
         best = None
         table = self.tables[lang]
@@ -116,13 +125,21 @@ class Vocabulary:
     def suggest(self, tokens: list[str], lang: str) -> list[str] | None:
         """``tokens`` with each unknown word replaced by its closest known token, or ``None``."""
         out, changed = [], False
-        for token in tokens:
+        han = LANGUAGES[lang].han
+        i = 0
+        while i < len(tokens):
+            token, j = tokens[i], i + 1
+            if han and T.is_han(token) and self.unknown(token, lang):
+                while j < len(tokens) and T.is_han(tokens[j]) and self.unknown(tokens[j], lang):
+                    j += 1
+                token = "".join(tokens[i:j])  # a mistyped word, cut into characters
             better = self.closest(token, lang) if self.unknown(token, lang) else None
             if better and better != token:
                 out.append(better)
                 changed = True
             else:
-                out.append(token)
+                out.extend(tokens[i:j])
+            i = j
         return out if changed else None
 
     def _words(self, lang: str) -> list[str]:

@@ -14,7 +14,10 @@ corpus, in chromium.
 2. **Tokenize** the folded text (:data:`TOKEN`): a mana or tap symbol in braces as one
    token (``{t}``, ``{2}``, ``{w/u}``), else a run of letters and digits, with inner
    dots kept (``702.37a``, ``613.1g``, ``1.5``). Digits and single characters are
-   tokens too ("layer 7").
+   tokens too ("layer 7"). Chinese, written without spaces, is cut into words: each run
+   of Han characters inside a token is segmented against the checked-in vocabulary
+   (:func:`comprules.segment.default`: jieba's method, integer scores), the rest of the
+   token tokenized again ("规则702.19b所述" → 规则, 702.19b, 所述).
 3. Each language (:mod:`.languages`) then drops its stop words and stems its words;
    numbers and symbols are never stemmed.
 """
@@ -31,6 +34,46 @@ SPELLED = {"æ": "ae", "œ": "oe", "ß": "ss", "ø": "o", "ł": "l", "đ": "d", 
 #: A token of folded text: a symbol in braces, or letters and digits with inner dots.
 TOKEN = re.compile(r"\{[^{}\s]{1,6}\}|[^\W_]+(?:\.[^\W_]+)*")
 _DIGIT = re.compile(r"[0-9]")
+_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_HAN_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
+
+
+@lru_cache(maxsize=1)
+def _segmenter():
+    from comprules.segment import default
+
+    return default()
+
+
+def _pieces(token: str, start: int) -> list[tuple[int, int, str]]:
+    """A token holding Han characters, cut: its Han runs into words, the rest re-tokenized."""
+    out: list[tuple[int, int, str]] = []
+    pos = 0
+    seg = _segmenter()
+    for m in _HAN_RUN.finditer(token):
+        if m.start() > pos:
+            out.extend((start + pos + t.start(), start + pos + t.end(), t.group())
+                       for t in TOKEN.finditer(token, pos, m.start()))
+        run = m.group()
+        out.extend((start + m.start() + a, start + m.start() + b, run[a:b]) for a, b in seg.spans(run))
+        pos = m.end()
+    if pos < len(token):
+        out.extend((start + t.start(), start + t.end(), t.group()) for t in TOKEN.finditer(token, pos))
+    return out
+
+
+def _matches(folded: str) -> list[tuple[int, int, str]]:
+    """(start, end, token) of every token of folded text, Han runs segmented."""
+    if _HAN.search(folded) is None:
+        return [(m.start(), m.end(), m.group(0)) for m in TOKEN.finditer(folded)]
+    out: list[tuple[int, int, str]] = []
+    for m in TOKEN.finditer(folded):
+        token = m.group(0)
+        if _HAN.search(token) is None:
+            out.append((m.start(), m.end(), token))
+        else:
+            out.extend(_pieces(token, m.start()))
+    return out
 
 
 @lru_cache(maxsize=None)
@@ -67,8 +110,13 @@ def tokens(text: str) -> list[str]:
 
     >>> tokens("Layer 7: {T}, {W/U} — see rule 613.1g. Piétinement’s")
     ['layer', '7', '{t}', '{w/u}', 'see', 'rule', '613.1g', 'pietinement', 's']
+    >>> tokens("如规则702.19b所述，具有践踏的生物")
+    ['如', '规则', '702.19b', '所述', '具有', '践踏', '的', '生物']
     """
-    return TOKEN.findall(fold(text))
+    folded = fold(text)
+    if _HAN.search(folded) is None:
+        return TOKEN.findall(folded)
+    return [t for _, _, t in _matches(folded)]
 
 
 def token_spans(text: str) -> list[tuple[int, int, str]]:
@@ -80,12 +128,17 @@ def token_spans(text: str) -> list[tuple[int, int, str]]:
     pieces = [fold_char(c) for c in text]
     folded = "".join(pieces)
     if len(folded) == len(text) and all(len(p) == 1 for p in pieces):
-        return [(m.start(), m.end(), m.group(0)) for m in TOKEN.finditer(folded)]
+        return _matches(folded)
     start_of, end_of = [], []  # folded index → original start / end
     for i, piece in enumerate(pieces):
         start_of += [i] * len(piece)
         end_of += [i + 1] * len(piece)
-    return [(start_of[m.start()], end_of[m.end() - 1], m.group(0)) for m in TOKEN.finditer(folded)]
+    return [(start_of[s], end_of[e - 1], t) for s, e, t in _matches(folded)]
+
+
+def is_han(token: str) -> bool:
+    """Whether a token is Chinese (holds a Han character)."""
+    return _HAN.search(token) is not None
 
 
 def is_word(token: str) -> bool:

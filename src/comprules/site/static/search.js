@@ -33,7 +33,70 @@
     return out;
   }
 
-  function tokens(text) { return fold(text).match(TOKEN) || []; }
+  /* Chinese: each run of Han characters of a token is cut into words against the
+     vocabulary comprules.segment ships (search/segment.js: window.CR_SEGMENT), by
+     jieba's method on integer scores, exactly as text.py's _pieces does. */
+  var HAN = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]/;
+  var HAN_RUN = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+/g;
+  var SEG = null;
+
+  function segmenter() {
+    if (SEG) return SEG;
+    var raw = root.CR_SEGMENT || {words: {}, unknown: 0}, words = new Map(), longest = 1;
+    for (var w in raw.words) { words.set(w, raw.words[w]); longest = Math.max(longest, w.length); }
+    SEG = {words: words, unknown: raw.unknown, longest: longest};
+    return SEG;
+  }
+
+  function spans(run) {  /* [start, end] of each word of a Han run (UTF-16 = code points here) */
+    var S = segmenter(), n = run.length, best = new Array(n + 1), end = new Array(n), i, j;
+    best[n] = 0;
+    for (i = n - 1; i >= 0; i--) {
+      var top = null, topEnd = 0;
+      for (j = i + 1; j <= Math.min(n, i + S.longest); j++) {
+        var sc = S.words.get(run.slice(i, j));
+        if (sc !== undefined && (top === null || sc + best[j] >= top)) { top = sc + best[j]; topEnd = j; }
+      }
+      if (top === null) { top = S.unknown + best[i + 1]; topEnd = i + 1; }
+      best[i] = top; end[i] = topEnd;
+    }
+    var out = [];
+    for (i = 0; i < n; i = end[i]) out.push([i, end[i]]);
+    return out;
+  }
+
+  function matches(folded) {  /* [start, end, token] of folded text, Han runs cut */
+    var out = [], m;
+    TOKEN.lastIndex = 0;
+    while ((m = TOKEN.exec(folded)) !== null) {
+      var token = m[0], at = m.index;
+      if (!HAN.test(token)) { out.push([at, at + token.length, token]); continue; }
+      var pos = 0, h, t, sub = new RegExp(TOKEN.source, "gu");
+      HAN_RUN.lastIndex = 0;
+      while ((h = HAN_RUN.exec(token)) !== null) {
+        if (h.index > pos) {
+          var part = token.slice(pos, h.index);
+          sub.lastIndex = 0;
+          while ((t = sub.exec(part)) !== null) out.push([at + pos + t.index, at + pos + t.index + t[0].length, t[0]]);
+        }
+        spans(h[0]).forEach(function (w) { out.push([at + h.index + w[0], at + h.index + w[1], h[0].slice(w[0], w[1])]); });
+        pos = h.index + h[0].length;
+      }
+      if (pos < token.length) {
+        var rest = token.slice(pos);
+        sub.lastIndex = 0;
+        while ((t = sub.exec(rest)) !== null) out.push([at + pos + t.index, at + pos + t.index + t[0].length, t[0]]);
+      }
+    }
+    return out;
+  }
+
+  function tokens(text) {
+    var folded = fold(text);
+    if (!HAN.test(folded)) return folded.match(TOKEN) || [];
+    return matches(folded).map(function (x) { return x[2]; });
+  }
+  function isHan(token) { return HAN.test(token); }
 
   /* [start, end, token] with offsets (UTF-16 units) in the original text. */
   function tokenSpans(text) {
@@ -44,12 +107,7 @@
       folded += piece;
       i += ch.length;
     }
-    var out = [], m;
-    TOKEN.lastIndex = 0;
-    while ((m = TOKEN.exec(folded)) !== null) {
-      out.push([startOf[m.index], endOf[m.index + m[0].length - 1], m[0]]);
-    }
-    return out;
+    return matches(folded).map(function (x) { return [startOf[x[0]], endOf[x[1] - 1], x[2]]; });
   }
 
   function isWord(token) { return token[0] !== "{" && !DIGIT.test(token); }
@@ -133,8 +191,8 @@
     var term = this.term(token);
     return term !== null && this.df(term) >= C.KNOWN_IN;
   };
-  Lang.prototype.seen = function (token) {
-    return this.stop.has(token) || this.vocab[token] !== undefined;
+  Lang.prototype.seen = function (token) {  /* for Chinese, any Han token too */
+    return this.stop.has(token) || this.vocab[token] !== undefined || (this.raw.han && isHan(token));
   };
 
   function codePointCompare(a, b) { return a < b ? -1 : a > b ? 1 : 0; }
@@ -555,8 +613,8 @@
     return LEXICON;
   }
 
-  function stopEverywhere(token) {
-    return LANGS.every(function (code) { return DATA[code].stop.has(token); });
+  function stopEverywhere(token) {  /* a Chinese analyzer says nothing of a Latin token */
+    return LANGS.every(function (code) { return (DATA[code].raw.han && !isHan(token)) || DATA[code].stop.has(token); });
   }
 
   function queryStems(span, code) {
@@ -625,13 +683,15 @@
   }
 
   function unknown(token, L) {
-    return isWord(token) && Array.from(token).length >= 3 && !L.stop.has(token) && L.vocab[token] === undefined;
+    var han = L.raw.han && isHan(token);
+    return isWord(token) && (han || Array.from(token).length >= 3) && !L.stop.has(token) && L.vocab[token] === undefined;
   }
 
   function closest(token, L) {
     var limit = Array.from(token).length <= 5 ? 1 : 2, best = null, first = token[0];
+    var anyFirst = L.raw.han && isHan(token);  /* Chinese: a mistyped first character too */
     for (var word in L.vocab) {
-      if (word[0] !== first || !isWord(word) || Math.abs(word.length - token.length) > limit) continue;
+      if ((!anyFirst && word[0] !== first) || !isWord(word) || Math.abs(word.length - token.length) > limit) continue;
       var dist = levenshtein(token, word);
       if (dist > limit) continue;
       var key = [dist, -L.df(L.term(word)), word];
@@ -835,11 +895,17 @@
   function suggest(toks, queryLang, code, section, kind) {
     var Q = DATA[queryLang], L = DATA[code];
     if (!Q || !L || !toks.some(function (t) { return unknown(t, Q); })) return null;
-    var better = [], changed = false;
-    toks.forEach(function (t) {
+    var better = [], changed = false, i = 0;
+    while (i < toks.length) {  /* Chinese: a run of unknown Han tokens is one mistyped word */
+      var t = toks[i], j = i + 1;
+      if (Q.raw.han && isHan(t) && unknown(t, Q)) {
+        while (j < toks.length && isHan(toks[j]) && unknown(toks[j], Q)) j++;
+        t = toks.slice(i, j).join("");
+      }
       var b = unknown(t, Q) ? closest(t, Q) : null;
-      if (b && b !== t) { better.push(b); changed = true; } else better.push(t);
-    });
+      if (b && b !== t) { better.push(b); changed = true; } else better = better.concat(toks.slice(i, j));
+      i = j;
+    }
     if (!changed) return null;
     var allowed = filter(L, section, kind);
     var terms = function (list) {

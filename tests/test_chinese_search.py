@@ -1,0 +1,126 @@
+"""Search in Chinese (issue 15, part 4): words cut by :mod:`comprules.segment` in the
+index and in queries, the Chinese keyword headings finding their rules, cross-language
+queries through the zh ⇄ en lexicon, "did you mean" and highlighting on Chinese text,
+and the site's JavaScript ranker cutting and ranking Chinese exactly as Python does."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from comprules import export
+from comprules.build import build
+from comprules.indexer import search
+from comprules.indexer import text as T
+
+from test_browser import browser  # noqa: F401  (fixture)
+
+
+@pytest.fixture(scope="module")
+def kb(tmp_path_factory, en_dir, zh_dir, seeds_dir):
+    """en and zh 2026-02-27 and 2026-04-17, and the seeds."""
+    root = tmp_path_factory.mktemp("zhsearch")
+    for lang, folder in (("en", en_dir), ("zh", zh_dir)):
+        (root / lang).mkdir()
+        for name in ("2026-02-27.txt", "2026-04-17.txt"):
+            shutil.copy(folder / name, root / lang / name)
+    report = build([root / "en", root / "zh", seeds_dir], root / "kb")
+    assert report.errors == []
+    return root / "kb"
+
+
+def rules(result):
+    return [(h.edition, h.number) for h in result.hits if h.kind != "glossary"]
+
+
+def test_tokens_cut_chinese_into_words_and_keep_numbers_glued_to_it():
+    assert T.tokens("如规则702.19b所述，具有践踏的生物") == ["如", "规则", "702.19b", "所述", "具有", "践踏", "的", "生物"]
+    assert T.tokens("死触") == ["死触"] and T.tokens("践踏鹏洛客") == ["践踏", "鹏洛客"]
+    text = "参见规则510，“战斗伤害步骤”。"
+    assert [text[s:e] for s, e, _ in T.token_spans(text)] == ["参见", "规则", "510", "战斗", "伤害", "步骤"]
+
+
+def test_trample_in_chinese_finds_702_19_first(kb):
+    result = search(kb / "index", "践踏")
+    assert result.lang == "zh"
+    # a headword: its glossary definition first (as "trample" in English), then the rule it cites
+    assert (result.hits[0].kind, result.hits[0].number) == ("glossary", "践踏")
+    assert rules(result)[0] == ("zh/2026-04-17", "702.19")
+    assert result.hits[1].number == "702.19"
+
+
+def test_every_chinese_keyword_heading_of_702_finds_its_rule_first(kb):
+    edition = export.read_edition(export.edition_path(kb / "data", "zh/2026-04-17"))
+    headings = [r for r in edition.rules if r.kind == "rule" and r.section == "702" and r.title]
+    assert len(headings) == 191
+    missed = []
+    for rule in headings:
+        result = search(kb / "index", rule.title, lang="zh")
+        found = rules(result)
+        if not found or found[0] != ("zh/2026-04-17", rule.number):
+            missed.append((rule.number, rule.title, found[:2]))
+        # nothing but the keyword's own glossary entry comes before the rule
+        before = [h for h in result.hits[:result.hits.index(next(h for h in result.hits if h.kind != "glossary"))]]
+        assert all(h.kind == "glossary" for h in before) and len(before) <= 1, rule.number
+    assert missed == []
+
+
+def test_cross_language_both_ways_through_the_lexicon(kb):
+    to_zh = search(kb / "index", "trample", lang="zh")
+    assert rules(to_zh)[0] == ("zh/2026-04-17", "702.19") and to_zh.hits[0].translation
+    to_en = search(kb / "index", "践踏", lang="en")
+    assert rules(to_en)[0] == ("en/2026-04-17", "702.19") and to_en.hits[0].lang == "en"
+    deathtouch = search(kb / "index", "deathtouch", lang="zh")
+    assert rules(deathtouch)[0] == ("zh/2026-04-17", "702.2")
+    assert rules(search(kb / "index", "死触", lang="en"))[0] == ("en/2026-04-17", "702.2")
+
+
+def test_did_you_mean_corrects_a_mistyped_chinese_word(kb):
+    result = search(kb / "index", "践蹋")  # 蹋 for 踏: cut into two characters the index never saw
+    assert result.hits == [] and result.suggestion == "践踏"
+    assert search(kb / "index", "践踏").suggestion is None
+
+
+def test_highlights_mark_the_query_words_in_chinese_snippets(kb):
+    result = search(kb / "index", "分配战斗伤害", lang="zh")
+    hit = next(h for h in result.hits if h.number == "510.1c")
+    marked = [hit.plain_snippet[s:e] for s, e in hit.highlights]
+    assert set(marked) == {"分配", "伤害"} and len(marked) == 14
+    assert "**伤害**" in hit.snippet and "**分配**" in hit.snippet
+
+
+def test_a_sentence_in_chinese_finds_the_rule_that_says_it(kb):
+    top = rules(search(kb / "index", "具有践踏的生物如何分配伤害", lang="zh"))[:3]
+    assert ("zh/2026-04-17", "702.19b") in top
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_the_site_cuts_and_ranks_chinese_as_the_python_engine(browser, kb):  # noqa: F811
+    edition = export.read_edition(export.edition_path(kb / "data", "zh/2026-04-17"))
+    texts = sorted({t for r in edition.rules for t in (r.text, r.title or "", *r.examples)}
+                   | {g.text for g in edition.glossary} | {g.term for g in edition.glossary})
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto((kb / "site" / "search.html").as_uri())
+    page.wait_for_function("window.CRSearch && window.CRSearch.loaded()", timeout=20_000)
+    js = page.evaluate("ts => ts.map(t => CRSearch.tokens(t))", texts)
+    assert len(texts) > 3500
+    assert [t for t, got in zip(texts, js) if T.tokens(t) != got] == []
+    headings = [r.title for r in edition.rules if r.kind == "rule" and r.section == "702" and r.title]
+    queries = [(q, {}) for q in headings] + [(q, {"lang": "en"}) for q in headings[:40]] + [
+        ("trample", {"lang": "zh"}), ("deathtouch", {"lang": "zh"}), ("践蹋", {}), ("分配战斗伤害", {}),
+        ("具有践踏的生物如何分配伤害", {}), ("规则702.19b", {})]
+    differ = []
+    for query, options in queries:
+        result = search(kb / "index", query, limit=10, **options)
+        expected = [(h.lang, h.number, h.score, h.translation) for h in result.hits]
+        got = page.evaluate("""([q, o]) => { const r = CRSearch.search(q, Object.assign({limit: 10}, o));
+            return {hits: r.hits.map(h => [h.lang, h.number, h.raw, h.translation]), suggestion: r.suggestion,
+                    lang: r.lang}; }""", [query, options])
+        if [tuple(h) for h in got["hits"]] != expected or got["suggestion"] != result.suggestion \
+                or got["lang"] != result.lang:
+            differ.append((query, options, expected[:2], got["hits"][:2], result.suggestion, got["suggestion"]))
+    context.close()
+    assert differ == []
