@@ -122,5 +122,18 @@ def test_the_site_cuts_and_ranks_chinese_as_the_python_engine(browser, kb):  # n
         if [tuple(h) for h in got["hits"]] != expected or got["suggestion"] != result.suggestion \
                 or got["lang"] != result.lang:
             differ.append((query, options, expected[:2], got["hits"][:2], result.suggestion, got["suggestion"]))
+    # the search page: Chinese hits carry their lang tag and say they are a community translation
+    page.goto((kb / "site" / "search.html").as_uri() + "?q=" + "践踏")
+    page.wait_for_selector('#results li[data-lang="zh"]', timeout=20_000)
+    first = page.locator('li[data-lang="zh"]').first
+    assert first.get_attribute("lang") == "zh-Hans"
+    assert "community translation, not Wizards" in first.inner_text()
     context.close()
     assert differ == []
+
+
+def test_the_search_page_offers_every_language_and_loads_the_vocabulary_first(kb):
+    html = (kb / "site" / "search.html").read_text(encoding="utf-8")
+    assert '<option value="zh">简体中文</option>' in html
+    scripts = [m for m in ("search/segment.js", "search/en.js", "search/zh.js", "static/search.js") if m in html]
+    assert len(scripts) == 4 and [html.index(m) for m in scripts] == sorted(html.index(m) for m in scripts)

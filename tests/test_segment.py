@@ -47,3 +47,15 @@ def test_the_vocabulary_round_trips_through_json_and_cuts_alike(texts):
 def test_split_han_separates_numbers_glued_to_chinese():
     token = "规则702.19b所述"
     assert [(token[s:e], han) for s, e, han in split_han(token)] == [("规则", True), ("702.19b", False), ("所述", True)]
+
+
+def test_the_checked_in_vocabulary_is_the_one_the_18_editions_give(zh_editions):
+    """``src/comprules/data/zh_vocabulary.json`` is remade by ``python -m comprules.segment
+    ../shared/corpus/zh -o src/comprules/data/zh_vocabulary.json``: it must equal it."""
+    from comprules.segment import default, vocabulary_of
+
+    made = vocabulary_of(list(zh_editions.values()))
+    assert made.to_json() == default().to_json()
+    assert len(made.scores) == 6521
+    # the CR's own words kept whole (jieba cuts them into characters), compounds left cut
+    assert {"死触", "先攻", "鹏洛客"} <= set(made.scores) and "战斗伤害步骤" not in made.scores

@@ -100,6 +100,7 @@ def site_data(index_dir: Path, lang: str) -> dict:
         "lang": lang,
         "langs": list(LANGS),
         "community": table_language(lang).community,
+        "html": table_language(lang).html,
         "han": bool(language and language.han),
         "constants": constants(),
         "stop": sorted(language.stop) if language else [],

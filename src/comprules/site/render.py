@@ -495,6 +495,7 @@ class SiteRenderer:
             html = self.templates["search"].render(
                 lang="en", title=f"{labels('en')['search']} — {labels('en')['site']}", t=labels("en"), u=u,
                 goto=None, data=[u(data_path(lang)) for lang in self.search_bytes],
+                langs=[(lang.code, lang.name) for lang in languages.all_languages()],
                 editions=[(e.name, edition_label(e)) for e in sorted(
                     self.editions, key=lambda e: (_lang_order(e.lang), U.is_fragment(e),
                                                   -(e.effective.toordinal() if e.effective else 0), e.name))],

@@ -194,11 +194,14 @@
       list.innerHTML = hits.map(function (h) {
         var section = engine && engine.sectionTitle ? engine.sectionTitle(h.lang, h.id) : "";
         var label = h.kind === "glossary" ? (h.title || h.number) + " (glossary)" : h.number + (h.title ? " · " + h.title : "");
-        return '<li data-number="' + esc(h.number) + '" data-lang="' + esc(h.lang) + '"><a href="' +
+        var info = (window.CR_SEARCH || {})[h.lang] || {};  /* the language table's row, as exported */
+        return '<li data-number="' + esc(h.number) + '" data-lang="' + esc(h.lang) + '"' +
+          (info.html ? ' lang="' + esc(info.html) + '"' : "") + '><a href="' +
           esc(root + engine.url(h.edition, h.id, h.kind)) + '">' + esc(label) + "</a>" +
           (section && h.kind !== "section" && h.kind !== "glossary" ? ' <span class="sec">' + esc(section) + "</span>" : "") +
           ' <span class="ed">' + esc(editionWords(h.edition, h.also_in)) + "</span>" +
           (h.translation ? ' <span class="tr">translation</span>' : "") +
+          (info.community ? ' <span class="tr" lang="en">community translation, not Wizards\u2019</span>' : "") +
           ' <span class="score">' + Number(h.score).toFixed(2) + "</span><p>" + marked(h.snippet, h.highlights) + "</p></li>";
       }).join("");
     }
