@@ -269,12 +269,30 @@ def test_previous_and_next_links_walk_the_sections_in_order(small_site):
     assert '<a rel="next" href="200.html">' in html
 
 
-def test_home_lists_editions_by_language_latest_first_with_fragments_under_their_language(small_site):
+def test_home_lists_documents_first_then_editions_by_language_latest_first(small_site):
     html = read(small_site / "index.html")
     assert html.index("en/2030-01-01/index.html") < html.index("en/2020-05-05/index.html")
-    assert '<section class="lang" lang="fr" id="fr">' in html
-    assert html.index('id="fr"') < html.index("fr/000_abcdef/index.html")
+    docs = html.index('<section class="docs" lang="fr" id="fr-documents"')
+    assert docs < html.index('<a href="fr/000_abcdef/index.html">Test rules 000_abcdef</a>') < html.index(
+        '<section class="lang" lang="en" id="en">')
+    assert "Extrait des Règles complètes · section 402" in html  # what the document is, in its language
     assert 'href="en/latest/index.html"' in html
+
+
+def test_data_files_are_off_the_main_menu_on_a_data_page(tmp_path):
+    data = tmp_path / "data"
+    (data / "en").mkdir(parents=True)
+    (data / "en/2030-01-01.json").write_text("{}", encoding="utf-8")
+    (data / "graph.graphml").write_text("<graphml/>", encoding="utf-8")
+    out = tmp_path / "site"
+    render_site([small_edition(), fragment()], out, extract=fake_extract, data_dir=data, search=False, jobs=1)
+    home = read(out / "index.html")
+    menu = re.search(r'<nav class="links".*?</nav>', home).group(0)
+    assert 'href="data.html">Data</a>' in menu and "graphml" not in home
+    page = read(out / "data.html")
+    assert '<a href="data/graph.graphml">graph.graphml</a>' in page
+    assert '<a href="data/en/2030-01-01.json">2030-01-01.json</a>' in page
+    assert broken_links(out) == []
 
 
 def test_html_lang_attribute_follows_the_edition_language(small_site):
@@ -516,7 +534,7 @@ def test_data_exports_are_published_under_data_and_linked_from_the_edition(tmp_p
     render_site([small_edition()], out, data_dir=data, extract=fake_extract, search=False)
     assert (out / "data/en/2030-01-01.json").read_text() == "{}"
     assert 'href="../../data/en/2030-01-01.json"' in read(out / "en/2030-01-01/index.html")
-    assert 'href="data/graph.graphml"' in read(out / "index.html")
+    assert 'href="data/graph.graphml"' in read(out / "data.html")
     assert broken_links(out) == []
 
 

@@ -2,7 +2,7 @@
 
 One file per edition, ``data/{lang}/{date or stem}.json``::
 
-    {"edition": {"name", "lang", "effective", "kind", "title", "source", "sources", "sha256"},
+    {"edition": {"name", "lang", "effective", "kind", "title", "source", "sources", "sha256", "description"},
      "rules": [{"id", "number", "kind", "parent", "section", "chapter", "title", "text",
                 "examples", "refs", "cites", "line"}],
      "glossary": [{"term", "aliases", "obsolete", "senses", "refs", "cites", "slug", "line"}],
@@ -47,6 +47,7 @@ def edition_to_dict(edition: Edition, resolution=None) -> dict:
             "source": Path(edition.source).name,
             "sources": [Path(s).name for s in edition.sources],
             "sha256": edition.sha256,
+            "description": edition.description,
         },
         "rules": [
             {
@@ -102,7 +103,8 @@ def edition_from_dict(data: dict) -> Edition:
     effective = date.fromisoformat(meta["effective"]) if meta["effective"] else None
     return Edition(name=meta["name"], lang=meta["lang"], effective=effective, kind=meta["kind"],
                    source=meta["source"], sha256=meta["sha256"], title=meta["title"], rules=rules,
-                   glossary=glossary, warnings=warnings, sources=tuple(meta.get("sources", ())))
+                   glossary=glossary, warnings=warnings, sources=tuple(meta.get("sources", ())),
+                   description=meta.get("description", ""))
 
 
 def dumps(data: dict) -> str:

@@ -186,7 +186,8 @@ class Edition:
     ``rules`` holds every unit in document order (chapters and sections included;
     in a fragment, its passages and notes too); ``kind`` is ``edition`` (a complete
     CR) or ``fragment``. A fragment's ``glossary`` holds the keyword entries of a
-    rulebook extract ("Peur", "Vol").
+    rulebook extract ("Peur", "Vol"). ``description`` is what an ``editions.toml`` says
+    the document is (empty when it says nothing: the site derives one).
     """
 
     name: str
@@ -200,6 +201,7 @@ class Edition:
     glossary: tuple[GlossaryEntry, ...] = ()
     warnings: tuple[ParseWarning, ...] = ()
     sources: tuple[str, ...] = field(default=())
+    description: str = ""
 
     @cached_property
     def by_id(self) -> dict[str, Rule]:

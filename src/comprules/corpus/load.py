@@ -61,6 +61,9 @@ def check_metadata(meta: dict, path: str) -> dict:
     title = meta.get("title")
     if title is not None and not isinstance(title, str):
         raise SourceError(path, f"editions.toml: bad title {title!r} (a string)", 1)
+    description = meta.get("description")
+    if description is not None and not isinstance(description, str):
+        raise SourceError(path, f"editions.toml: bad description {description!r} (a string)", 1)
     when = meta.get("date")
     if isinstance(when, datetime) or (when is not None and not isinstance(when, (str, date))):
         raise SourceError(path, f"editions.toml: bad date {when!r} (YYYY-MM-DD)", 1)
@@ -249,6 +252,8 @@ def parse_file(path, meta: dict | None = None, limits: Limits | None = None) -> 
             raise SourceError(str(path), f"editions.toml: bad date {effective!r}") from None
     edition = parse_text(text, str(path), lang=meta.get("lang"), effective=effective, kind=meta.get("kind"),
                          title=meta.get("title"), sha256=digest)
+    if meta.get("description"):
+        edition = replace(edition, description=meta["description"])
     if not is_safe_name(edition.name):  # a file stem such as "my notes", ".." or "~draft"
         lang, _, rest = edition.name.partition("/")
         edition = replace(edition, name=f"{lang}/{safe_stem(rest)}")

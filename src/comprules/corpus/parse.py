@@ -583,8 +583,12 @@ def parse_text(
         glossary = parser.glossary()
     warnings = parser.warnings + warnings
     name = f"{lang}/{effective.isoformat()}" if effective and not fragment else f"{lang}/{stem}"
-    if title is None:
-        title = f"{languages.get(lang).labels['home']}, {effective.isoformat()}" if not fragment and effective else stem
+    if title is None and fragment:  # a document's own heading or the rules it quotes, not its file stem
+        from .describe import document_title
+
+        title = document_title(rules, glossary, stem)
+    elif title is None:
+        title = f"{languages.get(lang).labels['home']}, {effective.isoformat()}" if effective else stem
     digest = sha256 or hashlib.sha256(text.encode("utf-8")).hexdigest()
     return Edition(name=name, lang=lang, effective=effective, kind=kind, source=str(source), sha256=digest,
                    title=title, rules=tuple(rules), glossary=tuple(glossary), warnings=tuple(warnings),

@@ -32,6 +32,7 @@ from .. import languages
 from ..model import Edition, Rule, sort_key
 from . import urls as U
 from .lineage import Lineage, chains, load_alignments, pairs
+from .documents import DocumentView, document_view, eras
 from .markdown import Extract, make_markdown, render_text
 from .terms import TermMatcher
 
@@ -219,7 +220,7 @@ class SiteRenderer:
         self.jinja.globals["site_search"] = self.search is not None
         self.templates = {
             name: self.jinja.get_template(f"{name}.html")
-            for name in ("home", "edition", "section", "glossary", "fragment", "diff_index",
+            for name in ("home", "data", "edition", "section", "glossary", "fragment", "diff_index",
                          "diff", "diffs", "history", "compare", "compare_index", "lexicon", "search",
                          "compare_editions")
         }
@@ -237,6 +238,7 @@ class SiteRenderer:
         self.layouts: dict[str, tuple[U.Layout, dict[str, list[list[Rule]]]]] = {}
         self.data_hrefs: dict[str, str] = {}
         self.english_of: dict[str, Edition] = {}
+        self.documents: dict[str, DocumentView] = {}
 
     # -- whole site -----------------------------------------------------------
 
@@ -256,6 +258,12 @@ class SiteRenderer:
 
         self.compares = compare_pairs(self.editions, data_dir=self.data_dir, given=self.given_alignments)
         self.english_of = {fr.name: en for fr, en, _ in self.compares}
+        known_eras = eras(self.data_dir)
+        self.documents = {
+            e.name: document_view(e, known_eras.get(e.name) or (
+                (self.english_of[e.name].name,) * 2 if e.name in self.english_of else None))
+            for e in self.editions if U.is_fragment(e)
+        }
         for e in self.editions:
             self.layout(e)
         self.timings["prepare"] = time.perf_counter() - t
@@ -436,9 +444,24 @@ class SiteRenderer:
                                  if f.name == e.name), None),
                 "data": u(self.data_hrefs[e.name]) if e.name in self.data_hrefs else None}
 
+    def document_row(self, e: Edition, u: U.Urls) -> dict[str, Any]:
+        """One document (fragment) as the home page lists it: title, description, links."""
+        view = self.documents.get(e.name) or document_view(e)
+        return {"href": u.edition(e.name), "title": view.title, "summary": view.summary,
+                "compare": next((u(U.compare_page(f.name, en.name)) for f, en, _ in self.compares
+                                 if f.name == e.name), None)}
+
+    def menu(self, u: U.Urls) -> list[tuple[str, str]]:
+        """The site's main menu: (label, link) of search, diffs, compare, lexicon, data."""
+        t = labels("en")
+        items = [(t["search"], U.search_page(), self.search), (t["diffs"], U.diff_index(), self.pairs),
+                 (t["compare"], U.compare_index(), self.compares), (t["lexicon"], U.lexicon_page(), self.compares),
+                 (t["data"], U.data_page(), True)]
+        return [(label, u(path)) for label, path, shown in items if shown]
+
     def render_home(self, out: Path, graph_href: str | None = None) -> None:
         u = U.Urls(U.HOME)
-        groups = []
+        groups, documents = [], []
         for lang in sorted({e.lang for e in self.editions}, key=_lang_order):
             mine = [e for e in self.editions if e.lang == lang]
             dated = sorted((e for e in mine if not U.is_fragment(e)),
@@ -452,26 +475,39 @@ class SiteRenderer:
                 "latest": {"label": latest.effective.isoformat(),
                            "set": self.sets.get(latest.effective.isoformat(), "")} if latest else None,
                 "editions": [self.edition_row(e, u) for e in dated],
-                "fragments": [
-                    {"href": u.edition(e.name), "title": e.title or e.name,
-                     "stem": e.name.partition("/")[2],
-                     "compare": next((u(U.compare_page(f.name, en.name)) for f, en, _ in self.compares
-                                      if f.name == e.name), None),
-                     "data": u(self.data_hrefs[e.name]) if e.name in self.data_hrefs else None}
-                    for e in fragments
-                ],
             })
+            if fragments:
+                documents.append({"lang": lang, "t": labels(lang),
+                                  "docs": [self.document_row(e, u) for e in fragments]})
         goto_lang = "en" if "en" in self.latest else next(iter(self.latest), None)
         goto = {"base": u(U.latest_dir(goto_lang)) + "/", "fragment": False} if goto_lang else None
         html = self.templates["home"].render(
             lang="en", title=labels("en")["site"], t=labels("en"), u=u, goto=goto,
-            languages=groups, graph_href=u(graph_href) if graph_href else None,
-            diffs=u(U.diff_index()) if self.pairs else None,
-            compare=u(U.compare_index()) if self.compares else None,
-            lexicon=u(U.lexicon_page()) if self.compares else None,
-            search=u(U.search_page()) if self.search else None,
+            languages=groups, documents=documents, menu=self.menu(u),
         )
         self.write(out, U.HOME, html)
+        self.render_data_page(out, graph_href)
+
+    def render_data_page(self, out: Path, graph_href: str | None) -> None:
+        """``data.html``: every published data file (per-edition JSON, the graph), with sizes."""
+        u = U.Urls(U.data_page())
+        groups = []
+        for lang in sorted({e.lang for e in self.editions}, key=_lang_order):
+            files = []
+            for e in sorted((e for e in self.editions if e.lang == lang),
+                            key=lambda e: (U.is_fragment(e), -(e.effective.toordinal() if e.effective else 0), e.name)):
+                path = self.data_hrefs.get(e.name)
+                if path is None:
+                    continue
+                files.append({"href": u(path), "name": e.name.partition("/")[2], "label": edition_label(e),
+                              "size": _size(out / path)})
+            if files:
+                groups.append({"lang": lang, "name": LANG_NAMES.get(lang, lang), "files": files})
+        graph = {"href": u(graph_href), "size": _size(out / graph_href)} if graph_href else None
+        t = labels("en")
+        html = self.templates["data"].render(lang="en", title=f"{t['data']} — {t['site']}", t=t, u=u,
+                                             goto=None, groups=groups, graph=graph)
+        self.write(out, U.data_page(), html)
 
     def render_shared(self, out: Path) -> None:
         """The pages and scripts about the whole site: diff index, lineage tables,
@@ -567,9 +603,13 @@ class _EditionPages:
         self.dated = not layout.fragment
         self.histories = site.history_keys.get(edition.lang, set()) if self.dated else set()
         latest = site.latest.get(edition.lang)
+        document = site.documents.get(edition.name) if layout.fragment else None
+        if layout.fragment and document is None:
+            document = document_view(edition)
+        self.document = document
         self.ed = {
             "name": edition.name,
-            "title": edition.title or site_title(edition),
+            "title": document.title if document else edition.title or site_title(edition),
             "label": edition_label(edition),
             "date": edition.effective.isoformat() if edition.effective else "",
             "source": Path(edition.source).name if edition.source else "",
@@ -826,11 +866,15 @@ class _EditionPages:
     def fragment(self, data_href: str | None) -> None:
         """The single page of a document without a date: every unit in order."""
         path = U.edition_index(self.edition.name)
-        ctx = self.context(path, f"{self.ed['title']} — {self.ed['label']}")
+        ctx = self.context(path, f"{self.ed['title']} — {self.t['site']}", description=self.document.summary)
         u = ctx["u"]
         self.ed["data_href"] = u(data_href) if data_href else None
+        english = self.site.english_of.get(self.edition.name)
+        compare = next((u(U.compare_page(f.name, en.name)) for f, en, _ in self.site.compares
+                        if f.name == self.edition.name), None)
         html = self.site.templates["fragment"].render(
-            **ctx, rules=self.rule_views(self.edition.rules, u), entries=self.entries(u),
+            **ctx, rules=self.rule_views(self.edition.rules, u), entries=self.entries(u), doc=self.document,
+            compare=compare, english=edition_label(english) if english is not None else None,
         )
         self.site.write(self.out, path, html)
 
@@ -857,8 +901,15 @@ def set_names() -> dict[str, str]:
 
 
 def edition_label(edition: Edition) -> str:
-    """``en 2026-08-07`` for an edition, ``fr 003_816c…`` for a fragment."""
+    """``en 2026-08-07`` for an edition; a fragment's title ("Les capacités"), never
+    its file stem (:mod:`comprules.corpus.describe`)."""
     lang, _, key = edition.name.partition("/")
+    if U.is_fragment(edition):
+        if edition.title and edition.title != key:
+            return edition.title
+        from ..corpus.describe import document_title
+
+        return document_title(edition.rules, edition.glossary, edition.name)
     return f"{lang} {key}" if key else edition.name
 
 
@@ -869,6 +920,15 @@ def plain(text: str) -> str:
 
 def site_title(edition: Edition) -> str:
     return labels(edition.lang)["site"]
+
+
+def _size(path: Path) -> str:
+    """A file's size for people: ``1.2 MB``, ``830 KB``."""
+    try:
+        size = path.stat().st_size
+    except OSError:
+        return ""
+    return f"{size / 1e6:.1f} MB" if size >= 1e6 else f"{max(1, round(size / 1e3))} KB"
 
 
 def _rule_integer(number: str) -> int:

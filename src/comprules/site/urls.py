@@ -117,6 +117,11 @@ def search_page() -> str:
     return "search.html"
 
 
+def data_page() -> str:
+    """The list of every published data file (per-edition JSON, the graph)."""
+    return "data.html"
+
+
 def editions_script() -> str:
     """The list of editions, read by the edition switcher."""
     return "lineage/editions.js"

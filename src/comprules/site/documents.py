@@ -1,0 +1,116 @@
+"""Documents as documents: the title and one-line description of each fragment.
+
+A fragment's title comes from the document (:mod:`comprules.corpus.describe`, or its
+``editions.toml``); its description says what it is (forum thread, rulebook extract,
+Comprehensive Rules extract), the rules it quotes, the dates its forum posts print,
+and its era: the English editions its text agrees with best, as the build's
+French ⇄ English alignment found them (``data/alignments/index.json``, rows
+``crosslang``), else the English edition the site pairs it with. Words come from the
+language table (``doc_*`` labels of ``comprules/data/languages.toml``), in the
+document's language.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .. import languages
+from ..corpus.describe import Description, describe
+from ..model import Edition, sort_key
+
+#: Rules or terms named in a one-line description before "…".
+SHOWN = 4
+
+
+@dataclass(frozen=True)
+class DocumentView:
+    """What the site prints about one fragment: ``title``, ``kind`` (label),
+    ``quotes`` (the sections, else rules, it prints, as ``(number, title)``),
+    ``dates`` (ISO), ``era`` (first and last English edition names, or ``None``),
+    ``summary`` (one plain line: kind · dates · quotes · era)."""
+
+    name: str
+    title: str
+    kind: str
+    quotes: tuple[tuple[str, str], ...]
+    terms: tuple[str, ...]
+    dates: tuple[str, ...]
+    era: tuple[str, str] | None
+    summary: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return {k: getattr(self, k) for k in self.__dataclass_fields__}
+
+
+def eras(data_dir: Path | None) -> dict[str, tuple[str, str]]:
+    """Document name → (first, last) English edition of its era, from the build's
+    ``alignments/index.json``; empty when there is none."""
+    if data_dir is None:
+        return {}
+    path = Path(data_dir) / "alignments" / "index.json"
+    try:
+        with open(path, encoding="utf-8") as fh:
+            rows = json.load(fh).get("crosslang", [])
+    except (OSError, ValueError):
+        return {}
+    out = {}
+    for row in rows:
+        era = row.get("era") or [row.get("new"), row.get("new")]
+        if row.get("old") and all(isinstance(e, str) for e in era) and len(era) == 2:
+            out[row["old"]] = (era[0], era[1])
+    return out
+
+
+def document_view(edition: Edition, era: tuple[str, str] | None = None) -> DocumentView:
+    """The :class:`DocumentView` of a fragment (``era``: its English editions)."""
+    facts: Description = describe(edition.rules, edition.glossary, edition.lang, edition.name.partition("/")[2])
+    stem = edition.name.partition("/")[2]
+    title = edition.title if edition.title and edition.title != stem else facts.title
+    t = languages.get(edition.lang).labels
+    sections = [(n, ti) for n, ti in facts.quotes if "." not in n]
+    quotes = tuple(sections or facts.quotes)
+    dates = tuple(d.isoformat() for d in sorted(facts.dates))
+    if edition.description:
+        summary = edition.description
+    else:
+        summary = " · ".join(p for p in (
+            t.get(f"doc_{facts.kind}", facts.kind),
+            (", ".join(dates[:2]) + (" …" if len(dates) > 2 else "")) if dates else "",
+            _quoted(quotes, facts.terms, bool(sections), t),
+            f"{t.get('doc_era', 'era')} {_era(era)}" if era else "",
+        ) if p)
+    return DocumentView(edition.name, title, t.get(f"doc_{facts.kind}", facts.kind), quotes, facts.terms,
+                        dates, era, summary)
+
+
+def _quoted(quotes: tuple[tuple[str, str], ...], terms: tuple[str, ...], sections: bool, t: dict) -> str:
+    if terms and not quotes:
+        shown = ", ".join(terms[:SHOWN]) + (", …" if len(terms) > SHOWN else "")
+        return f"{t.get('doc_terms', 'terms')} {shown}"
+    if not quotes:
+        return ""
+    numbers = sorted({n for n, _ in quotes}, key=sort_key)
+    kind = "section" if sections else "rule"
+    word = t.get(f"doc_quotes_{kind}" if len(numbers) == 1 else f"doc_quotes_{kind}s", "")
+    return f"{word} {_ranges(numbers, sections)}".strip()
+
+
+def _ranges(numbers: list[str], sections: bool) -> str:
+    """``402 403 404 405 406`` → ``402–406``; rules listed (the first :data:`SHOWN`)."""
+    if not sections:
+        return ", ".join(numbers[:SHOWN]) + (", …" if len(numbers) > SHOWN else "")
+    runs: list[list[int]] = []
+    for n in (int(x) for x in numbers if x.isdigit()):
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    return ", ".join(f"{r[0]}–{r[-1]}" if len(r) > 1 else str(r[0]) for r in runs)
+
+
+def _era(era: tuple[str, str]) -> str:
+    first, last = (e.partition("/")[2] or e for e in era)
+    return first if first == last else f"{first} – {last}"
