@@ -220,7 +220,7 @@ class SiteRenderer:
         self.jinja.globals["site_search"] = self.search is not None
         self.templates = {
             name: self.jinja.get_template(f"{name}.html")
-            for name in ("home", "data", "edition", "section", "glossary", "fragment", "diff_index",
+            for name in ("home", "data", "all", "go", "edition", "section", "glossary", "fragment", "diff_index",
                          "diff", "diffs", "history", "compare", "compare_index", "lexicon", "search",
                          "compare_editions")
         }
@@ -484,6 +484,7 @@ class SiteRenderer:
         html = self.templates["home"].render(
             lang="en", title=labels("en")["site"], t=labels("en"), u=u, goto=goto,
             languages=groups, documents=documents, menu=self.menu(u),
+            latest_base=goto["base"] if goto else None,
         )
         self.write(out, U.HOME, html)
         self.render_data_page(out, graph_href)
@@ -524,6 +525,7 @@ class SiteRenderer:
             render_compare_index(self, out)
             render_lexicon(self, out)
         self.write_lineage(out)
+        self.render_go(out)
         if self.search:
             u = U.Urls(U.search_page())
             from .search import data_path
@@ -537,6 +539,19 @@ class SiteRenderer:
                                                   -(e.effective.toordinal() if e.effective else 0), e.name))],
             )
             self.write(out, U.search_page(), html)
+
+    def render_go(self, out: Path) -> None:
+        """``go.html``: a Yawgatog or mtg.wtf link (or its fragment) opened in the latest
+        English edition (``static/goto.js``)."""
+        lang = "en" if "en" in self.latest else next(iter(self.latest), None)
+        if lang is None:
+            return
+        u = U.Urls(U.redirect_page())
+        t = labels("en")
+        html = self.templates["go"].render(lang="en", title=f"{t['go_title']} — {t['site']}", t=t, u=u, goto=None,
+                                           latest=u(U.latest_dir(lang)) + "/",
+                                           latest_label=edition_label(self.latest[lang]))
+        self.write(out, U.redirect_page(), html)
 
     def write_lineage(self, out: Path) -> None:
         """The edition switcher's data: the editions, and per dated edition where each
@@ -584,6 +599,7 @@ class SiteRenderer:
         page.toc(data_href, parts_of)
         page.glossary()
         page.sections(parts_of)
+        page.one_page()
 
 
 class _EditionPages:
@@ -862,6 +878,62 @@ class _EditionPages:
         number, part_no, _ = pages[k]
         label = number if part_no == 1 else f"{number} ({part_no})"
         return {"href": u(U.section_page(self.edition.name, number, part_no)), "label": label}
+
+    def one_page(self) -> None:
+        """``all.html``: the whole edition on one page, for Ctrl+F and printing.
+
+        Every reference links inside the page; each unit carries the anchors clients
+        link to: its id (``702.123a``), Yawgatog's ``R702123a`` and mtg.wtf's
+        ``section-702-123a``; each glossary entry its slug and Yawgatog's anchors
+        (``active_player_nonactive_player_order``), mtg.wtf's ``section-glossary`` on the
+        glossary heading. No glossary-term links, history links or "cited by" (the
+        section pages have them), to keep the page light.
+        """
+        path = U.all_page(self.edition.name)
+        ctx = self.context(path, f"{self.ed['title']} — {self.t['one_page']}")
+        u = U.Urls(path, self.layout.on_one_page(path))
+        ctx["u"] = u
+        env = {"extract": self.site.extract, "lang": self.edition.lang, "known": self.known,
+               "edition": self.edition.name, "urls": u, "stats": {}}
+        seen: set[str] = set()
+        units = []
+        for r in self.edition.rules:
+            units.append(self._one_page_unit(r, env, seen))
+        entries = self.entries(u)
+        seen.update(e["slug"] for e in entries)
+        for view, entry in zip(entries, self.edition.glossary):
+            names = [entry.term, ", ".join((entry.term, *entry.aliases))] if entry.aliases else [entry.term]
+            for name in names:
+                for anchor in U.yawgatog_anchors(name):
+                    if anchor not in seen:
+                        seen.add(anchor)
+                        view["anchors"].append(anchor)
+        chapters = [{"id": r.id, "number": r.number, "title": self.inline(r.title or r.text),
+                     "sections": [s for s in self.edition.sections() if s.chapter == r.number]}
+                    for r in self.edition.rules if r.kind == "chapter"]
+        html = self.site.templates["all"].render(**ctx, units=units, entries=entries, chapters=chapters,
+                                                 inline=self.inline)
+        self.site.write(self.out, path, html)
+
+    def _one_page_unit(self, r: Rule, env: dict[str, Any], seen: set[str]) -> dict[str, Any]:
+        text = r.text or ""
+        heading = r.title
+        if heading and text.startswith(heading):
+            text = text[len(heading):].lstrip()
+        numbered = r.kind in ("chapter", "section", "rule", "subrule")
+        aliases = []
+        if numbered and "~" not in r.id:
+            for anchor in (U.alias_anchor(r.id), U.mtgwtf_anchor(r.number)):
+                if anchor not in seen and anchor != r.id:
+                    seen.add(anchor)
+                    aliases.append(anchor)
+        level = {"chapter": 2, "section": 3}.get(r.kind, 4 if heading else 0)
+        label = r.number if r.kind == "subrule" else (r.number + "." if numbered else "")
+        return {"id": r.id, "level": level, "label": label, "cls": _CLASSES.get(r.kind, r.kind),
+                "alias": aliases[0] if aliases else "", "more": aliases[1:],
+                "heading": self.inline(heading) if heading else None,
+                "html": self.text(text, env),
+                "examples": [self.text(ex, env) for ex in r.examples]}
 
     def fragment(self, data_href: str | None) -> None:
         """The single page of a document without a date: every unit in order."""

@@ -47,6 +47,16 @@ def glossary_page(name: str) -> str:
     return f"{edition_dir(name)}/glossary.html"
 
 
+def all_page(name: str) -> str:
+    """``en/2026-08-07/all.html``: the whole edition on one page (Ctrl+F, printing)."""
+    return f"{edition_dir(name)}/all.html"
+
+
+def redirect_page() -> str:
+    """The page that takes a Yawgatog or mtg.wtf link (or just its ``#fragment``)."""
+    return "go.html"
+
+
 def data_file(name: str) -> str:
     """``/data/{lang}/{date}.json``, the edition's export (when a data dir is given)."""
     return f"data/{name}.json"
@@ -149,6 +159,38 @@ def alias_anchor(number: str) -> str:
 _ALIAS = re.compile(r"^R(\d)(\d\d)?(\d+)?([a-z]{0,2})$")
 
 
+def mtgwtf_anchor(number: str) -> str:
+    """mtg.wtf's anchor of a rule (``taw/magic-search-engine``, ``bin/format_comp_rules``):
+    ``702.123a`` → ``section-702-123a``, ``100.`` → ``section-100``, ``7`` → ``section-7``."""
+    return "section-" + re.sub(r"[^a-z0-9]", "-", number.lower().removesuffix("."))
+
+
+_CURLY = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"'})
+_YAWGATOG_DROP = str.maketrans("", "", "\"',.")
+
+
+def yawgatog_anchors(headword: str) -> list[str]:
+    """Yawgatog's glossary anchors of a headword (as bra1n/judgebot ``modules/cr.ts``
+    builds them): lower case; ``" ' , .`` dropped; any other character not
+    ``[a-z0-9-]`` an underscore; ``_obsolete_`` removed; runs of underscores collapsed,
+    ends trimmed. The CR prints curly quotes, which that function turns into ``_``;
+    whether Yawgatog drops them is not known, so both forms are given (first the one
+    with curly quotes read as straight ones, then the other, when it differs).
+
+    >>> yawgatog_anchors("City’s Blessing")
+    ['citys_blessing', 'city_s_blessing']
+    >>> yawgatog_anchors("Active Player, Nonactive Player Order"), yawgatog_anchors("Mana Burn (Obsolete)")
+    (['active_player_nonactive_player_order'], ['mana_burn'])
+    """
+    out: list[str] = []
+    for text in (headword.translate(_CURLY), headword):
+        s = re.sub(r"[^a-z0-9-]", "_", text.lower().translate(_YAWGATOG_DROP)).replace("_obsolete_", "_")
+        s = re.sub(r"__+", "_", s).strip("_")
+        if s and s not in out:
+            out.append(s)
+    return out
+
+
 def number_from_alias(alias: str) -> str | None:
     """``R70237a`` → ``702.37a``; anything else → ``None``."""
     m = _ALIAS.match(alias)
@@ -207,15 +249,22 @@ class Layout:
     pages: dict[str, str]
     sections: dict[str, list[str]] = field(default_factory=dict)
     glossary: dict[str, str] = field(default_factory=dict)
+    single: str | None = None
+
+    def on_one_page(self, page: str) -> "Layout":
+        """The same edition with every unit on ``page`` (its ``all.html``)."""
+        return Layout(self.edition, self.lang, self.fragment, self.pages, self.sections, self.glossary, page)
 
     def rule(self, rule_id: str) -> str | None:
         """Site path with anchor of a rule id, or ``None`` when the edition lacks it."""
         page = self.pages.get(rule_id)
+        if page is not None and self.single:
+            page = self.single
         return None if page is None else f"{page}#{rule_id}"
 
     def section(self, number: str) -> str | None:
         """Site path of a section's (first) page; a fragment's page with anchor."""
-        if self.fragment:
+        if self.fragment or self.single:
             return self.rule(number)
         parts = self.sections.get(number)
         return parts[0] if parts else None
@@ -229,7 +278,7 @@ class Layout:
                      if k in self.glossary), None)
         if slug is None:
             return None
-        page = edition_index(self.edition) if self.fragment else glossary_page(self.edition)
+        page = self.single or (edition_index(self.edition) if self.fragment else glossary_page(self.edition))
         return f"{page}#{slug}"
 
     def target(self, kind: str, number: str) -> str | None:
