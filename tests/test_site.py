@@ -600,7 +600,7 @@ def test_real_702_html_holds_702_37a_even_when_the_section_is_split_into_parts(r
 def test_real_reference_to_rule_702_37_links_to_its_anchor_on_the_702_page(real_site):
     folder = real_site / "en/2026-08-07"
     pattern = re.compile(r'rule <a href="(?P<href>(?:702(?:-\d)?\.html)?#702\.37)">702\.37</a>')
-    found = [(page, m["href"]) for page in sorted(folder.glob("*.html"))
+    found = [(page, m["href"]) for page in sorted(folder.glob("*.html")) if page.name != "all.html"
              for m in pattern.finditer(read(page))]
     assert found, "no page cites rule 702.37"
     for page, href in found:
