@@ -104,8 +104,8 @@ def test_side_by_side_pages_put_each_chinese_rule_beside_its_english_twin(kb):
 def test_the_lexicon_page_has_french_and_chinese_tables(kb):
     page = read(kb / "site" / "compare" / "lexicon.html")
     assert '<section lang="fr">' in page and '<section lang="zh-Hans">' in page
-    assert re.search(r'<td lang="en">Trample</td><td>践踏</td>', page)
-    assert re.search(r'<td lang="en">Morph</td><td>Mue</td>', page)
+    assert re.search(r'<td lang="en"><a href="[^"]*">Trample</a></td><td><a href="[^"]*">践踏</a></td>', page)
+    assert re.search(r'<td lang="en"><a href="[^"]*">Morph</a></td><td><a href="[^"]*">Mue</a></td>', page)
 
 
 def test_chinese_diff_and_history_pages_use_chinese_kind_names(kb):

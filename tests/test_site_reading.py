@@ -28,8 +28,9 @@ def real_site(edition, seed_files, tmp_path_factory) -> Path:
     from comprules.graph import kb_graph
 
     seeds = [parse_file(f) for f in seed_files]
+    era = parse_file(edition.source.replace("2026-08-07", "2005-02-01"))  # seed 004's English
     out = tmp_path_factory.mktemp("reading") / "site"
-    render_site([edition, *seeds], out, graph=kb_graph([edition]), search=False)
+    render_site([edition, era, *seeds], out, graph=kb_graph([edition]), search=False)
     return out
 
 
@@ -77,3 +78,93 @@ def test_redirect_page_and_home_take_other_sites_links(real_site):
     go = read(real_site / "go.html")
     assert 'data-latest="en/latest/"' in go and "goto.js" in go
     assert 'data-latest="en/latest/"' in read(real_site / "index.html")
+
+
+# -- reading comfort (part 4) -------------------------------------------------------------
+
+
+def _rule_html(site: Path, rule_id: str) -> str:
+    """The HTML of one rule's own element (its ``<p>``) on its section page."""
+    for page in sorted((site / "en/2026-08-07").glob(f"{rule_id[:3]}*.html")):
+        m = re.search(rf'<p id="{re.escape(rule_id)}" .*?</p>', read(page), re.S)
+        if m:
+            return m.group(0)
+    raise AssertionError(f"{rule_id} not found")
+
+
+def test_cited_by_sits_inside_its_own_rule_before_the_examples(real_site):
+    html = _rule_html(real_site, "702.19b")
+    assert re.search(r'<span class="cb">Cited by: <a href="#702\.19c">702\.19c</a></span></p>$', html)
+    page = read(real_site / "en/2026-08-07/702.html")
+    after = page[page.index('<p id="702.19b"'):]
+    assert after.index('<span class="cb">') < after.index('<p class="ex">') < after.index('<p id="702.19c"')
+
+
+def test_glossary_terms_link_once_per_rule_never_to_the_rule_read_never_inside_quotes(real_site):
+    pages = {p.name: read(p) for p in (real_site / "en/2026-08-07").glob("[0-9]*.html")}
+    # Trample's entry cites 702.19: no rule of 702.19 links to it, but 122.1b does
+    rules_702_19 = re.findall(r'<p id="702\.19[a-z]?" .*?</p>', "".join(v for k, v in pages.items() if k.startswith("702")), re.S)
+    assert len(rules_702_19) >= 7 and not any("#trample" in r for r in rules_702_19)
+    assert 'glossary-3.html#trample">trample</a>' in _rule_html(real_site, "122.1b")
+    # never inside a quoted title: See rule 702.19, “Trample.”
+    for html in pages.values():
+        assert not re.search(r'“<a class="g"[^>]*>[^<]*</a>\.”', html)
+    # once per rule, its examples included
+    page = pages["702.html"]
+    blocks = re.split(r'(?=<(?:p|h3) id="702\.\d+[a-z]?")', page)
+    for block in blocks[1:]:
+        block = block[:block.find("<p id=", 10)] if "<p id=" in block[10:] else block
+        slugs = re.findall(r'<a class="g" href="[^"#]*#([^"]+)"', block)
+        assert len(slugs) == len(set(slugs)), (block[:60], slugs)
+
+
+def test_glossary_in_parts_by_letter_with_an_a_to_z_bar_and_used_in_rules(real_site):
+    folder = real_site / "en/2026-08-07"
+    parts = sorted(folder.glob("glossary*.html"))
+    assert [p.name for p in parts] == ["glossary-2.html", "glossary-3.html", "glossary.html"]
+    assert max(p.stat().st_size for p in parts) <= 150 * 1024
+    first = read(folder / "glossary.html")
+    bar = re.search(r'<nav class="az".*?</nav>', first, re.S).group(0)
+    assert len(re.findall(r"<a ", bar)) >= 24 and 'href="glossary-3.html#g-T"' in bar
+    assert '<i id="trample" data-go="glossary-3.html"></i>' in first  # glossary.html#trample still lands
+    trample = re.search(r'<dt id="trample">.*?(?=<dt )', read(folder / "glossary-3.html"), re.S).group(0)
+    # the rules whose text or examples say "trample", less 702.19 itself (its "See rule")
+    assert re.search(r'Used in 5 rules: <a href="111.html#111.4">111.4</a>, <a href="111.html#111.10k">111.10k</a>, '
+                     r'<a href="122.html#122.1b">122.1b</a>, <a href="702.html#702.1c">702.1c</a> …', trample), trample
+
+
+def test_every_part_of_702_opens_with_the_index_of_all_its_keyword_abilities(real_site, edition):
+    folder = real_site / "en/2026-08-07"
+    keywords = [r for r in edition.rules if r.kind == "rule" and r.section == "702"]
+    assert len(keywords) > 190
+    for page in sorted(folder.glob("702*.html")):
+        html = read(page)
+        index = re.search(r'<details class="kw">.*?</details>', html, re.S)
+        assert index and html.index('<details class="kw">') < html.index('<p id="702.'), page.name
+        assert len(re.findall(r"<li", index.group(0))) == len(keywords)
+        assert re.search(r'<a href="(702-\d\.html)?#702\.37">702\.37</a> Morph', index.group(0))
+
+
+def test_compare_pages_are_full_width_with_both_texts_references_linked(real_site):
+    pages = [p for p in (real_site / "compare").rglob("*.html") if p.name not in ("index.html", "lexicon.html")]
+    html = read(next(p for p in pages if p.parent.name.startswith("004_") and p.name == "502.html"))
+    assert '<body class="wide">' in html
+    row = re.search(r'<tr id="502\.42b">.*?</tr>', html, re.S).group(0)
+    fr, en = row.split('<td lang="en">')
+    assert re.search(r'voir règle <a href="[^"]*#409\.1a" hreflang="en" class="xl">409\.1a</a>', fr)
+    assert re.search(r'see rule <a href="[^"]*#409\.1a">409\.1a</a>', en)
+    index = read(real_site / "compare/index.html")
+    assert 'id="paired-note"' in index and 'aria-describedby="paired-note"' in index and " / " in index
+
+
+def test_lexicon_has_one_row_per_term_each_side_linked(real_site):
+    from comprules.site.compare import _singular
+
+    html = read(real_site / "compare/lexicon.html")
+    rows = re.findall(r'<tr><td lang="en">(.*?)</td><td>(.*?)</td>', html)
+    keys = [(_singular(re.sub("<[^>]+>", "", en)), _singular(re.sub("<[^>]+>", "", fr))) for en, fr in rows]
+    assert len(keys) == len(set(keys)) > 100
+    morph = next((en, fr) for en, fr in rows if ">Morph<" in en)
+    assert 'glossary' in morph[0] and "#morph" in morph[0]
+    assert re.search(r'<a href="[^"]*004_99dc3338bd3ea994/index.html#502\.26">Mue</a>', morph[1])
+    assert "004_99dc" not in re.sub(r'href="[^"]*"', "", html)  # documents named by title

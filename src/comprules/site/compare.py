@@ -105,8 +105,21 @@ def _english_units(en: Edition, fr_alignment: Any) -> dict[str, str]:
     return out
 
 
+def _fallback(site: "SiteRenderer", en: Edition, u: U.Urls):
+    """The link of a French citation of a rule the document does not quote: the rule
+    in the English edition beside it (``class="xl"``, see :mod:`.markdown`)."""
+    layout = site.layout(en)[0]
+
+    def fallback(kind: str, number: str) -> str | None:
+        path = layout.target(kind, number) if kind != "glossary" else None
+        return u(path) if path else None
+
+    return fallback
+
+
 def render_compare(site: "SiteRenderer", out: Path, fr: Edition, en: Edition, alignment: Any) -> None:
-    """The pages of one French document beside its English edition."""
+    """The pages of one French document beside its English edition, full width, both
+    texts with their references linked."""
     from .changes import rule_href
     from .render import edition_label, labels
 
@@ -132,15 +145,16 @@ def render_compare(site: "SiteRenderer", out: Path, fr: Edition, en: Edition, al
         from .diffs import DiffText
 
         texts = DiffText(site, path, fr, en)  # the site's one text renderer, references linked
+        texts.env(fr)["fallback"] = _fallback(site, en, u)
         rows = []
         for unit_id, unit in groups.get(number, []):
             en_id = pairs.get(unit_id)
             en_rule = en.get(en_id) if en_id else None
             entry = english_entries.get(unit_id)
             if entry is not None:
-                rows.append({"id": unit_id, "label": unit.term, "kind": "glossary", "fr": unit.text,
+                rows.append({"id": unit_id, "label": unit.term, "kind": "glossary", "fr": texts.text(fr, unit.text),
                              "fr_href": u(f"{U.glossary_page(fr.name)}#{unit.slug}"), "en_id": entry.term,
-                             "en": entry.text, "en_href": u(f"{U.glossary_page(en.name)}#{entry.slug}"),
+                             "en": texts.text(en, entry.text), "en_href": u(f"{U.glossary_page(en.name)}#{entry.slug}"),
                              "note": False})
                 continue
             if isinstance(unit, Rule):
@@ -202,8 +216,12 @@ def render_compare_index(site: "SiteRenderer", out: Path) -> None:
 
 
 def lexicon_rows(site: "SiteRenderer", u: U.Urls) -> list[dict[str, Any]]:
-    """English ⇄ French terms: the checked-in table, and the heading pairs found."""
+    """English ⇄ French terms: the checked-in table and the heading pairs the alignments
+    found, one row per term (singular and plural merged), each side linked: the English
+    term to its glossary entry or rule in the latest English edition, the French one to
+    the document that prints it; ``links``: the other places the pair was found."""
     from .changes import rule_href
+    from .render import edition_label
 
     found: dict[tuple[str, str], list[tuple[str, str]]] = {}
     try:
@@ -216,22 +234,92 @@ def lexicon_rows(site: "SiteRenderer", u: U.Urls) -> list[dict[str, Any]]:
         for pair in crosslang.aligned_terms(fr, en, alignment):
             links = found.setdefault((pair.en, pair.fr), [])
             fr_anchor = pair.fr_id.partition("/")[2] if pair.fr_id.startswith("glossary/") else pair.fr_id
-            href = u(f"{U.edition_index(fr.name)}#{fr_anchor}")
-            links.append((fr.name.partition("/")[2][:3], href))
+            links.append((edition_label(fr), u(f"{U.edition_index(fr.name)}#{fr_anchor}"), "fr"))
             en_href = rule_href(site, u, en, pair.en_id)
             if en_href:
-                links.append((f"{pair.en_id} ({en.effective.isoformat()})", en_href))
+                links.append((f"{pair.en_id} ({en.effective.isoformat()})", en_href, "en"))
     table = crosslang.lexicon()
-    rows = []
-    keys = {(en.casefold(), fr.casefold()) for en, frs in table.items() for fr in frs}
-    for en, frs in sorted(table.items(), key=lambda kv: kv[0].casefold()):
-        for fr in frs:
-            rows.append({"en": en, "fr": fr, "links": found.get((en, fr), []), "found": (en, fr) in found})
-    for (en, fr), links in sorted(found.items()):
-        if (en.casefold(), fr.casefold()) not in keys:
-            rows.append({"en": en, "fr": fr, "links": links, "found": True})
-    rows.sort(key=lambda r: r["en"].casefold())
-    return rows
+    pairs = [(en, fr) for en, frs in table.items() for fr in frs]
+    pairs += [key for key in found if key not in set(pairs)]
+    french = [d for d, _, _ in site.compares if d.lang == "fr"]
+    find_en, find_fr = _english_finder(site, u), _document_finder(site, u, french)
+    rows: dict[tuple[str, str], dict[str, Any]] = {}
+    for en, fr in pairs:
+        key = (_singular(en), _singular(fr))
+        row = rows.get(key)
+        links = found.get((en, fr), [])
+        if row is None:
+            rows[key] = row = {"en": en, "fr": fr, "en_href": None, "fr_href": None, "links": []}
+        elif len(en) < len(row["en"]):  # the singular names the row
+            row["en"], row["fr"] = en, fr
+        row["links"].extend(link for link in links if link not in row["links"])
+    for row in rows.values():
+        row["en_href"] = find_en(row["en"])
+        doc_links = [link for link in row["links"] if link[2] == "fr"]
+        row["fr_href"] = doc_links[0][1] if doc_links else find_fr(row["fr"])
+        row["links"] = [(label, href) for label, href, _ in row["links"] if href not in (row["en_href"], row["fr_href"])]
+    return sorted(rows.values(), key=lambda r: (r["en"].casefold(), r["fr"].casefold()))
+
+
+def _singular(term: str) -> str:
+    """A lexicon row's key: folded, each word singular ("Delayed Triggered Abilities" and
+    "Delayed Triggered Ability" are one row; "Capacités" and "Capacité" too)."""
+    words = []
+    for w in term.casefold().split():
+        if len(w) > 3 and w.endswith("ies"):
+            w = w[:-3] + "y"
+        elif len(w) > 3 and w.endswith(("s", "x")) and not w.endswith("ss"):
+            w = w[:-1]
+        words.append(w)
+    return " ".join(words)
+
+
+def _english_finder(site: "SiteRenderer", u: U.Urls):
+    """English term → the link to its glossary entry, else to the rule or section of
+    that title, in the latest English edition (``None`` when neither exists)."""
+    latest = site.latest.get("en")
+    if latest is None:
+        return lambda term: None
+    layout = site.layout(latest)[0]
+    titled: dict[str, str] = {}
+    for r in latest.rules:
+        if r.title and r.kind in ("section", "rule"):
+            titled.setdefault(_singular(r.title), r.id)
+
+    def find(term: str) -> str | None:
+        path = layout.glossary_term(term)
+        if path is None and _singular(term) in titled:
+            path = layout.rule(titled[_singular(term)])
+        return u(path) if path else None
+
+    return find
+
+
+def _document_finder(site: "SiteRenderer", u: U.Urls, documents: list[Edition]):
+    """French term → the first unit of a French document titled so (a section or rule
+    heading, a rulebook heading), else the first unit whose text prints it, or ``None``."""
+    import re
+
+    titled: dict[str, str] = {}
+    texts: list[tuple[str, str]] = []
+    for doc in documents:
+        page = U.edition_index(doc.name)
+        for r in doc.rules:
+            if r.title:
+                titled.setdefault(_singular(r.title), f"{page}#{r.id}")
+            if r.kind != "note":
+                texts.append((r.text, f"{page}#{r.id}"))
+        for g in doc.glossary:
+            titled.setdefault(_singular(g.term), f"{page}#{g.slug}")
+            texts.append((g.text, f"{page}#{g.slug}"))
+
+    def find(term: str) -> str | None:
+        if _singular(term) in titled:
+            return u(titled[_singular(term)])
+        pattern = re.compile(r"(?<!\w)" + re.escape(term) + r"(?!\w)", re.IGNORECASE)
+        return next((u(path) for text, path in texts if pattern.search(text)), None)
+
+    return find
 
 
 def translation_lexicon_rows(site: "SiteRenderer", u: U.Urls, lang: str) -> list[dict[str, Any]]:
@@ -257,8 +345,12 @@ def translation_lexicon_rows(site: "SiteRenderer", u: U.Urls, lang: str) -> list
                 links.append((p.fr_id, zh_href))
             if en_href:
                 links.append((f"{p.en_id} ({en.effective.isoformat()})", en_href))
-    return [{"en": en_term, "fr": term, "links": links}
-            for (en_term, term), links in sorted(rows.items(), key=lambda kv: (kv[0][0].casefold(), kv[0][1]))]
+    out = []
+    for (en_term, term), links in sorted(rows.items(), key=lambda kv: (kv[0][0].casefold(), kv[0][1])):
+        # the first link is the translated unit, the second the English one: on the terms themselves
+        out.append({"en": en_term, "fr": term, "fr_href": links[0][1] if links else None,
+                    "en_href": links[1][1] if len(links) > 1 else None, "links": links[2:]})
+    return out
 
 
 def render_lexicon(site: "SiteRenderer", out: Path) -> None:

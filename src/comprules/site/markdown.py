@@ -272,12 +272,22 @@ def link_refs(tokens: list[Token], env: dict) -> list[Token]:
 
 def link_terms(tokens: list[Token], env: dict) -> list[Token]:
     """The tokens with the first occurrence of each glossary term (outside links and
-    dangling marks) made a link to the glossary."""
+    dangling marks) made a link to the glossary.
+
+    ``env["terms_seen"]`` (a set shared by a rule's text and its examples) keeps a
+    term to its first occurrence in the whole rule; ``env["terms_skip"]`` holds the
+    terms whose glossary entry cites the rule being read (no link back to it); a term
+    inside quotation marks (a quoted title such as “Trample.”, quoted card text) is
+    left plain.
+    """
     matcher = env["terms"]
     page = env.get("glossary", "glossary.html")
-    seen: set[str] = set()
+    seen: set[str] = env["terms_seen"] if env.get("terms_seen") is not None else set()
+    skip = env.get("terms_skip") or ()
+    href_of = env.get("glossary_href")  # slug → link to the part of the glossary holding it
     out: list[Token] = []
     depth = 0
+    quoted = False
     for token in tokens:
         if token.type in ("link_open", "span_open"):
             depth += 1
@@ -287,13 +297,15 @@ def link_terms(tokens: list[Token], env: dict) -> list[Token]:
             out.append(token)
             continue
         text, last = token.content, 0
+        spans, quoted = quoted_spans(text, quoted)
         for start, end, slug in matcher.find(text):
-            if slug in seen:
+            if slug in seen or slug in skip or any(a <= start < b for a, b in spans):
                 continue
             seen.add(slug)
             if start > last:
                 out.append(_text(text[last:start], token.level))
-            open_ = Token("link_open", "a", 1, attrs={"class": "g", "href": f"{page}#{slug}"})
+            href = href_of(slug) if href_of is not None else f"{page}#{slug}"
+            open_ = Token("link_open", "a", 1, attrs={"class": "g", "href": href})
             open_.level = token.level
             close = Token("link_close", "a", -1)
             close.level = token.level
@@ -304,6 +316,30 @@ def link_terms(tokens: list[Token], env: dict) -> list[Token]:
         elif last < len(text):
             out.append(_text(text[last:], token.level))
     return out
+
+
+_QUOTES = re.compile(r'[“”"]')
+
+
+def quoted_spans(text: str, quoted: bool = False) -> tuple[list[tuple[int, int]], bool]:
+    """The ``(start, end)`` runs of ``text`` inside quotation marks (“…” or "…"), and
+    whether a quotation is still open at its end; ``quoted``: open at its start.
+
+    >>> quoted_spans('See rule 702.19, “Trample.” Then "more".')
+    ([(17, 27), (33, 39)], False)
+    """
+    spans: list[tuple[int, int]] = []
+    start = 0 if quoted else None
+    for m in _QUOTES.finditer(text):
+        mark = m.group()
+        if start is None and mark in '“"':
+            start = m.start()
+        elif start is not None and mark in '”"':
+            spans.append((start, m.end()))
+            start = None
+    if start is not None:
+        spans.append((start, len(text)))
+    return spans, start is not None
 
 
 def split_text(text: str, refs: Sequence[Any], level: int, env: dict) -> list[Token]:

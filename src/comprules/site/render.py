@@ -29,7 +29,7 @@ import jinja2
 from markupsafe import Markup
 
 from .. import languages
-from ..model import Edition, Rule, sort_key
+from ..model import Edition, Rule, parent_number, sort_key
 from . import urls as U
 from .lineage import Lineage, chains, load_alignments, pairs
 from .documents import DocumentView, document_view, eras
@@ -51,6 +51,8 @@ HISTORY_SLICE = 600
 #: caches and copies from its parent grows with the pages it renders (issue 12: peak memory).
 WORKER_TASKS = 30
 
+#: Rules listed under a glossary entry ("Used in 23 rules: …"), the first ones.
+USED_SHOWN = 4
 
 def _kind_labels() -> dict[str, dict[str, str]]:
     return {lang.code: lang.kinds for lang in languages.all_languages()}
@@ -615,6 +617,7 @@ class _EditionPages:
         self.cited = site.cited.get(edition.name, {})
         self.terms = {} if layout.fragment else {g.slug: g.term for g in edition.glossary}
         self.matcher = None if layout.fragment else TermMatcher.for_edition(edition)
+        self.term_rules = self._term_rules() if self.matcher is not None else {}
         self.keys = site.lineage.key.get(edition.name, {})
         self.dated = not layout.fragment
         self.histories = site.history_keys.get(edition.lang, set()) if self.dated else set()
@@ -631,6 +634,28 @@ class _EditionPages:
             "source": Path(edition.source).name if edition.source else "",
             "is_latest": latest is not None and latest.name == edition.name,
         }
+
+    def _term_rules(self) -> dict[str, set[str]]:
+        """Rule number → the glossary entries (slugs) that cite it: the terms not linked
+        inside that rule and its subrules (Trample in 702.19a would link to itself)."""
+        out: dict[str, set[str]] = {}
+        for entry in self.edition.glossary:
+            for ref in self.site.extract(entry.text, self.edition.lang) if entry.text else ():
+                if ref.kind == "glossary":
+                    continue
+                for number in ref.targets:
+                    out.setdefault(number, set()).add(entry.slug)
+        return out
+
+    def terms_skipped(self, r: Rule) -> set[str]:
+        """The glossary terms not linked in ``r``: those whose entry cites ``r`` or a
+        rule, section or chapter above it."""
+        skip: set[str] = set()
+        number: str | None = r.number
+        while number:
+            skip |= self.term_rules.get(number, set())
+            number = parent_number(number)
+        return skip
 
     def context(self, path: str, title: str, **extra: Any) -> dict[str, Any]:
         u = U.Urls(path, self.layout)
@@ -651,6 +676,8 @@ class _EditionPages:
         if self.matcher is not None:
             env["terms"] = self.matcher
             env["glossary"] = u(U.glossary_page(self.edition.name))
+            pages, name = self.layout.glossary_pages, self.edition.name
+            env["glossary_href"] = lambda slug: u(f"{pages.get(slug) or U.glossary_page(name)}#{slug}")
         english = self.site.english_of.get(self.edition.name)
         if english is not None:
             layout = self.site.layout(english)[0]
@@ -688,6 +715,9 @@ class _EditionPages:
         else:
             label = ""
         key = self.keys.get(r.id, r.id)
+        if "terms" in env:  # a term is linked once per rule (text and examples), never to this rule
+            env["terms_seen"] = set()
+            env["terms_skip"] = self.terms_skipped(r)
         history = None
         if key in self.histories and r.kind != "chapter":
             history = u(U.history_page(self.edition.lang, key))
@@ -739,7 +769,8 @@ class _EditionPages:
                 slug = citing.partition("/")[2]
                 term = self.terms.get(slug)
                 if term:
-                    cited.append((plain(term), u(f"{U.glossary_page(self.edition.name)}#{slug}")))
+                    page = self.layout.glossary_pages.get(slug) or U.glossary_page(self.edition.name)
+                    cited.append((plain(term), u(f"{page}#{slug}")))
             elif href := u.rule(citing):
                 cited.append((citing, href))
         return cited
@@ -773,30 +804,98 @@ class _EditionPages:
         self.site.write(self.out, path, html)
 
     def glossary(self) -> None:
-        path = U.glossary_page(self.edition.name)
-        ctx = self.context(path, f"{self.t['glossary']} — {self.ed['label']}")
-        html = self.site.templates["glossary"].render(**ctx, entries=self.entries(ctx["u"]))
-        self.site.write(self.out, path, html)
+        """The glossary, in parts by letter when long (``glossary-2.html``…), with an
+        A–Z bar and, under each entry, the rules that use its term.
 
-    def entries(self, u: U.Urls) -> list[dict[str, Any]]:
-        env = self.env(u)
-        env.pop("terms", None)  # the glossary links its references, not every term
-        views = []
-        seen: set[str] = {e.slug for e in self.edition.glossary}
+        The first part keeps an anchor for every entry of the later parts
+        (``<i id="trample" data-go="glossary-4.html">``), so that ``glossary.html#trample``
+        still lands (site.js follows it); the site's own links go to the right part.
+        """
+        name = self.edition.name
+        parts = self.layout.glossary_parts or (tuple(e.slug for e in self.edition.glossary),)
+        by_slug = {e.slug: e for e in self.edition.glossary}
+        uses = self.uses()
+        where = {slug: k for k, part in enumerate(parts, start=1) for slug in part}
+        letters: dict[str, int] = {}
         for entry in self.edition.glossary:
-            anchors = []
+            key = U.letter(entry.term)
+            if key:
+                letters.setdefault(key, where.get(entry.slug, 1))
+        anchors = self.glossary_anchors()
+        for k, part in enumerate(parts, start=1):
+            path = U.glossary_page(name, k)
+            count = len(parts)
+            label = f"({self.t['part']} {k}/{count})" if count > 1 else ""
+            ctx = self.context(path, f"{self.t['glossary']}{' ' + label if label else ''} — {self.ed['label']}")
+            u = ctx["u"]
+            views = self.entries(u, [by_slug[s] for s in part], uses, anchors)
+            groups: list[tuple[str, list]] = []
+            for view in views:
+                if not groups or view["letter"] != groups[-1][0]:
+                    groups.append((view["letter"], []))
+                groups[-1][1].append(view)
+            az = [(key, u(f"{U.glossary_page(name, page)}#{_letter_id(key)}")) for key, page in
+                  sorted(letters.items(), key=lambda kv: (kv[0] != "#", kv[0]))] if len(letters) > 1 else []
+            stubs = []
+            if k == 1 and count > 1:
+                for later, slugs in enumerate(parts[1:], start=2):
+                    page = U.glossary_page(name, later).rpartition("/")[2]
+                    for slug in slugs:
+                        stubs.extend((a, page) for a in (slug, *anchors.get(slug, ())))
+            pager = [(i, u(U.glossary_page(name, i)) if i != k else None) for i in range(1, count + 1)] if count > 1 else []
+            html = self.site.templates["glossary"].render(**ctx, groups=groups, az=az, stubs=stubs,
+                                                          part_label=label, parts=pager, letter_id=_letter_id)
+            self.site.write(self.out, path, html)
+
+    def glossary_anchors(self) -> dict[str, list[str]]:
+        """Slug → the extra anchors of an entry (its aliases' slugs), unique in the edition."""
+        seen: set[str] = {e.slug for e in self.edition.glossary}
+        out: dict[str, list[str]] = {}
+        for entry in self.edition.glossary:
             for alias in (entry.term, *entry.aliases):
                 slug = U.slugify(alias)
                 if slug and slug not in seen:
                     seen.add(slug)
-                    anchors.append(slug)
+                    out.setdefault(entry.slug, []).append(slug)
+        return out
+
+    def uses(self) -> dict[str, list[str]]:
+        """Slug → the rules (ids, in order) whose text uses the term, less the rules its
+        entry cites and their subrules (already its "See rule")."""
+        matcher = TermMatcher.of(self.edition.glossary, self.edition.lang)
+        cited: dict[str, set[str]] = {}
+        for number, slugs in self.term_rules.items():
+            for slug in slugs:
+                cited.setdefault(slug, set()).add(number)
+        out: dict[str, list[str]] = {}
+        for r in self.edition.rules:
+            if r.kind not in ("rule", "subrule") or not r.text:
+                continue
+            text = " ".join((r.text, *r.examples)) if r.examples else r.text
+            for slug in dict.fromkeys(s for _a, _b, s in matcher.find(text)):
+                if slug in cited and (r.number in cited[slug] or self.terms_skipped(r) & {slug}):
+                    continue
+                out.setdefault(slug, []).append(r.id)
+        return out
+
+    def entries(self, u: U.Urls, entries: Sequence | None = None, uses: dict[str, list[str]] | None = None,
+                anchors: dict[str, list[str]] | None = None) -> list[dict[str, Any]]:
+        env = self.env(u)
+        env.pop("terms", None)  # the glossary links its references, not every term
+        views = []
+        anchors = self.glossary_anchors() if anchors is None else anchors
+        for entry in self.edition.glossary if entries is None else entries:
             senses = entry.senses or ((entry.text,) if entry.text else ())
+            used = (uses or {}).get(entry.slug, [])
             views.append({
                 "slug": entry.slug, "term": self.inline(entry.term),
                 "aliases": [self.inline(a) for a in entry.aliases],
-                "obsolete": entry.obsolete, "anchors": anchors,
+                "obsolete": entry.obsolete, "anchors": list(anchors.get(entry.slug, ())),
+                "letter": U.letter(entry.term),
                 "senses": [(i + 1 if len(senses) > 1 else None, self.text(s, env))
                            for i, s in enumerate(senses)],
+                "used": {"count": len(used), "more": len(used) > USED_SHOWN,
+                         "links": [(rid, u.rule(rid)) for rid in used[:USED_SHOWN] if u.rule(rid)]} if used else None,
             })
         return views
 
@@ -836,11 +935,12 @@ class _EditionPages:
                 "key": "",
                 "history": None,
                 "part_label": part_label,
+                "part_no": part_no,
                 "parts": " ".join(str(_rule_integer(p[0].number) if p else 0)
                                   for p in parts_of[number]) if count > 1 else "",
             }
-            if part_no == 1 and count > 1:
-                sec["elsewhere"] = self._elsewhere(parts_of[number][1:], name, number, u)
+            if count > 1:
+                sec["index"] = self._index(parts_of[number], part_no, name, number, u)
                 sec["count"] = count
             if head is not None and part_no == 1:
                 view = self.rule_view(head, u, {})
@@ -854,21 +954,23 @@ class _EditionPages:
             )
             self.site.write(self.out, path, html, section=True)
 
-    def _elsewhere(self, later: list[list[Rule]], name: str, number: str, u: U.Urls) -> list[dict]:
-        """The rules of a split section's later parts, for the contents on its first page.
+    def _index(self, parts: list[list[Rule]], here: int, name: str, number: str, u: U.Urls) -> list[dict]:
+        """The index of a split section (702's keyword abilities), at the top of every part:
+        each rule with its title, linked to its part.
 
-        Each entry carries the ids of the rule and its subrules, so that a permalink
-        ``702.html#702.37a`` lands on the entry pointing to ``702-2.html#702.37a``
-        (and the page's script goes there at once).
+        On the first part, the entries of the later parts carry the ids of their rule and
+        subrules, so that a permalink ``702.html#702.37a`` lands on the entry pointing to
+        ``702-2.html#702.37a`` (and the page's script goes there at once).
         """
         entries: list[dict] = []
-        for i, part in enumerate(later, start=2):
-            href = u(U.section_page(name, number, i))
+        for i, part in enumerate(parts, start=1):
+            href = "" if i == here else u(U.section_page(name, number, i))
+            stub = here == 1 and i > 1
             for rule in part:
                 if rule.kind == "rule" or not entries:
-                    entries.append({"number": rule.number, "title": rule.title, "href": f"{href}#{rule.id}",
-                                    "id": rule.id, "ids": []})
-                else:
+                    entries.append({"number": rule.number, "title": self.inline(rule.title) if rule.title else "",
+                                    "href": f"{href}#{rule.id}", "id": rule.id if stub else "", "ids": []})
+                elif stub:
                     entries[-1]["ids"].append((rule.id, f"{href}#{rule.id}"))
         return entries
 
@@ -992,6 +1094,11 @@ def plain(text: str) -> str:
 
 def site_title(edition: Edition) -> str:
     return labels(edition.lang)["site"]
+
+
+def _letter_id(key: str) -> str:
+    """The anchor of a glossary letter heading: ``g-A``; ``g-0`` for digits and signs."""
+    return "g-0" if key == "#" else f"g-{key}"
 
 
 def _size(path: Path) -> str:

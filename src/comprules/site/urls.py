@@ -43,8 +43,9 @@ def section_page(name: str, section: str, part: int = 1) -> str:
     return f"{edition_dir(name)}/{section}{suffix}.html"
 
 
-def glossary_page(name: str) -> str:
-    return f"{edition_dir(name)}/glossary.html"
+def glossary_page(name: str, part: int = 1) -> str:
+    """``glossary.html``; a long glossary's later parts ``glossary-2.html`` (by letter)."""
+    return f"{edition_dir(name)}/glossary{'' if part == 1 else f'-{part}'}.html"
 
 
 def all_page(name: str) -> str:
@@ -250,10 +251,23 @@ class Layout:
     sections: dict[str, list[str]] = field(default_factory=dict)
     glossary: dict[str, str] = field(default_factory=dict)
     single: str | None = None
+    glossary_parts: tuple[tuple[str, ...], ...] = ()
 
     def on_one_page(self, page: str) -> "Layout":
         """The same edition with every unit on ``page`` (its ``all.html``)."""
-        return Layout(self.edition, self.lang, self.fragment, self.pages, self.sections, self.glossary, page)
+        return Layout(self.edition, self.lang, self.fragment, self.pages, self.sections, self.glossary, page,
+                      self.glossary_parts)
+
+    @property
+    def glossary_pages(self) -> dict[str, str]:
+        """Glossary slug → the page (part) it is on."""
+        try:
+            return self.__dict__["_glossary_pages"]
+        except KeyError:
+            pages = {slug: glossary_page(self.edition, i + 1)
+                     for i, part in enumerate(self.glossary_parts) for slug in part}
+            object.__setattr__(self, "_glossary_pages", pages)
+            return pages
 
     def rule(self, rule_id: str) -> str | None:
         """Site path with anchor of a rule id, or ``None`` when the edition lacks it."""
@@ -278,7 +292,8 @@ class Layout:
                      if k in self.glossary), None)
         if slug is None:
             return None
-        page = self.single or (edition_index(self.edition) if self.fragment else glossary_page(self.edition))
+        page = self.single or (edition_index(self.edition) if self.fragment
+                               else self.glossary_pages.get(slug) or glossary_page(self.edition))
         return f"{page}#{slug}"
 
     def target(self, kind: str, number: str) -> str | None:
@@ -358,7 +373,60 @@ def layout(edition: Edition, budget: int, extra: dict[str, int] | None = None
                 pages[rule.id] = sections[section][i]
     for rule in edition.rules:
         pages.setdefault(rule.id, index)  # chapters, and units outside any section
-    return Layout(name, edition.lang, False, pages, sections, glossary), parts_of
+    glossary_parts = tuple(tuple(g.slug for g in part)
+                           for part in split_glossary(edition.glossary, budget * 4 // 3))
+    return Layout(name, edition.lang, False, pages, sections, glossary, None, glossary_parts), parts_of
+
+
+#: Markup a glossary entry adds beyond its text (anchors, headword link, "used in" links).
+GLOSSARY_MARKUP = 330
+
+
+def letter(term: str) -> str:
+    """The A–Z heading of a glossary headword: its first Latin letter, upper case, or
+    ``#`` (a digit or sign: "+1/+1 Counter"); ``""`` for a headword in another script."""
+    for ch in term:
+        if ch.isalnum():
+            base = ch.upper()
+            if "A" <= base <= "Z":
+                return base
+            if ch.isdigit():
+                return "#"
+            import unicodedata
+
+            folded = unicodedata.normalize("NFKD", base)[:1]
+            return folded if "A" <= folded <= "Z" else ""
+    return "#"
+
+
+def split_glossary(entries, budget: int) -> list[list]:
+    """Cut a glossary into the fewest balanced parts of at most ~``budget`` characters,
+    between two letters (never inside one, unless its headwords have no Latin letter).
+
+    >>> from comprules.model import GlossaryEntry as G
+    >>> gs = [G(t, (), False, ("x" * 60,), "x" * 60, 1, t.lower()) for t in ("Ab", "Ac", "Ba", "Ca")]
+    >>> [[g.term for g in part] for part in split_glossary(gs, 800)]
+    [['Ab', 'Ac'], ['Ba', 'Ca']]
+    """
+    runs: list[list] = []
+    last = None
+    for entry in entries:
+        key = letter(entry.term)
+        if not runs or key != last or not key:
+            runs.append([])
+        runs[-1].append(entry)
+        last = key
+    weights = [sum(len(e.text) + len(e.term) + GLOSSARY_MARKUP for e in run) for run in runs]
+    total = sum(weights)
+    if not total:
+        return [list(entries)] if entries else []
+    count = max(1, -(-total // budget))
+    parts: list[list] = [[] for _ in range(count)]
+    done = 0
+    for run, weight in zip(runs, weights):
+        parts[min(count - 1, int((done + weight / 2) * count // total))].extend(run)
+        done += weight
+    return [part for part in parts if part]
 
 
 def _glossary_keys(edition: Edition) -> dict[str, str]:

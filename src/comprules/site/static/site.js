@@ -49,7 +49,8 @@
     var id = decodeURIComponent(window.location.hash.slice(1));
     var found = id && document.getElementById(id);
     if (found && found.hasAttribute("data-go")) {  /* an entry of the contents of later parts */
-      window.location.replace(found.getAttribute("data-go"));
+      var go = found.getAttribute("data-go");
+      window.location.replace(go.indexOf("#") < 0 ? go + "#" + encodeURIComponent(id) : go);
       return;
     }
     if (!id || found) return;
@@ -271,7 +272,7 @@
     for (var i = 0; i < forms.length; i++) wire(forms[i]);
     var switches = document.querySelectorAll("form.switch");
     for (var j = 0; j < switches.length; j++) wireSwitch(switches[j]);
-    var search = document.getElementById("search");
+    var search = document.querySelector("form#search");  /* not the glossary entry "Search" (id="search") */
     if (search) wireSearch(search);
     document.addEventListener("keydown", slashFocus);
     followSplit();
