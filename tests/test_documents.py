@@ -97,7 +97,7 @@ def test_no_page_of_the_whole_site_titles_a_seed_by_its_file_stem(full_kb):
             text = re.sub(r"<[^>]+>", "", " ".join(groups))  # what a reader sees, not the links' addresses
             assert not any(stem in text for stem in STEMS), (path.relative_to(site), text[:200])
         seen += 1
-    assert seen > 40_000
+    assert seen > 20_000  # 23,878 pages with the 74 English, 18 Chinese editions and the 5 seeds
     home = (site / "index.html").read_text(encoding="utf-8")
     for title in ("Capacité=effet ?", "602. Capacités", "Les capacités", "Offrande, Ninjutsu, Folie, Mue"):
         assert f">{title}</a>" in home
