@@ -315,7 +315,7 @@ def test_fragment_has_one_page_showing_its_passages_and_rules_in_order(small_sit
         "Une règle citée")
     assert {"¶1", "402", "402¶1", "402.1"} <= parse_page(page).ids
     assert 'href="#402.1"' in html  # a reference inside a fragment stays on its page
-    assert "Aller à la règle" in html
+    assert "Aller à une règle" in html  # the go-to box speaks French on a French document
 
 
 def test_latest_alias_is_a_working_copy_of_the_latest_edition(small_site):
@@ -455,10 +455,13 @@ def test_go_to_rule_box_understands_702_37a_and_R70237a():
     ]
 
 
-def test_go_to_rule_box_is_on_home_and_edition_pages(small_site):
-    assert 'class="goto" role="search" data-base="en/latest/"' in read(small_site / "index.html")
-    assert 'class="goto" role="search" data-base=""' in read(
-        small_site / "en/2030-01-01/index.html")
+def test_go_to_rule_box_is_on_every_page_with_the_edition_it_looks_in(small_site):
+    assert re.search(r'class="find goto" role="search" data-edition="en/2030-01-01" data-base="en/latest/" data-root=""',
+                     read(small_site / "index.html"))
+    assert 'data-edition="en/2030-01-01" data-base="" data-root="../../"' in read(small_site / "en/2030-01-01/index.html")
+    assert 'data-edition="en/2020-05-05" data-base="" data-root="../../"' in read(small_site / "en/2020-05-05/101.html")
+    for path in ("diff/index.html", "fr/000_abcdef/index.html"):
+        assert '<form class="find goto" role="search"' in read(small_site / path), path
 
 
 # -- long sections, graph, data, atomic swap -------------------------------------------

@@ -220,6 +220,7 @@ class SiteRenderer:
         # the notice of a community translation (comprules/data/languages.toml)
         self.jinja.globals.update(L=languages.get, lang_css=language_css())
         self.jinja.globals["site_search"] = self.search is not None
+        self.jinja.globals["finder"] = self.finder
         self.templates = {
             name: self.jinja.get_template(f"{name}.html")
             for name in ("home", "data", "all", "go", "edition", "section", "glossary", "fragment", "diff_index",
@@ -453,6 +454,25 @@ class SiteRenderer:
                 "compare": next((u(U.compare_page(f.name, en.name)) for f, en, _ in self.compares
                                  if f.name == e.name), None)}
 
+    def finder(self, u: U.Urls, edition: str | None = None, here: bool = False) -> dict[str, str] | None:
+        """What the header's go-to box of a page needs (``static/goto.js``): the edition
+        it looks in (``edition``, else the latest English one), that edition's folder
+        from the page (``""`` when ``here``: the page is in it, or in its ``latest/``
+        copy), the site root and the latest edition's folder (for other sites' links)."""
+        lang = "en" if "en" in self.latest else next(iter(self.latest), None)
+        base = None
+        if edition is None or edition not in self.by_name:
+            if lang is None:
+                return None
+            edition = self.latest[lang].name
+            base = u(U.latest_dir(lang)) + "/"  # a page of no edition: the latest one, by its alias
+        latest = self.latest.get(edition.partition("/")[0]) or self.latest.get(lang)
+        if base is None:
+            base = "" if here else u(U.edition_dir(edition)) + "/"
+        return {"edition": edition, "base": base,
+                "root": u.home()[: -len(U.HOME)],
+                "latest": u(U.latest_dir(latest.lang)) + "/" if latest else ""}
+
     def menu(self, u: U.Urls) -> list[tuple[str, str]]:
         """The site's main menu: (label, link) of search, diffs, compare, lexicon, data."""
         t = labels("en")
@@ -527,6 +547,7 @@ class SiteRenderer:
             render_compare_index(self, out)
             render_lexicon(self, out)
         self.write_lineage(out)
+        self.write_goto(out)
         self.render_go(out)
         if self.search:
             u = U.Urls(U.search_page())
@@ -541,6 +562,14 @@ class SiteRenderer:
                                                   -(e.effective.toordinal() if e.effective else 0), e.name))],
             )
             self.write(out, U.search_page(), html)
+
+    def write_goto(self, out: Path) -> None:
+        """The go-to box's numbers of every language (``goto/{lang}/n{digit}.js``)."""
+        from .goto import chains_of, scripts
+
+        for chain in chains_of(self.editions):
+            for path, text in scripts(chain, self.lineage.key).items():
+                self.write_text(out, path, text)
 
     def render_go(self, out: Path) -> None:
         """``go.html``: a Yawgatog or mtg.wtf link (or its fragment) opened in the latest
@@ -602,6 +631,9 @@ class SiteRenderer:
         page.glossary()
         page.sections(parts_of)
         page.one_page()
+        from .goto import word_script
+
+        self.write_text(out, *word_script(edition, self.extract, layout.glossary_pages))
 
 
 class _EditionPages:
@@ -665,10 +697,14 @@ class _EditionPages:
         if self.dated and self.edition.name in self.site.lineage.previous.values() | self.site.lineage.previous.keys():
             switch = {"edition": self.edition.name, "root": u.home()[: -len(U.HOME)],
                       "editions": u(U.editions_script())}
+        if self.layout.fragment:  # a document: its own numbers first (on the page), then its English
+            english = self.site.english_of.get(self.edition.name)
+            find = self.site.finder(u, english.name if english is not None else None)
+        else:
+            find = self.site.finder(u, self.edition.name, here=True)
         return {"lang": self.edition.lang, "title": title, "t": self.t, "u": u, "ed": self.ed,
-                "goto": {"base": "", "fragment": self.layout.fragment},
-                "permalink": permalink, "switch": switch, "kinds": KIND_LABELS.get(self.edition.lang, KIND_LABELS["en"]),
-                **extra}
+                "find": find, "permalink": permalink, "switch": switch,
+                "kinds": KIND_LABELS.get(self.edition.lang, KIND_LABELS["en"]), **extra}
 
     def env(self, u: U.Urls) -> dict[str, Any]:
         env = {"extract": self.site.extract, "lang": self.edition.lang, "known": self.known,

@@ -1,32 +1,48 @@
-/* comprules: links of other CR sites, and (later) the go-to resolver.
-   Yawgatog (https://yawgatog.com/resources/magic-rules/#R70237a, glossary
-   #active_player_nonactive_player_order) and mtg.wtf (/help/rules#section-702-37a,
-   #section-glossary) as the site's own pages: the home page and go.html take such a
-   fragment, or a whole pasted link, and land on the rule in the latest edition.
-   Works opened from disk; no data needed. */
+/* comprules: the header's go-to box, and links of other CR sites.
+
+   The box (form.find, "/" focuses it) takes a rule number in any usual form
+   ("702.37a", "R70237a", "rule 702.37a", "702.37 a", "§702.37a"), a keyword, rule
+   title or glossary term ("morph" -> 702.37), a label ("layer 7" -> 613.1g), an old
+   number ("502.26a" -> "renumbered: now 702.37a", by lineage), a Yawgatog or mtg.wtf
+   link; anything else opens the search results (or, without search, says that
+   nothing matches). It says in words when a number is not in the page's edition, and
+   where it is. Data are scripts loaded when a query needs them, so it works opened
+   from disk: lineage/{lang}/{date}.js (the edition's ids), goto/{lang}/{date}.js (its
+   words), goto/{lang}/n{digit}.js (every number of every edition, with its lineage
+   key); see comprules/site/goto.py.
+
+   The home page and go.html also take a Yawgatog (#R70237a,
+   #active_player_nonactive_player_order) or mtg.wtf (#section-702-37a) fragment or
+   whole link and land on the rule in the latest edition. */
 (function () {
   "use strict";
 
-  /* "702.37a", "R70237a", "702.37.", "section-702-37a" -> "702.37a"; "R4" -> "4"; else null. */
+  /* "702.37a", "R70237a", "rule 702.37a", "702.37 a", "section-702-37a" -> "702.37a";
+     "R4" -> "4"; else null. */
   function number(text) {
     var s = String(text || "").trim();
-    var m = /^section-(\d{1,3})(?:-(\d+)([a-z]{0,2}))?$/i.exec(s);
+    var m = /^#?section-(\d{1,3})(?:-(\d+)([a-z]{0,2}))?$/i.exec(s);
     if (m) return m[1] + (m[2] ? "." + m[2] + m[3].toLowerCase() : "");
+    s = s.replace(/^#/, "");
     m = /^R(\d)(\d\d)?(\d+)?([a-z]{0,2})$/.exec(s);
     if (m) {
       if (!m[2]) return m[3] || m[4] ? null : m[1];
       if (!m[3]) return m[4] ? null : m[1] + m[2];
       return m[1] + m[2] + "." + m[3] + m[4];
     }
-    s = s.replace(/\.$/, "").toLowerCase();
-    return /^\d(?:\d\d(?:\.\d+[a-z]{0,2})?)?$/.test(s) ? s : null;
+    s = s.toLowerCase().replace(/^(?:cr|comprehensive rules?|rules?|r[èe]gles?|规则|§)\s*/, "")
+      .replace(/^(?:cr|§)\s*/, "").replace(/[.:,;)]+$/, "").replace(/\s+(?=[a-z]{1,2}$)/, "");
+    m = /^(\d{3})[.,](\d+)\s*([a-z]{0,2})$/.exec(s);
+    if (m) return m[1] + "." + m[2] + m[3];
+    return /^\d(?:\d\d)?$/.test(s) ? s : null;
   }
 
-  /* The page of a rule number inside an edition folder: 702.37a -> 702.html#702.37a. */
-  function pageOf(n) {
-    if (n.length === 1) return "index.html#" + n;
-    var section = n.slice(0, 3);
-    return n.length === 3 ? section + ".html" : section + ".html#" + n;
+  /* The page of a rule id inside an edition folder: 702.37a -> 702.html#702.37a
+     (a split section's page script goes on to the right part). */
+  function pageOf(id) {
+    var head = id.split("~")[0], section = head.split(/[.¶]/)[0];
+    if (!/^\d{3}$/.test(section)) return "index.html#" + id;
+    return head === section ? section + ".html" : section + ".html#" + id;
   }
 
   var NAMED = {introduction: "all.html#section-introduction", contents: "index.html",
@@ -45,6 +61,207 @@
     if (n) return pageOf(n);
     if (/^[a-z0-9][a-z0-9_-]*$/.test(hash)) return "all.html#" + hash;  /* a glossary anchor */
     return null;
+  }
+
+  function isLink(text) {
+    return /yawgatog\.com|mtg\.wtf|^#(R\d|section-|[a-z]+_)/i.test(String(text).trim());
+  }
+
+  /* Lower case, quotes and periods out (as comprules.site.goto.fold). */
+  function fold(text) {
+    return String(text).toLowerCase().replace(/["“”‘’'.]/g, "").replace(/\s+/g, " ").trim();
+  }
+
+  var loading = {};
+  function load(src) {
+    if (!loading[src]) {
+      loading[src] = new Promise(function (resolve, reject) {
+        var s = document.createElement("script");
+        s.src = src; s.onload = resolve; s.onerror = function () { reject(new Error(src)); };
+        document.head.appendChild(s);
+      });
+    }
+    return loading[src];
+  }
+
+  /* The ids of an edition, from its lineage table {s: "ids", m: {key: id}}. */
+  function lineage(ctx) {
+    return load(ctx.root + "lineage/" + ctx.edition + ".js").then(function () {
+      var table = (window.CR_LINEAGE || {})[ctx.edition];
+      if (!table) return null;
+      if (!table.ids) {
+        table.same = new Set(table.s ? table.s.split(" ") : []);
+        table.ids = new Set(table.same);
+        Object.keys(table.m).forEach(function (k) { table.ids.add(table.m[k]); });
+      }
+      return table;
+    }, function () { return null; });
+  }
+
+  function land(table, key) {
+    if (!table) return null;
+    if (Object.prototype.hasOwnProperty.call(table.m, key)) return table.m[key];
+    return table.same.has(key) ? key : null;
+  }
+
+  function numbers(ctx, n) {
+    var lang = ctx.edition.split("/")[0], name = lang + ":" + n.charAt(0);
+    return load(ctx.root + "goto/" + lang + "/n" + n.charAt(0) + ".js").then(function () {
+      return (window.CR_GOTO || {})[name] || null;
+    }, function () { return null; });
+  }
+
+  function words(ctx) {
+    return load(ctx.root + "goto/" + ctx.edition + ".js").then(function () {
+      var data = (window.CR_GOTO || {})[ctx.edition];
+      return data ? data.w : null;
+    }, function () { return null; });
+  }
+
+  function span(dates, run) {
+    return run[1] === run[2] ? dates[run[1]] : dates[run[1]] + " – " + dates[run[2]];
+  }
+
+  /* The run of a number printed nearest to the edition (dates are ISO, so they compare). */
+  function nearest(runs, dates, date) {
+    var best = null, gap = Infinity;
+    runs.forEach(function (run) {
+      var first = dates[run[1]], last = dates[run[2]];
+      var d = last < date ? 1e6 - run[2] : first > date ? 2e6 + run[1] : 0;
+      if (d < gap) { gap = d; best = run; }
+    });
+    return best;
+  }
+
+  /* What a query means in ctx: {href, note} to go (note shown on arrival), or
+     {message, href?} to say (with a link), or {search: true}. */
+  function resolve(text, ctx) {
+    var q = String(text || "").trim();
+    if (!q) return Promise.resolve({message: ""});
+    if (isLink(q)) {
+      var to = citation(q);
+      return Promise.resolve(to ? {href: ctx.latest + to} : {search: true, message: ctx.say.nothing.replace("{q}", q)});
+    }
+    var n = number(q);
+    var here = ctx.page && n ? document.getElementById(n) : null;
+    if (here && here.closest("main") && !here.closest("header")) return Promise.resolve({href: "#" + n});
+    if (n) return resolveNumber(n, ctx);
+    return words(ctx).then(function (w) {
+      var key = fold(q).replace(/^(?:rule|règle|the|le|la|les)\s+/, "");
+      var target = w && (w[key] || w[key.replace(/s$/, "")]);
+      if (!target) return {search: true, message: ctx.say.nothing.replace("{q}", q)};
+      if (target.indexOf("#") >= 0) return {href: ctx.base + target, query: q};  /* a glossary entry */
+      return resolveNumber(target, ctx).then(function (r) { r.query = q; return r; });
+    });
+  }
+
+  function resolveNumber(n, ctx) {
+    var date = ctx.edition.split("/")[1], lang = ctx.edition.split("/")[0], say = ctx.say;
+    return lineage(ctx).then(function (table) {
+      if (table && table.ids.has(n)) return {href: ctx.go(n)};
+      return numbers(ctx, n).then(function (data) {
+        var runs = data && data.n[n];
+        if (!runs) {
+          if (!table && !data) return {href: ctx.go(n)};  /* no data (an old site): try the page */
+          var all = data ? data.d[0] + " – " + data.d[data.d.length - 1] : "";
+          return {message: say.none.replace("{n}", n).replace("{editions}", all)};
+        }
+        var run = nearest(runs, data.d, date), key = run[0] || n;
+        var id = land(table, key);
+        if (id) {
+          return {href: ctx.go(id), note: say.now.replace("{n}", n).replace("{dates}", span(data.d, run)).replace("{id}", id)};
+        }
+        var where = data.d[run[2]], as = n;
+        if (key.indexOf("@") < 0 && key !== n) { where = data.d[data.d.length - 1]; as = key; }
+        return {message: say.elsewhere.replace("{n}", n).replace("{dates}", span(data.d, run))
+                  .replace("{edition}", ctx.edition.split("/")[1]).replace("{as}", as).replace("{where}", where),
+                href: ctx.root + lang + "/" + where + "/" + pageOf(as), link: as + " · " + lang + " " + where};
+      });
+    });
+  }
+
+  var WORDS = {
+    en: {now: "Renumbered: {n} ({dates}) is now {id}.",
+         none: "{n} does not exist: no edition prints it ({editions}).",
+         elsewhere: "{n} is not in this edition ({edition}); it is in {dates}:",
+         nothing: "Nothing matches “{q}” in this edition.",
+         search: "Search every rule for “{q}”"},
+    fr: {now: "Renumérotée : {n} ({dates}) est maintenant {id}.",
+         none: "{n} n’existe pas : aucune édition ne l’imprime ({editions}).",
+         elsewhere: "{n} n’est pas dans cette édition ({edition}) ; elle est dans {dates} :",
+         nothing: "Rien ne correspond à « {q} » dans cette édition.",
+         search: "Chercher « {q} » dans toutes les règles"},
+    zh: {now: "已重新编号：{n}（{dates}）现为 {id}。",
+         none: "{n} 不存在：没有任何版本收录（{editions}）。",
+         elsewhere: "{n} 不在此版本（{edition}）中；收录于 {dates}：",
+         nothing: "此版本中没有与“{q}”相符的内容。",
+         search: "在所有规则中搜索“{q}”"}
+  };
+
+  function context(form) {
+    var lang = (form.getAttribute("data-edition") || "en/").split("/")[0];
+    var base = form.getAttribute("data-base") || "", single = document.body.getAttribute("data-single");
+    return {
+      edition: form.getAttribute("data-edition"), base: base, root: form.getAttribute("data-root") || "",
+      latest: form.getAttribute("data-latest") || "", page: true,
+      say: WORDS[lang] || WORDS.en,
+      go: function (id) { return single && base === "" ? "#" + id : base + pageOf(id); }
+    };
+  }
+
+  var NOTE = "comprules.goto";
+
+  function go(href, note, status, query) {
+    try {
+      if (note || query) sessionStorage.setItem(NOTE, JSON.stringify({note: note || "", query: query || "",
+                                                                       hash: href.split("#")[1] || ""}));
+    } catch (e) { /* storage refused: go without the note */ }
+    if (note && status) status.textContent = note;
+    window.location.href = href;
+  }
+
+  /* On arrival: the note the box left ("Renumbered: 502.26a … is now 702.37a"). */
+  function showNote() {
+    var saved = null;
+    try { saved = JSON.parse(sessionStorage.getItem(NOTE) || "null"); } catch (e) { return; }
+    if (!saved || !(saved.note || saved.query)) return;
+    var hash = decodeURIComponent(window.location.hash.slice(1)), el = hash && document.getElementById(hash);
+    if (saved.hash && hash === saved.hash && (!el || el.hasAttribute("data-go"))) return;  /* passing through a split section's first part */
+    try { sessionStorage.removeItem(NOTE); } catch (e) { /* ignore */ }
+    if (saved.hash && hash !== saved.hash) return;
+    var status = document.getElementById("cr-status"), form = document.querySelector("form.find[action]");
+    if (!status) return;
+    status.textContent = saved.note ? saved.note + " " : "";
+    if (saved.query && form) {  /* a word sent here: the search results are one link away */
+      var say = WORDS[(form.getAttribute("data-edition") || "en").split("/")[0]] || WORDS.en;
+      var a = document.createElement("a");
+      a.href = form.getAttribute("action") + "?q=" + encodeURIComponent(saved.query);
+      a.textContent = say.search.replace("{q}", saved.query);
+      status.appendChild(a);
+    }
+  }
+
+  function wireFind(form) {
+    var input = form.querySelector("input"), status = document.getElementById("cr-status");
+    var searchable = form.hasAttribute("action");
+    form.addEventListener("submit", function (event) {
+      event.preventDefault();
+      var ctx = context(form), q = input.value;
+      status.textContent = "";
+      resolve(q, ctx).then(function (r) {
+        if (r.href && !r.message) { go(r.href, r.note, status, r.query); return; }
+        if (r.search && searchable) { window.location.href = form.getAttribute("action") + "?q=" + encodeURIComponent(q.trim()); return; }
+        status.textContent = r.message || "";
+        if (r.href) {
+          var a = document.createElement("a");
+          a.href = r.href; a.textContent = r.link || r.href;
+          status.appendChild(document.createTextNode(" "));
+          status.appendChild(a);
+        }
+        input.focus();
+      });
+    });
+    input.addEventListener("input", function () { status.textContent = ""; });
   }
 
   function redirect() {
@@ -71,12 +288,16 @@
   }
 
   if (typeof module !== "undefined" && module.exports) {  /* tests (node) */
-    module.exports = {number: number, citation: citation, pageOf: pageOf};
+    module.exports = {number: number, citation: citation, pageOf: pageOf, fold: fold, nearest: nearest};
     return;
   }
+  window.CRGoto = {number: number, citation: citation, pageOf: pageOf, resolve: resolve};
   document.addEventListener("DOMContentLoaded", function () {
-    var forms = document.querySelectorAll("form.link");
-    for (var i = 0; i < forms.length; i++) wireLink(forms[i]);
+    var forms = document.querySelectorAll("form.find");
+    for (var i = 0; i < forms.length; i++) wireFind(forms[i]);
+    var links = document.querySelectorAll("form.link");
+    for (var j = 0; j < links.length; j++) wireLink(links[j]);
     redirect();
+    showNote();
   });
 })();

@@ -1,4 +1,4 @@
-/* comprules: the "go to rule" box, anchors of sections split over several pages, the
+/* comprules: (the go-to box is static/goto.js) anchors of sections split over several pages, the
    edition switcher (same rule, other edition, by lineage), the search box of every
    page ("/" focuses it) and the search page. No network beyond the site itself, no
    dependencies: everything works opened from disk (file://). */
@@ -28,18 +28,6 @@
     if (fragment || !ref.section) return base + "index.html#" + ref.number;
     if (ref.rule === null) return base + ref.section + ".html";
     return base + ref.section + ".html#" + ref.number;
-  }
-
-  function wire(form) {
-    form.addEventListener("submit", function (event) {
-      event.preventDefault();
-      var input = form.querySelector("input");
-      var ref = parse(input.value);
-      if (!ref) { form.classList.add("bad"); input.focus(); return; }
-      form.classList.remove("bad");
-      window.location.href = href(form.getAttribute("data-base") || "",
-                                  form.hasAttribute("data-fragment"), ref);
-    });
   }
 
   /* A permalink 702.html#702.150a whose rule lives on a later part of the section. */
@@ -268,8 +256,6 @@
     return;
   }
   document.addEventListener("DOMContentLoaded", function () {
-    var forms = document.querySelectorAll("form.goto");
-    for (var i = 0; i < forms.length; i++) wire(forms[i]);
     var switches = document.querySelectorAll("form.switch");
     for (var j = 0; j < switches.length; j++) wireSwitch(switches[j]);
     var search = document.querySelector("form#search");  /* not the glossary entry "Search" (id="search") */

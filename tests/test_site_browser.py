@@ -1,0 +1,245 @@
+"""The site as people use it (issue 14, part 5), in Debian's chromium driven by Playwright,
+opened from disk (``file://``, as ``make site`` leaves it) on the site of the whole corpus
+(``full_kb``): the header's go-to box keyboard only, the one-page edition's anchors and the
+redirect of other sites' links, the home page on a 390 × 844 phone, and an axe-core check
+(``axe-playwright-python``, which bundles axe-core) of every kind of page at 1400 and 390 px.
+Screenshots go to ``artifacts/screenshots/``.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from test_browser import SHOTS, browser  # noqa: F401 - the chromium fixture
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+DESKTOP = {"width": 1400, "height": 900}
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture(scope="module")
+def site(full_kb) -> Path:
+    return full_kb[0] / "site"
+
+
+@pytest.fixture
+def page(browser):  # noqa: F811
+    context = browser.new_context(viewport=DESKTOP)
+    requests: list[str] = []
+    context.on("request", lambda r: requests.append(r.url))
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.errors = errors
+    pg.external = lambda: [u for u in requests if not u.startswith(("file:", "data:"))]
+    yield pg
+    context.close()
+
+
+def _fragment(site: Path) -> str:
+    return next(p.name for p in (site / "compare").iterdir() if p.name.startswith("004_"))
+
+
+#: One page of every kind: (name, path).
+def page_kinds(site: Path) -> list[tuple[str, str]]:
+    compare = _fragment(site)
+    return [
+        ("home", "index.html"), ("contents", "en/2026-08-07/index.html"), ("section", "en/2026-08-07/702.html"),
+        ("glossary", "en/2026-08-07/glossary.html"), ("all", "en/2026-08-07/all.html"),
+        ("diff", "diff/en/2009-05-01..2009-07-11/index.html"), ("diff-section", "diff/en/2009-05-01..2009-07-11/702.html"),
+        ("history", "history/en/702.37a.html"), ("compare", f"compare/{compare}/502.html"),
+        ("compare-index", "compare/index.html"), ("lexicon", "compare/lexicon.html"),
+        ("document", "fr/004_99dc3338bd3ea994/index.html"), ("search", "search.html"),
+        ("data", "data.html"), ("go", "go.html"),
+    ]
+
+
+def _ask(page, query: str) -> None:
+    """Keyboard only: "/" to the box, the query, Enter."""
+    page.keyboard.press("/")
+    assert page.evaluate("document.activeElement.closest('form.find') !== null")
+    page.keyboard.type(query)
+    page.keyboard.press("Enter")
+
+
+def _landed(page, rule_id: str) -> dict:
+    """The rule's element once the page shows it (a split section's first part has sent
+    the reader on), with where it is against the sticky header."""
+    page.wait_for_function("id => { const e = document.getElementById(id); return e !== null &&"
+                           " decodeURIComponent(location.hash.slice(1)) === id && !e.hasAttribute('data-go'); }", arg=rule_id)
+    page.wait_for_timeout(150)
+    return page.evaluate("""id => { const e = document.getElementById(id), r = e.getBoundingClientRect(),
+        h = document.querySelector('header.top').getBoundingClientRect();
+        return {text: e.textContent, top: r.top, header: h.bottom, visible: r.top >= h.bottom - 1 && r.top < innerHeight}; }""",
+                         rule_id)
+
+
+@pytest.mark.parametrize("kind", ["home", "contents", "section", "glossary", "all", "diff", "history", "compare",
+                                  "lexicon", "document", "data", "go"])
+def test_slash_then_morph_and_enter_lands_on_702_37_from_every_kind_of_page(page, site, kind):
+    path = dict(page_kinds(site))[kind]
+    page.goto((site / path).as_uri())
+    _ask(page, "morph")
+    if kind == "document":  # a French document of 2005: Morph is 502.26 in the English edition of its era
+        page.wait_for_url(re.compile(r"/en/\d{4}-\d\d-\d\d/502(-\d)?\.html#502\.26$"))
+        assert "Morph" in _landed(page, "502.26")["text"]
+        return
+    page.wait_for_url(re.compile(r"/en/(2026-08-07|latest)/(702(-\d)?|all)\.html#702\.37$"))
+    landed = _landed(page, "702.37")
+    assert "Morph" in landed["text"] and landed["visible"], landed
+    assert page.errors == [] and page.external() == []
+
+
+def test_morph_on_an_old_edition_lands_on_its_own_number_702_34(page, site):
+    page.goto((site / "en/2009-07-11/100.html").as_uri())
+    _ask(page, "morph")
+    page.wait_for_url(re.compile(r"/en/2009-07-11/702(-\d)?\.html#702\.34$"))
+    assert "Morph" in _landed(page, "702.34")["text"]
+
+
+def test_old_number_502_26a_says_it_is_now_702_37a_and_goes_there(page, site):
+    page.goto((site / "en/2026-08-07/100.html").as_uri())
+    _ask(page, "502.26a")
+    page.wait_for_url(re.compile(r"/en/2026-08-07/702(-\d)?\.html#702\.37a$"))
+    landed = _landed(page, "702.37a")
+    assert landed["text"].startswith("702.37a Morph is a static ability") and landed["visible"]
+    status = page.locator("#cr-status")
+    status.wait_for()
+    assert re.fullmatch(r"Renumbered: 502\.26a \(2002-10-07 – 2009-05-01\) is now 702\.37a\.", status.inner_text())
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "20-goto-502.26a-now-702.37a.png"))
+
+
+def test_702_999_says_it_does_not_exist_and_stays(page, site):
+    start = (site / "en/2026-08-07/702.html").as_uri()
+    page.goto(start)
+    _ask(page, "702.999")
+    status = page.locator("#cr-status")
+    status.wait_for()
+    assert status.inner_text() == "702.999 does not exist: no edition prints it (1999-04-23 – 2026-08-07)."
+    assert page.url == start
+    assert page.evaluate("document.activeElement.name") == "q"
+
+
+def test_a_rule_of_a_later_edition_says_where_it_is(page, site):
+    page.goto((site / "en/2009-07-11/100.html").as_uri())
+    _ask(page, "702.123a")  # Fabricate, first printed in 2016
+    status = page.locator("#cr-status")
+    status.wait_for()
+    assert re.match(r"702\.123a is not in this edition \(2009-07-11\); it is in 20\d\d-\d\d-\d\d – 2026-08-07:",
+                    status.inner_text())
+    assert status.locator("a").get_attribute("href").endswith("en/2026-08-07/702.html#702.123a")
+
+
+@pytest.mark.parametrize("query,rule", [("layer 7", "613.1g"), ("Layer 7a", "613.4a"), ("R70237a", "702.37a"),
+                                        ("rule 702.37a", "702.37a"), ("702.37 a", "702.37a"), ("trample", "702.19"),
+                                        ("active player", "102.1")])
+def test_box_takes_labels_number_forms_and_terms(page, site, query, rule):
+    page.goto((site / "en/2026-08-07/100.html").as_uri())
+    _ask(page, query)
+    assert _landed(page, rule)["visible"]
+
+
+def test_other_words_open_the_search_results(page, site):
+    page.goto((site / "en/2026-08-07/100.html").as_uri())
+    _ask(page, "trample deathtouch")
+    page.wait_for_url(re.compile(r"/search\.html\?q=trample(%20|\+)deathtouch$"))
+    page.locator("#results li").first.wait_for(timeout=15_000)
+
+
+def test_header_stays_on_a_long_page_at_1400_and_390_px(browser, site):  # noqa: F811
+    for viewport in (DESKTOP, PHONE):
+        context = browser.new_context(viewport=viewport)
+        pg = context.new_page()
+        pg.goto((site / "en/2026-08-07/702.html").as_uri())
+        pg.mouse.wheel(0, 15000)
+        pg.wait_for_timeout(300)
+        header = pg.evaluate("(() => { const r = document.querySelector('header.top').getBoundingClientRect();"
+                             " return [r.top, r.height]; })()")
+        assert pg.evaluate("scrollY") > 5000 and header[0] == 0 and header[1] < (60 if viewport is DESKTOP else 100), header
+        assert pg.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+        context.close()
+
+
+def test_keyboard_reaches_home_switcher_and_box_in_order(page, site):
+    page.goto((site / "en/2009-07-11/702.html").as_uri())
+    seen = []
+    for _ in range(6):
+        page.keyboard.press("Tab")
+        seen.append(page.evaluate("document.activeElement.tagName + '.' + (document.activeElement.name || "
+                                  "document.activeElement.className || document.activeElement.textContent)"))
+    assert seen[0] == "A.skip"
+    assert seen.index("SELECT.edition") < seen.index("INPUT.q")
+    assert "A.Comprehensive Rules" in seen[:3]
+
+
+def test_one_page_edition_lands_on_702_123a_by_yawgatog_and_mtgwtf_anchors(page, site):
+    for anchor in ("R702123a", "section-702-123a", "702.123a"):
+        page.goto((site / "en/2026-08-07/all.html").as_uri() + "#" + anchor)
+        page.wait_for_timeout(200)
+        box = page.evaluate("""(() => { const p = document.getElementById('702.123a'), r = p.getBoundingClientRect(),
+            h = document.querySelector('header.top').getBoundingClientRect().bottom;
+            return {top: r.top, header: h, text: p.textContent.slice(0, 40),
+                    marked: getComputedStyle(p).backgroundColor}; })()""")
+        assert box["text"].startswith("702.123a Fabricate") and box["header"] - 1 <= box["top"] < 400, (anchor, box)
+        assert box["marked"] != "rgba(0, 0, 0, 0)", anchor  # the whole rule is highlighted
+    page.screenshot(path=str(SHOTS / "21-all-html-R702123a.png"))
+
+
+@pytest.mark.parametrize("link,rule", [
+    ("index.html#R70237a", "702.37a"),
+    ("index.html#section-702-37a", "702.37a"),
+    ("go.html?u=https%3A%2F%2Fyawgatog.com%2Fresources%2Fmagic-rules%2F%23R702123a", "702.123a"),
+    ("go.html?u=https%3A%2F%2Fmtg.wtf%2Fhelp%2Frules%23section-702-123a", "702.123a"),
+    ("index.html#active_player_nonactive_player_order", "active-player-nonactive-player-order"),
+])
+def test_root_redirect_takes_yawgatog_and_mtgwtf_links(page, site, link, rule):
+    page.goto((site / link.split("?")[0].split("#")[0]).as_uri() + link[len(link.split("?")[0].split("#")[0]):])
+    page.wait_for_url(re.compile(r"/en/latest/"))
+    page.wait_for_function(f"document.getElementById({rule!r}) !== null")
+    page.wait_for_timeout(200)
+    top = page.evaluate(f"document.getElementById({rule!r}).getBoundingClientRect().top")
+    assert 0 <= top < 400
+
+
+def test_go_page_takes_a_pasted_link(page, site):
+    page.goto((site / "go.html").as_uri())
+    page.fill("form.link input", "https://yawgatog.com/resources/magic-rules/#R70237a")
+    page.press("form.link input", "Enter")
+    page.wait_for_url(re.compile(r"/en/latest/702(-\d)?\.html#702\.37a$"))
+
+
+def test_home_french_documents_are_visible_without_scrolling_on_a_390_by_844_phone(browser, site):  # noqa: F811
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True)
+    pg = context.new_page()
+    pg.goto((site / "index.html").as_uri())
+    block = pg.locator("section.docs[lang='fr']")
+    box = block.bounding_box()
+    assert box is not None and box["y"] + box["height"] <= PHONE["height"], box
+    assert block.locator("li").count() == 5
+    assert block.locator("li a").first.inner_text() == "Capacité=effet ?"
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    pg.screenshot(path=str(SHOTS / "22-home-phone-390x844.png"))
+    context.close()
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1400px", "390px"])
+def test_axe_finds_no_serious_or_critical_violation_on_any_kind_of_page(browser, site, viewport):  # noqa: F811
+    from axe_playwright_python.sync_playwright import Axe
+
+    axe = Axe()
+    context = browser.new_context(viewport=viewport)
+    pg = context.new_page()
+    found = {}
+    for kind, path in page_kinds(site):
+        pg.goto((site / path).as_uri())
+        violations = axe.run(pg).response["violations"]
+        bad = [(v["id"], v["impact"], v["nodes"][0]["target"]) for v in violations if v["impact"] in ("serious", "critical")]
+        if bad:
+            found[kind] = bad
+    context.close()
+    assert found == {}
