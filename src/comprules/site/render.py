@@ -13,6 +13,7 @@ of the edition switcher) are written last, by the parent.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -648,6 +649,8 @@ class _EditionPages:
         self.known = frozenset(edition.by_id)
         self.cited = site.cited.get(edition.name, {})
         self.terms = {} if layout.fragment else {g.slug: g.term for g in edition.glossary}
+        # the references of a text, found once for its section page and for all.html
+        self.extract = functools.lru_cache(maxsize=None)(site.extract)
         self.matcher = None if layout.fragment else TermMatcher.for_edition(edition)
         self.term_rules = self._term_rules() if self.matcher is not None else {}
         self.keys = site.lineage.key.get(edition.name, {})
@@ -672,7 +675,7 @@ class _EditionPages:
         inside that rule and its subrules (Trample in 702.19a would link to itself)."""
         out: dict[str, set[str]] = {}
         for entry in self.edition.glossary:
-            for ref in self.site.extract(entry.text, self.edition.lang) if entry.text else ():
+            for ref in self.extract(entry.text, self.edition.lang) if entry.text else ():
                 if ref.kind == "glossary":
                     continue
                 for number in ref.targets:
@@ -707,7 +710,7 @@ class _EditionPages:
                 "kinds": KIND_LABELS.get(self.edition.lang, KIND_LABELS["en"]), **extra}
 
     def env(self, u: U.Urls) -> dict[str, Any]:
-        env = {"extract": self.site.extract, "lang": self.edition.lang, "known": self.known,
+        env = {"extract": self.extract, "lang": self.edition.lang, "known": self.known,
                "edition": self.edition.name, "urls": u, "stats": self.site.stats}
         if self.matcher is not None:
             env["terms"] = self.matcher
@@ -1031,7 +1034,7 @@ class _EditionPages:
         ctx = self.context(path, f"{self.ed['title']} — {self.t['one_page']}")
         u = U.Urls(path, self.layout.on_one_page(path))
         ctx["u"] = u
-        env = {"extract": self.site.extract, "lang": self.edition.lang, "known": self.known,
+        env = {"extract": self.extract, "lang": self.edition.lang, "known": self.known,
                "edition": self.edition.name, "urls": u, "stats": {}}
         seen: set[str] = set()
         units = []

@@ -171,11 +171,14 @@
         if (id) {
           return {href: ctx.go(id), note: say.now.replace("{n}", n).replace("{dates}", span(data.d, run)).replace("{id}", id)};
         }
-        var where = data.d[run[2]], as = n;
-        if (key.indexOf("@") < 0 && key !== n) { where = data.d[data.d.length - 1]; as = key; }
-        return {message: say.elsewhere.replace("{n}", n).replace("{dates}", span(data.d, run))
-                  .replace("{edition}", ctx.edition.split("/")[1]).replace("{as}", as).replace("{where}", where),
-                href: ctx.root + lang + "/" + where + "/" + pageOf(as), link: as + " · " + lang + " " + where};
+        /* not in this edition: each run of editions that printed it, the latest first, with
+           where that rule is now (its number in the latest edition, or its last edition) */
+        var links = runs.slice().reverse().slice(0, 3).map(function (r) {
+          var k = r[0] || n, where = data.d[r[2]], as = n;
+          if (k.indexOf("@") < 0 && k !== n) { where = data.d[data.d.length - 1]; as = k; }
+          return [span(data.d, r) + " → " + as + " (" + where + ")", ctx.root + lang + "/" + where + "/" + pageOf(as)];
+        });
+        return {message: say.elsewhere.replace("{n}", n).replace("{edition}", ctx.edition.split("/")[1]), links: links};
       });
     });
   }
@@ -183,17 +186,17 @@
   var WORDS = {
     en: {now: "Renumbered: {n} ({dates}) is now {id}.",
          none: "{n} does not exist: no edition prints it ({editions}).",
-         elsewhere: "{n} is not in this edition ({edition}); it is in {dates}:",
+         elsewhere: "{n} is not in this edition ({edition}). Printed:",
          nothing: "Nothing matches “{q}” in this edition.",
          search: "Search every rule for “{q}”"},
     fr: {now: "Renumérotée : {n} ({dates}) est maintenant {id}.",
          none: "{n} n’existe pas : aucune édition ne l’imprime ({editions}).",
-         elsewhere: "{n} n’est pas dans cette édition ({edition}) ; elle est dans {dates} :",
+         elsewhere: "{n} n’est pas dans cette édition ({edition}). Imprimée :",
          nothing: "Rien ne correspond à « {q} » dans cette édition.",
          search: "Chercher « {q} » dans toutes les règles"},
     zh: {now: "已重新编号：{n}（{dates}）现为 {id}。",
          none: "{n} 不存在：没有任何版本收录（{editions}）。",
-         elsewhere: "{n} 不在此版本（{edition}）中；收录于 {dates}：",
+         elsewhere: "{n} 不在此版本（{edition}）中。收录于：",
          nothing: "此版本中没有与“{q}”相符的内容。",
          search: "在所有规则中搜索“{q}”"}
   };
@@ -252,12 +255,12 @@
         if (r.href && !r.message) { go(r.href, r.note, status, r.query); return; }
         if (r.search && searchable) { window.location.href = form.getAttribute("action") + "?q=" + encodeURIComponent(q.trim()); return; }
         status.textContent = r.message || "";
-        if (r.href) {
+        (r.links || []).forEach(function (link, i) {
           var a = document.createElement("a");
-          a.href = r.href; a.textContent = r.link || r.href;
-          status.appendChild(document.createTextNode(" "));
+          a.href = link[1]; a.textContent = link[0];
+          status.appendChild(document.createTextNode(i ? "; " : " "));
           status.appendChild(a);
-        }
+        });
         input.focus();
       });
     });
@@ -300,4 +303,5 @@
     redirect();
     showNote();
   });
+  window.addEventListener("hashchange", showNote);  /* the box went to a rule of this very page */
 })();
