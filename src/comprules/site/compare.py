@@ -117,6 +117,36 @@ def _fallback(site: "SiteRenderer", en: Edition, u: U.Urls):
     return fallback
 
 
+#: Rows per page of a translation's lexicon (Chinese: ~830 terms, two pages).
+LEXICON_ROWS = 450
+#: Characters of text (both columns) per side-by-side page before it is cut into parts
+#: (702 of a complete translation beside its English: 4 parts, each under 150 KB).
+COMPARE_BUDGET = 55_000
+
+
+def _weight(unit: Any, english: Any) -> int:
+    """Characters one row puts on a page: both texts and some markup."""
+    return len(unit.text or "") + len(getattr(english, "text", "") or "") + 250
+
+
+def _split_pages(groups: dict[str, list], weight) -> dict[str, list]:
+    """Each page's rows cut into balanced parts of at most ~:data:`COMPARE_BUDGET`
+    (``702``, ``702-2``…; the whole glossary of a translation ``glossary``, ``glossary-2``…)."""
+    out: dict[str, list] = {}
+    for name, rows in groups.items():
+        weights = [weight(unit_id, unit) for unit_id, unit in rows]
+        total = sum(weights)
+        count = max(1, -(-total // COMPARE_BUDGET)) if name != "index" else 1
+        parts: list[list] = [[] for _ in range(count)]
+        done = 0
+        for row, w in zip(rows, weights):
+            parts[min(count - 1, int((done + w / 2) * count // max(total, 1)))].append(row)
+            done += w
+        for i, part in enumerate(p for p in parts if p):
+            out[name if i == 0 else f"{name}-{i + 1}"] = part
+    return out
+
+
 def render_compare(site: "SiteRenderer", out: Path, fr: Edition, en: Edition, alignment: Any) -> None:
     """The pages of one French document beside its English edition, full width, both
     texts with their references linked."""
@@ -135,9 +165,13 @@ def render_compare(site: "SiteRenderer", out: Path, fr: Edition, en: Edition, al
         groups.setdefault(_section(fr, r, r.id), []).append((r.id, r))
     for gid, g in glossary_units.items():
         groups.setdefault("glossary" if english_entries else "index", []).append((gid, g))
-    sections = sorted((s for s in groups if s != "index"), key=sort_key)
+    groups = _split_pages(groups, lambda unit_id, unit: _weight(unit, english_entries.get(unit_id)
+                                                                 or en.get(pairs.get(unit_id) or "")))
+    sections = sorted((s for s in groups if s != "index" and not s.startswith("glossary")), key=sort_key)
+    sections += [s for s in groups if s.startswith("glossary")]
     t = labels(fr.lang)
     index_path = U.compare_page(fr.name, en.name)
+    fr_glossary, en_glossary = site.layout(fr)[0].glossary_pages, site.layout(en)[0].glossary_pages
     pages = ["index", *sections]
     for k, number in enumerate(pages):
         path = U.compare_page(fr.name, en.name, None if number == "index" else number)
@@ -153,8 +187,9 @@ def render_compare(site: "SiteRenderer", out: Path, fr: Edition, en: Edition, al
             entry = english_entries.get(unit_id)
             if entry is not None:
                 rows.append({"id": unit_id, "label": unit.term, "kind": "glossary", "fr": texts.text(fr, unit.text),
-                             "fr_href": u(f"{U.glossary_page(fr.name)}#{unit.slug}"), "en_id": entry.term,
-                             "en": texts.text(en, entry.text), "en_href": u(f"{U.glossary_page(en.name)}#{entry.slug}"),
+                             "fr_href": u(f"{fr_glossary.get(unit.slug) or U.glossary_page(fr.name)}#{unit.slug}"),
+                             "en_id": entry.term, "en": texts.text(en, entry.text),
+                             "en_href": u(f"{en_glossary.get(entry.slug) or U.glossary_page(en.name)}#{entry.slug}"),
                              "note": False})
                 continue
             if isinstance(unit, Rule):
@@ -369,11 +404,29 @@ def render_lexicon(site: "SiteRenderer", out: Path) -> None:
         rows = translation_lexicon_rows(site, u, lang)
         if rows:
             tables.append({"lang": lang, "name": languages.get(lang).name, "t": labels(lang), "rows": rows})
-    page_lang = tables[0]["lang"] if len(tables) == 1 else "en"
+    # the French table on lexicon.html; each other language's on pages of its own (lexicon-zh.html,
+    # lexicon-zh-2.html…, LEXICON_ROWS rows each), linked from it: every page under 150 KB
+    pages: list[tuple[str, str, list[dict]]] = []
+    for table in tables:
+        if table["lang"] == "fr":
+            continue
+        count = max(1, -(-len(table["rows"]) // LEXICON_ROWS))
+        for i in range(count):
+            name = f"compare/lexicon-{table['lang']}{'' if i == 0 else f'-{i + 1}'}.html"
+            label = f"{table['t']['lexicon']}: English ⇄ {table['name']}" + (f" ({i + 1}/{count})" if count > 1 else "")
+            pages.append((name, label, [{**table, "rows": table["rows"][i * LEXICON_ROWS:(i + 1) * LEXICON_ROWS]}]))
+    links = [(label, U.relative(path, name)) for name, label, _ in pages]
+    french = [table for table in tables if table["lang"] == "fr"]
+    page_lang = "fr" if french and not pages else "en"
     t = labels(page_lang)
     html = site.templates["lexicon"].render(lang=page_lang, t=t, u=u, goto=None, title=t["lexicon"],
-                                            tables=tables, all=u(U.compare_index()))
+                                            tables=french, others=links, all=u(U.compare_index()))
     site.write(out, path, html)
+    for name, label, chunk in pages:
+        t = labels(chunk[0]["lang"])
+        html = site.templates["lexicon"].render(lang=chunk[0]["lang"], t=t, u=U.Urls(name), goto=None, title=label,
+                                                tables=chunk, others=links, all=U.relative(name, U.compare_index()))
+        site.write(out, name, html)
 
 
 def english_words(site: "SiteRenderer") -> dict[str, dict[str, list[str]]]:
