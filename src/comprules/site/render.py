@@ -51,9 +51,9 @@ HISTORY_SLICE = 600
 #: Tasks a page-rendering worker runs before a fresh one is forked in its place: what a worker
 #: caches and copies from its parent grows with the pages it renders (issue 12: peak memory).
 WORKER_TASKS = 30
-
 #: Rules listed under a glossary entry ("Used in 23 rules: …"), the first ones.
 USED_SHOWN = 4
+
 
 def _kind_labels() -> dict[str, dict[str, str]]:
     return {lang.code: lang.kinds for lang in languages.all_languages()}
