@@ -868,10 +868,14 @@ class _EditionPages:
             ctx = self.context(path, f"{self.t['glossary']}{' ' + label if label else ''} — {self.ed['label']}")
             u = ctx["u"]
             views = self.entries(u, [by_slug[s] for s in part], uses, anchors)
-            groups: list[tuple[str, list]] = []
+            groups: list[tuple[str, list]] = []  # runs of one letter, in the glossary's order
+            headed: set[str] = set()
             for view in views:
-                if not groups or view["letter"] != groups[-1][0]:
-                    groups.append((view["letter"], []))
+                if not groups or view["letter"] != groups[-1][0].lstrip("~"):
+                    # a letter met again ("The Ring Tempts You" among the Rs) gets no second heading
+                    key = view["letter"] if view["letter"] not in headed else "~" + view["letter"]
+                    headed.add(view["letter"])
+                    groups.append((key, []))
                 groups[-1][1].append(view)
             az = [(key, u(f"{U.glossary_page(name, page)}#{_letter_id(key)}")) for key, page in
                   sorted(letters.items(), key=lambda kv: (kv[0] != "#", kv[0]))] if len(letters) > 1 else []
