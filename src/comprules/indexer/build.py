@@ -58,6 +58,7 @@ from .documents import (
     vocabulary,
     whoosh_document,
 )
+from .expand import EXPANSIONS_FILE, PLAYER_TERMS, index_expansions
 from .impacts import RAW_FILE, RawPostings, write_impacts
 from .lexicon import LEXICON_FILE, lexicon_pairs
 from .lineage import alignment_links, assign, fallback_keys
@@ -185,7 +186,8 @@ def index_lock(index_dir: Path, wait: float = LOCK_WAIT) -> Iterator[None]:
 def _plan(editions: list[Edition], index_dir: Path, full: bool, alignments, lexicon) -> _Plan:
     pairs = lexicon_pairs(lexicon, alignments)
     plan = _Plan(editions, lexicon=pairs, alignments=Path(alignments) if alignments else None)
-    plan.extras = {"lexicon": _digest(json.dumps(pairs, ensure_ascii=False)), "alignments": _alignments_digest(alignments)}
+    plan.extras = {"lexicon": _digest(json.dumps(pairs, ensure_ascii=False)), "alignments": _alignments_digest(alignments),
+                   "player_terms": _digest(PLAYER_TERMS.read_text(encoding="utf-8"))}
     plan.changed = [e.name for e in editions]
     previous = _previous(index_dir)
     if full or previous is None:
@@ -394,6 +396,7 @@ def _finish(directory: Path, plan: _Plan, state: _State, infos: list[EditionInfo
     (directory / VOCAB_FILE).write_text(
         json.dumps({k: dict(sorted(v.items())) for k, v in state.words.items()}, ensure_ascii=False), encoding="utf-8")
     (directory / LEXICON_FILE).write_text(json.dumps(plan.lexicon, ensure_ascii=False), encoding="utf-8")
+    index_expansions(plan.editions, current_names, state.words).save(directory / EXPANSIONS_FILE)
     segments = len([p for p in directory.iterdir() if p.suffix == ".seg"])
     meta = {
         "format": FORMAT,

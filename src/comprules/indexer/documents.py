@@ -25,7 +25,7 @@ from .fields import CachedText
 
 #: Bumped whenever the schema, the side files or the meta file change; an older
 #: index is rebuilt in full.
-FORMAT = 3
+FORMAT = 4
 #: The index's meta file and its token → term tables (:mod:`.suggest`).
 META_FILE = "comprules-index.json"
 VOCAB_FILE = "vocabulary.json"

@@ -40,7 +40,9 @@ from typing import Callable
 import numpy as np
 from rapidfuzz.distance import Levenshtein
 
+from .expand import WEIGHT as EXPANSION_WEIGHT
 from .impacts import ALL, EXAMPLES, NAMES, SCALE, Impacts
+from .inflect import inflections
 from .languages import FILLER_WEIGHT, LANGUAGES
 from .query import MUST, NOT, SHOULD, Clause
 
@@ -64,6 +66,18 @@ NAME_WEIGHT = 0.1
 COMMON_IDF = 100
 #: Coordination: the coverage is multiplied in this many times.
 COORD_POWER = 2
+#: A query of at least this many content words (not filler, stop words or names) is
+#: *long*: a question typed in full rather than keywords.
+LONG_QUERY = 8
+#: In a long query, a word whose idf (× 100) is above :data:`RARE_IDF` weighs
+#: (RARE_IDF / idf)² of a content word: a word the rules seldom use is, in a long
+#: question, more often the asker's own wording ("whole", "forever") than a rules term.
+RARE_IDF = 300
+#: …and the coverage is multiplied in once, not :data:`COORD_POWER` times.
+LONG_COORD_POWER = 1
+#: Multiplier of a rule that is only a heading (702.21 "Ward", no text of its own) for a
+#: query of two words or more: its subrules say what the query asks.
+HEADING_WEIGHT = 0.5
 #: A document whose title begins with the query's content words gets (1 + TITLE_BOOST)×.
 TITLE_BOOST = 1.0
 #: Most index terms a ``prefix*`` or ``fuzzy~`` word stands for.
@@ -88,7 +102,8 @@ class Ranker:
     """
 
     def __init__(self, impacts: Impacts, vocab: Callable[[str], dict], sequence: Callable[[int], list],
-                 kinds: list[str], ndocs: int, title: Callable[[int], list] = lambda d: []):
+                 kinds: list[str], ndocs: int, title: Callable[[int], list] = lambda d: [],
+                 headings: list[bool] | None = None):
         self.impacts = impacts
         self.vocab = vocab
         self.sequence = sequence
@@ -96,6 +111,7 @@ class Ranker:
         self.ndocs = ndocs
         self.kind_weight = np.array([KIND_WEIGHT.get(k, 1.0) for k in kinds] or [1.0], dtype=np.float64)
         self.glossary = np.array([k == "glossary" for k in kinds] or [False], dtype=bool)
+        self.heading = np.array(headings if headings else [False] * max(1, len(kinds)), dtype=bool)
 
     # --- public ------------------------------------------------------------------------
 
@@ -104,6 +120,8 @@ class Ranker:
         """The best ``pool`` (score, document) of ``lang`` for ``clauses`` (``allowed``: a
         boolean mask of the documents that may be returned), and how many match."""
         ctx = _Context(self, lang, f"{lang}:{EXAMPLES if examples else ALL}", current_only)
+        ctx.long = sum(1 for c in clauses if c.kind != "term" or (ctx.weight(c.tokens[0]) == 1.0 and not c.name)) \
+            >= LONG_QUERY
         scored = ctx.score(clauses, top=True)
         if scored is None:
             return Ranked([], 0)
@@ -111,6 +129,8 @@ class Ranker:
         weight = self.kind_weight
         if ctx.content <= 1:  # one word: a definition answers it as well as a rule
             weight = np.where(self.glossary, 1.0, weight)
+        else:  # more: a heading's subrules answer it
+            weight = np.where(self.heading, HEADING_WEIGHT, weight)
         base = base * weight / SCALE
         if allowed is not None:
             ok = ok & allowed
@@ -185,6 +205,7 @@ class _Context:
         self.pairs: list[tuple[str, str]] = []
         self.content = 0
         self.words: list[str] = []
+        self.long = False
 
     def weight(self, token: str) -> float:
         if token in self.language.stop:
@@ -192,9 +213,17 @@ class _Context:
         return FILLER_WEIGHT if token in self.language.filler else 1.0
 
     def term(self, token: str) -> str | None:
-        """The index term of a query token: from the index's table (a token the index
-        never saw matches nothing)."""
-        return self.table.get(token)
+        """The index term of a query token: from the index's table; for a token the
+        index never saw, the term of its first inflection (:func:`.inflect.inflections`,
+        "died" → "die") that the table or the terms of the index know; else ``None``."""
+        found = self.table.get(token)
+        if found is None:
+            terms = self.r.impacts.terms.get(self.key, {})
+            for candidate in inflections(token, self.lang):
+                found = self.table.get(candidate) or (candidate if candidate in terms else None)
+                if found is not None:
+                    break
+        return found
 
     def postings(self, term: str) -> tuple[np.ndarray, np.ndarray]:
         return self.r.impacts.postings(self.key, term, self.current_only)
@@ -219,6 +248,8 @@ class _Context:
             idf = self.r.impacts.idf(self.key, self.term(token)) if self.term(token) is not None else 0
             if idf < COMMON_IDF:
                 w = w * (idf / COMMON_IDF) * (idf / COMMON_IDF)
+            if self.long and idf > RARE_IDF:
+                w = w * (RARE_IDF / idf) * (RARE_IDF / idf)
             term = self.term(token)
             if term is None:
                 return np.zeros(self.r.ndocs), 0.0, w, None
@@ -246,7 +277,29 @@ class _Context:
                 return None
             sub, ok, v = scored
             return np.where(ok, sub, 0.0), v, 1.0, None
+        if c.kind == "alt":
+            return self.alternatives(c)
         raise ValueError(c.kind)
+
+    def alternatives(self, c: Clause):
+        """What was typed or, at :data:`.expand.WEIGHT`, the rules' words for it: per
+        document the best of the typed clause's weighted score and each weighted group's,
+        and the largest of their coverage weights."""
+        typed = self.clause(c.children[0])
+        term = None
+        if typed is None:
+            best, v = np.zeros(self.r.ndocs, dtype=np.float64), 0.0
+        else:
+            scores, v, w, term = typed
+            best = w * scores
+        for group in c.children[1:]:
+            made = self.clause(group)
+            if made is None:
+                continue
+            scores, gv, w, _ = made
+            best = np.maximum(best, EXPANSION_WEIGHT * (w * scores))
+            v = max(v, EXPANSION_WEIGHT * gv)
+        return best, v, 1.0, term
 
     def phrase(self, c: Clause):
         words = [t for t in c.tokens if self.weight(t) > 0 or self.language.term(t) is not None]
@@ -321,7 +374,7 @@ class _Context:
         if weight_sum > 0:
             cover = covered / weight_sum
             base = total
-            for _ in range(COORD_POWER):
+            for _ in range(LONG_COORD_POWER if self.long else COORD_POWER):
                 base = base * cover
         else:
             base = total
@@ -340,3 +393,4 @@ def _has_run(seq: list, terms: list[str]) -> bool:
         if seq[i:i + n] == terms:
             return True
     return False
+

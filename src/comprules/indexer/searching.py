@@ -46,6 +46,7 @@ from ..errors import UsageError
 from ..model import sort_key
 from . import text as T
 from .documents import FORMAT, GLOSSARY, KINDS, META_FILE, VOCAB_FILE
+from .expand import EXPANSIONS_FILE, Expansions
 from .impacts import ALL, Impacts
 from .languages import LANGS, LANGUAGES, field_lang
 from .lexicon import LEXICON_FILE, Lexicon
@@ -178,6 +179,7 @@ class _OpenIndex:
     filters: dict[tuple, _Filter] = field(default_factory=dict)
     _vocab: Vocabulary | None = None
     _lexicon: Lexicon | None = None
+    _expansions: Expansions | None = None
     _ranker: Ranker | None = None
     _units: dict[int, dict] = field(default_factory=dict)
     _sequences: dict[int, list] = field(default_factory=dict)
@@ -189,6 +191,12 @@ class _OpenIndex:
         return self._vocab
 
     @property
+    def expansions(self) -> Expansions:
+        if self._expansions is None:
+            self._expansions = Expansions.load(self.path / EXPANSIONS_FILE)
+        return self._expansions
+
+    @property
     def lexicon(self) -> Lexicon:
         if self._lexicon is None:
             self._lexicon = Lexicon.load(self.path / LEXICON_FILE)
@@ -198,7 +206,7 @@ class _OpenIndex:
     def ranker(self) -> Ranker:
         if self._ranker is None:
             self._ranker = Ranker(self.impacts, self.vocab.table, self.sequence, self.table.kind, len(self.table),
-                                  self.title_tokens)
+                                  self.title_tokens, self.table.heading)
         return self._ranker
 
     def df(self, lang: str, term: str) -> int:
@@ -451,7 +459,8 @@ def _ranked(handle: _OpenIndex, text: str, number: str | None, query_lang: str, 
     clauses = parse(text)
     if clauses and all(c.occur == "not" for c in clauses):
         raise UsageError("NOT only excludes from the words before it, as in: flying NOT reach")
-    if not has_operators(text):
+    plain = not has_operators(text)
+    if plain:
         clauses = [Clause(c.kind, c.tokens, c.occur, c.distance, c.children, flag)
                    for c, flag in zip(clauses, names(text))]
     tokens = T.tokens(text)
@@ -463,7 +472,7 @@ def _ranked(handle: _OpenIndex, text: str, number: str | None, query_lang: str, 
         flt = _filter(handle, scope, code, section, kind)
         own = code == query_lang
         if own:
-            mine = clauses
+            mine = _expanded(handle, clauses, code) if plain else clauses
         else:
             mine = _translated(handle, tokens, code) + (clauses if lang else [])
         head = _head_docs(handle, text, tokens, code, query_lang, flt) if kind != "example" else []
@@ -490,6 +499,27 @@ def _ranked(handle: _OpenIndex, text: str, number: str | None, query_lang: str, 
     if kind is None:
         out = _one_glossary_in_top(handle, out)
     return out[:pool], used, relaxed
+
+
+def _expanded(handle: _OpenIndex, clauses: list[Clause], code: str) -> list[Clause]:
+    """The clauses with each run of words that is a typed form of an expansion
+    (:mod:`.expand`) made one ``alt`` clause: the words typed, then the rules' words."""
+    table = handle.vocab.table(code)
+    stop = LANGUAGES[code].stop
+    keys = [("" if c.tokens[0] in stop else table.get(c.tokens[0]) or c.tokens[0]) if c.kind == "term" else None
+            for c in clauses]
+    found = handle.expansions.matches(code, keys)
+    if not found:
+        return clauses
+    out, i = [], 0
+    for start, end, expansion in found:
+        out += clauses[i:start]
+        words = [c for c in clauses[start:end] if c.tokens[0] not in stop]
+        typed = words[0] if len(words) == 1 else Clause("group", children=tuple(words))
+        groups = tuple(Clause("group", children=tuple(Clause("term", (w,)) for w in rule)) for rule in expansion.rules)
+        out.append(Clause("alt", tuple(w.tokens[0] for w in words), children=(typed, *groups)))
+        i = end
+    return out + clauses[i:]
 
 
 def _relaxed(handle: _OpenIndex, clauses: list[Clause], code: str, result) -> bool:

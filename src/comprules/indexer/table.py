@@ -43,6 +43,8 @@ class DocTable:
     #: Edition ids holding the document (empty: deleted).
     members: list[tuple[int, ...]] = field(default_factory=list)
     lineage: list[int] = field(default_factory=list)
+    #: A rule that is only its heading (702.21 "Ward": no text, no examples).
+    heading: list[bool] = field(default_factory=list)
 
     def __len__(self) -> int:
         return len(self.kind)
@@ -58,6 +60,7 @@ class DocTable:
         self.examples.append(bool(doc["examples"]))
         self.cites.append(tuple(doc["cites"]))
         self.members.append(members)
+        self.heading.append(doc["kind"] in HEADING_KINDS and not doc["text"])
         self.lineage.append(len(self.lineage))
         return len(self.kind) - 1
 
@@ -143,7 +146,9 @@ class DocTable:
 
 
 _COLUMNS = ("editions", "lang", "kind", "section", "number", "rid", "names", "examples", "cites", "members",
-            "lineage")
+            "lineage", "heading")
+#: The kinds of unit that may be a heading only (:attr:`DocTable.heading`).
+HEADING_KINDS = frozenset({"rule", "subrule"})
 
 
 def stem_key(text: str, lang: str) -> tuple[str, ...]:
