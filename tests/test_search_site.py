@@ -42,7 +42,10 @@ def default_scope_queries() -> list[tuple[str, dict]]:
     out = [(c.query, dict(c.options)) for c in CASES if "edition" not in c.options and not c.options.get("all_editions")]
     out += [(q.text(form), {}) for q in QUESTIONS for form in FORMS]
     out += [(q, {}) for q in ("layer 7", "layer 2", "{T}", "{2}", "pie\u0301tinement", "ﬂying", "Blood Moon",
-                              "deathtuch", "I love werewolf", "Deflecting Swat")]
+                              "deathtuch", "I love werewolf", "Deflecting Swat",
+                              # players' words, obsolete terms and inflections (indexer/expand.py, inflect.py)
+                              "does it fizzle after a board wipe", "ETB trigger of a blinked creature", "SBA",
+                              "converted mana cost of a removed card", "creatures died trampling", "ward uncounterable spell")]
     return out
 
 

@@ -59,7 +59,7 @@ from .documents import (
     whoosh_document,
 )
 from .expand import EXPANSIONS_FILE, PLAYER_TERMS, index_expansions
-from .impacts import RAW_FILE, RawPostings, write_impacts
+from .impacts import ALL, RAW_FILE, Impacts, RawPostings, write_impacts
 from .lexicon import LEXICON_FILE, lexicon_pairs
 from .lineage import alignment_links, assign, fallback_keys
 from .table import TABLE_FILE, DocTable
@@ -396,7 +396,12 @@ def _finish(directory: Path, plan: _Plan, state: _State, infos: list[EditionInfo
     (directory / VOCAB_FILE).write_text(
         json.dumps({k: dict(sorted(v.items())) for k, v in state.words.items()}, ensure_ascii=False), encoding="utf-8")
     (directory / LEXICON_FILE).write_text(json.dumps(plan.lexicon, ensure_ascii=False), encoding="utf-8")
-    index_expansions(plan.editions, current_names, state.words).save(directory / EXPANSIONS_FILE)
+    impacts = Impacts(directory)
+    try:  # the query side looks words up in these terms (indexer/inflect.py)
+        terms = {key.partition(":")[0]: found for key, found in impacts.terms.items() if key.endswith(f":{ALL}")}
+    finally:
+        impacts.close()
+    index_expansions(plan.editions, current_names, state.words, terms).save(directory / EXPANSIONS_FILE)
     segments = len([p for p in directory.iterdir() if p.suffix == ".seg"])
     meta = {
         "format": FORMAT,

@@ -12,10 +12,11 @@ index and stored in it (``expansions.json``), per analyzed language:
   See Battlefield." → "battlefield"; "Unblockable (Obsolete): A term that meant “can't
   be blocked.”").
 
-Each typed form is stored as its *keys*: per token, the index's term for it when the
-index knows the token, else the folded token itself, stop words left out; the site's
-JavaScript ranker, which has the index's token → term table and no stemmer, makes the
-same keys. A query's plain words (not in a phrase, group or operator query) are
+Each typed form is stored as its *keys*: per token, the query side's term for it
+(:func:`.inflect.query_term`: the index's term for the token, or for an inflection of
+it, "fizzles" → "fizzl") or else the folded token itself, stop words left out; the
+site's JavaScript ranker, which has the index's token → term table and no stemmer,
+makes the same keys. A query's plain words (not in a phrase, group or operator query) are
 matched against the typed forms, longest first from left to right (:func:`matches`),
 and each match becomes one ``alt`` clause (:mod:`.query`) whose first child is what
 was typed (a word, or the group of the words) and whose other children are the
@@ -30,9 +31,10 @@ import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Callable, Container, Iterable
 
 from . import text as T
+from .inflect import query_term
 from .languages import LANGUAGES
 
 EXPANSIONS_FILE = "expansions.json"
@@ -111,8 +113,8 @@ def obsolete_terms(glossary: Iterable[tuple[list[str], str]]) -> list[tuple[list
 
 
 def typed_keys(tokens: list[str], lang: str, term: Callable[[str], str | None]) -> tuple[str, ...]:
-    """The keys of a typed form's tokens: the index term of each (``term(token)``) or the
-    token itself, stop words left out."""
+    """The keys of a typed form's tokens: the query side's term of each (``term(token)``,
+    :func:`.inflect.query_term`) or the token itself, stop words left out."""
     stop = LANGUAGES[lang].stop
     return tuple(term(t) or t for t in tokens if t not in stop)
 
@@ -194,21 +196,26 @@ class Expansions:
 
 
 def index_expansions(editions: Iterable, current: Iterable[str], tables: dict[str, dict[str, str]],
-                     player_terms: Path | None = PLAYER_TERMS) -> Expansions:
+                     terms: dict[str, Container[str]], player_terms: Path | None = PLAYER_TERMS) -> Expansions:
     """The expansions an index stores: the players' words (English) and the obsolete
     terms of the glossary of each analyzed language's latest edition (``current``:
-    the default scope's edition names), over the index's token → term ``tables``."""
+    the default scope's edition names), over the index's token → term ``tables`` and
+    its ``terms`` per language (what the query side looks words up in)."""
     current = set(current)
     by_lang: dict[str, list[Expansion]] = {}
+
+    def term_of(lang: str) -> Callable[[str], str | None]:
+        table, known = tables.get(lang, {}), terms.get(lang, ())
+        return lambda token: query_term(token, lang, table, known)
+
     for edition in editions:
         if edition.name not in current or edition.lang not in LANGUAGES or not edition.glossary:
             continue
-        table = tables.get(edition.lang, {})
         pairs = obsolete_terms([([g.term, *g.aliases], g.text) for g in edition.glossary if g.obsolete])
-        by_lang.setdefault(edition.lang, []).extend(build_expansions(edition.lang, pairs, "obsolete", table.get))
+        by_lang.setdefault(edition.lang, []).extend(build_expansions(edition.lang, pairs, "obsolete",
+                                                                     term_of(edition.lang)))
     if player_terms is not None and PLAYER_LANG in LANGUAGES:
-        table = tables.get(PLAYER_LANG, {})
-        found = build_expansions(PLAYER_LANG, load_player_terms(player_terms), "player", table.get)
+        found = build_expansions(PLAYER_LANG, load_player_terms(player_terms), "player", term_of(PLAYER_LANG))
         known = {e.keys for e in by_lang.get(PLAYER_LANG, [])}
         by_lang.setdefault(PLAYER_LANG, []).extend(e for e in found if e.keys not in known)
     return Expansions(by_lang)

@@ -17,14 +17,15 @@ Shape (``format`` 1)::
      "vocab": {token: term, or "" when the term is the token},
      "terms": {"all" | "examples" | "names": {term: [idf, df, [doc deltas], [impacts]]}},
      "heads": {key: [doc]}, "stemmed": {"term term": [doc]}, "cites": {doc: [doc]},
-     "lexicon": [[lang, "term term", target lang, text], ...]}
+     "lexicon": [[lang, "term term", target lang, text], ...],
+     "expansions": [[[typed key, ...], [[rules' token, ...], ...]], ...]}
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from . import rank, searching
+from . import expand, rank, searching
 from ..languages import get as table_language
 from ..model import parent_number, sort_key
 from .documents import GLOSSARY
@@ -112,6 +113,8 @@ def site_data(index_dir: Path, lang: str) -> dict:
         "stemmed": stemmed,
         "cites": cites,
         "lexicon": lexicon,
+        "expansions": [[list(e.keys), [list(r) for r in e.rules]]
+                       for e in handle.expansions.by_lang.get(lang, {}).values()] if lang in LANGUAGES else [],
     }
 
 
@@ -126,6 +129,8 @@ def constants() -> dict:
         "COORD_POWER": rank.COORD_POWER, "KIND_WEIGHT": rank.KIND_WEIGHT, "PROXIMITY_POOL": rank.PROXIMITY_POOL,
         "PROXIMITY_WINDOW": rank.PROXIMITY_WINDOW, "PROXIMITY": rank.PROXIMITY, "NAMES_WEIGHT": rank.NAMES_WEIGHT,
         "TITLE_BOOST": rank.TITLE_BOOST, "MAX_EXPANSION": rank.MAX_EXPANSION, "SCALE": rank.SCALE,
+        "EXPANSION_WEIGHT": expand.WEIGHT, "MAX_KEYS": expand.MAX_KEYS, "RARE_IDF": rank.RARE_IDF,
+        "LONG_QUERY": rank.LONG_QUERY, "LONG_COORD_POWER": rank.LONG_COORD_POWER, "HEADING_WEIGHT": rank.HEADING_WEIGHT,
         "GLOSSARY_TOP": searching.GLOSSARY_TOP, "KNOWN_IN": KNOWN_IN, "MAX_WORDS": MAX_WORDS,
     }
 

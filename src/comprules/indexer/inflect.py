@@ -13,6 +13,8 @@ a candidate has three letters at least.
 
 from __future__ import annotations
 
+from typing import Container, Mapping
+
 #: The languages whose words are inflected.
 LANGS = frozenset({"en"})
 
@@ -52,3 +54,22 @@ def inflections(token: str, lang: str) -> list[str]:
 
 def _ascii_word(token: str) -> bool:
     return all("a" <= c <= "z" for c in token)
+
+
+def query_term(token: str, lang: str, table: Mapping[str, str], terms: Container[str]) -> str | None:
+    """The index term of a query token: from the index's token → term ``table``; for a
+    token the index never saw, the term of its first inflection that the table knows,
+    or that is itself one of the index's ``terms`` ("trampl"); else ``None``.
+
+    >>> query_term("died", "en", {"dies": "die", "die": "die"}, set())
+    'die'
+    >>> query_term("trampler", "en", {"trample": "trampl"}, {"trampl"}), query_term("kills", "en", {}, set())
+    ('trampl', None)
+    """
+    found = table.get(token)
+    if found is None:
+        for candidate in inflections(token, lang):
+            found = table.get(candidate) or (candidate if candidate in terms else None)
+            if found is not None:
+                break
+    return found

@@ -42,7 +42,7 @@ from rapidfuzz.distance import Levenshtein
 
 from .expand import WEIGHT as EXPANSION_WEIGHT
 from .impacts import ALL, EXAMPLES, NAMES, SCALE, Impacts
-from .inflect import inflections
+from .inflect import query_term
 from .languages import FILLER_WEIGHT, LANGUAGES
 from .query import MUST, NOT, SHOULD, Clause
 
@@ -213,17 +213,9 @@ class _Context:
         return FILLER_WEIGHT if token in self.language.filler else 1.0
 
     def term(self, token: str) -> str | None:
-        """The index term of a query token: from the index's table; for a token the
-        index never saw, the term of its first inflection (:func:`.inflect.inflections`,
-        "died" → "die") that the table or the terms of the index know; else ``None``."""
-        found = self.table.get(token)
-        if found is None:
-            terms = self.r.impacts.terms.get(self.key, {})
-            for candidate in inflections(token, self.lang):
-                found = self.table.get(candidate) or (candidate if candidate in terms else None)
-                if found is not None:
-                    break
-        return found
+        """The index term of a query token (:func:`.inflect.query_term`: from the index's
+        table, else through an inflection, "died" → "die"), or ``None``."""
+        return query_term(token, self.lang, self.table, self.r.impacts.terms.get(self.key, {}))
 
     def postings(self, term: str) -> tuple[np.ndarray, np.ndarray]:
         return self.r.impacts.postings(self.key, term, self.current_only)

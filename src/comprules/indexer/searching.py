@@ -48,6 +48,7 @@ from . import text as T
 from .documents import FORMAT, GLOSSARY, KINDS, META_FILE, VOCAB_FILE
 from .expand import EXPANSIONS_FILE, Expansions
 from .impacts import ALL, Impacts
+from .inflect import query_term
 from .languages import LANGS, LANGUAGES, field_lang
 from .lexicon import LEXICON_FILE, Lexicon
 from .query import MUST, Clause, check_query, names, parse, rule_number
@@ -504,10 +505,10 @@ def _ranked(handle: _OpenIndex, text: str, number: str | None, query_lang: str, 
 def _expanded(handle: _OpenIndex, clauses: list[Clause], code: str) -> list[Clause]:
     """The clauses with each run of words that is a typed form of an expansion
     (:mod:`.expand`) made one ``alt`` clause: the words typed, then the rules' words."""
-    table = handle.vocab.table(code)
+    table, terms = handle.vocab.table(code), handle.impacts.terms.get(f"{code}:{ALL}", {})
     stop = LANGUAGES[code].stop
-    keys = [("" if c.tokens[0] in stop else table.get(c.tokens[0]) or c.tokens[0]) if c.kind == "term" else None
-            for c in clauses]
+    keys = [("" if c.tokens[0] in stop else query_term(c.tokens[0], code, table, terms) or c.tokens[0])
+            if c.kind == "term" else None for c in clauses]
     found = handle.expansions.matches(code, keys)
     if not found:
         return clauses

@@ -135,6 +135,8 @@
     this.cites = raw.cites;
     this.seq = new Map();
     this.titles = new Map();
+    this.expansions = new Map();  /* expand.py: typed keys → [rules' token lists] */
+    (raw.expansions || []).forEach(function (e) { this.expansions.set(e[0].join(" "), e[1]); }, this);
   }
   Lang.prototype.term = function (token) {  /* the index term of a token, or null */
     var t = this.vocab[token];
@@ -366,6 +368,22 @@
     this.pairs = [];
     this.content = 0;
     this.words = [];
+    this.long = false;
+  }
+  Context.prototype.term = function (token) { return queryTerm(this.L, token, this.key); };
+
+  /* inflect.py query_term: the index term of a query token, or of its first inflection
+     that the token table or the terms of list `kind` know. */
+  function queryTerm(L, token, kind) {
+    var found = L.term(token);
+    if (found !== null) return found;
+    var cands = inflections(token, L.code), lists = L.lists[kind];
+    for (var i = 0; i < cands.length; i++) {
+      found = L.term(cands[i]);
+      if (found === null && lists.has(cands[i])) found = cands[i];
+      if (found !== null) return found;
+    }
+    return null;
   }
   Context.prototype.weight = function (token) {
     if (this.L.stop.has(token)) return 0;
@@ -385,9 +403,10 @@
       var token = c.tokens[0], w = this.weight(token);
       if (w === 0) return null;
       if (c.name) w = w * C.NAME_WEIGHT;
-      var term = L.term(token);
+      var term = this.term(token);
       var idf = term !== null ? L.idf(this.key, term) : 0;
       if (idf < C.COMMON_IDF) w = w * (idf / C.COMMON_IDF) * (idf / C.COMMON_IDF);
+      if (this.long && idf > C.RARE_IDF) w = w * (C.RARE_IDF / idf) * (C.RARE_IDF / idf);
       if (term === null) return [new Float64Array(n), 0, w, null];
       var scores = this.dense(term);
       if (this.names !== null) {
@@ -415,11 +434,28 @@
       for (i = 0; i < n; i++) out[i] = ok[i] ? sub[i] : 0;
       return [out, scored[2], 1, null];
     }
+    if (c.kind === "alt") return this.alternatives(c);
     throw new Error(c.kind);
+  };
+  /* rank.py alternatives: the best of the typed clause and EXPANSION_WEIGHT × each group. */
+  Context.prototype.alternatives = function (c) {
+    var n = this.L.n, i, typed = this.clause(c.children[0]), term = null, best, v;
+    if (typed === null) { best = new Float64Array(n); v = 0; } else {
+      best = new Float64Array(n);
+      for (i = 0; i < n; i++) best[i] = typed[2] * typed[0][i];
+      v = typed[1]; term = typed[3];
+    }
+    for (var k = 1; k < c.children.length; k++) {
+      var made = this.clause(c.children[k]);
+      if (made === null) continue;
+      for (i = 0; i < n; i++) best[i] = Math.max(best[i], C.EXPANSION_WEIGHT * (made[2] * made[0][i]));
+      v = Math.max(v, C.EXPANSION_WEIGHT * made[1]);
+    }
+    return [best, v, 1, term];
   };
   Context.prototype.phrase = function (c) {
     var L = this.L, n = L.n, terms = [], i, k;
-    for (k = 0; k < c.tokens.length; k++) if (!L.stop.has(c.tokens[k])) terms.push(L.term(c.tokens[k]));
+    for (k = 0; k < c.tokens.length; k++) if (!L.stop.has(c.tokens[k])) terms.push(this.term(c.tokens[k]));
     if (!terms.length) return null;
     if (terms.some(function (t) { return t === null; })) return [new Float64Array(n), 0, 1, null];
     var total = new Float64Array(n), every = new Uint8Array(n).fill(1), idf = 0;
@@ -480,12 +516,12 @@
       if (term !== null && w >= C.NAME_WEIGHT) { contentTerms.push(term); words.push(c.tokens[0]); }
     }
     if (!positive) return null;
-    var base = total;
+    var base = total, power = this.long ? C.LONG_COORD_POWER : C.COORD_POWER;
     if (weightSum > 0) {
       base = new Float64Array(n);
       for (i = 0; i < n; i++) {
         var cover = covered[i] / weightSum, b = total[i];
-        for (var p = 0; p < C.COORD_POWER; p++) b = b * cover;
+        for (var p = 0; p < power; p++) b = b * cover;
         base[i] = b;
       }
     }
@@ -524,20 +560,45 @@
     return prev[b.length];
   }
 
-  function kindWeight(kind, content) {
+  function kindWeight(doc, content) {
+    var kind = doc[2];
     if (kind === "glossary" && content <= 1) return 1;
+    if (content > 1 && (kind === "rule" || kind === "subrule") && doc[4] === "") return C.HEADING_WEIGHT;
     var w = C.KIND_WEIGHT[kind];
     return w === undefined ? 1 : w;
   }
 
+  /* inflect.py: the forms to try for a token the index never saw. */
+  function inflections(t, lang) {
+    if (lang !== "en" || t.length < 4 || !/^[a-z]+$/.test(t)) return [];
+    var out = [];
+    function ends(x) { return t.slice(-x.length) === x; }
+    if (ends("ies")) out.push(t.slice(0, -3) + "y");
+    if (ends("es")) out.push(t.slice(0, -2));
+    if (ends("s") && !ends("ss")) out.push(t.slice(0, -1));
+    if (ends("ed")) {
+      out.push(t.slice(0, -2), t.slice(0, -1));
+      if (t[t.length - 3] === t[t.length - 4]) out.push(t.slice(0, -3));
+    }
+    if (ends("ing")) {
+      out.push(t.slice(0, -3), t.slice(0, -3) + "e");
+      if (t.length > 5 && t[t.length - 4] === t[t.length - 5]) out.push(t.slice(0, -4));
+    }
+    if (ends("ers")) out.push(t.slice(0, -3), t.slice(0, -2));
+    if (ends("er")) out.push(t.slice(0, -2), t.slice(0, -1));
+    return out.filter(function (x) { return x.length >= 3; });
+  }
+
   /* rank(): [[score, doc], …] best first, count, used terms. */
   function rank(clauses, L, allowed, examples, pool) {
-    var ctx = new Context(L, examples ? "examples" : "all");
+    var ctx = new Context(L, examples ? "examples" : "all"), words = 0;
+    clauses.forEach(function (c) { if (c.kind !== "term" || (ctx.weight(c.tokens[0]) === 1 && !c.name)) words += 1; });
+    ctx.long = words >= C.LONG_QUERY;
     var scored = ctx.score(clauses, true);
     if (scored === null) return {order: [], count: 0, used: new Set()};
     var base = scored[0], ok = scored[1], docs = [], i;
     for (i = 0; i < L.n; i++) {
-      var s = base[i] * kindWeight(L.docs[i][2], ctx.content) / C.SCALE;
+      var s = base[i] * kindWeight(L.docs[i], ctx.content) / C.SCALE;
       if (ok[i] && allowed(i) && s > 0) docs.push([s, i]);
     }
     if (!docs.length) return {order: [], count: 0, used: ctx.used};
@@ -742,7 +803,8 @@
     if (clauses.length && clauses.every(function (c) { return c.occur === "not"; })) {
       throw new UsageError("NOT only excludes from the words before it, as in: flying NOT reach");
     }
-    if (!hasSyntax(text)) {
+    var plain = !hasSyntax(text);
+    if (plain) {
       var flags = names(text);
       clauses = clauses.map(function (c, i) { return new Clause(c.kind, c.tokens, c.occur, c.distance, c.children, flags[i]); });
     }
@@ -752,7 +814,7 @@
       var code = langs[g], L = DATA[code];
       if (!L) continue;
       var allowed = filter(L, section, kind), own = code === queryLang;
-      var mine = own ? clauses : translatedClauses(toks, code).concat(lang ? clauses : []);
+      var mine = own ? (plain ? expanded(clauses, L) : clauses) : translatedClauses(toks, code).concat(lang ? clauses : []);
       var head = kind !== "example" ? headDocs(text, toks, code, queryLang, allowed) : [];
       if (!mine.length && !head.length) continue;
       var result = mine.length ? rank(mine, L, allowed, kind === "example", pool + head.length + C.GLOSSARY_TOP) : null;
@@ -774,6 +836,41 @@
     }
     if (!kind) out = oneGlossaryInTop(out);
     return {items: out.slice(0, pool), used: used};
+  }
+
+  /* searching.py _expanded / expand.py matches: each run of words that is a typed form of an
+     expansion becomes one alt clause (the words typed, then the groups of the rules' words). */
+  function expanded(clauses, L) {
+    if (!L.expansions.size) return clauses;
+    var keys = clauses.map(function (c) {
+      if (c.kind !== "term") return null;
+      if (L.stop.has(c.tokens[0])) return "";
+      var t = queryTerm(L, c.tokens[0], "all");
+      return t === null ? c.tokens[0] : t;
+    });
+    var out = [], i = 0, at = 0;
+    while (i < keys.length) {
+      var found = null;
+      if (keys[i]) {
+        for (var end = Math.min(keys.length, i + C.MAX_KEYS * 2); end > i; end--) {
+          var span = keys.slice(i, end).filter(function (k) { return k !== ""; });
+          if (span.indexOf(null) >= 0 || keys[end - 1] === "" || keys[end - 1] === null) continue;
+          var rules = L.expansions.get(span.join(" "));
+          if (rules) { found = [i, end, rules]; break; }
+        }
+      }
+      if (!found) { i += 1; continue; }
+      for (var k = at; k < found[0]; k++) out.push(clauses[k]);
+      var words = clauses.slice(found[0], found[1]).filter(function (c) { return !L.stop.has(c.tokens[0]); });
+      var typed = words.length === 1 ? words[0] : new Clause("group", [], "should", 0, words);
+      var groups = found[2].map(function (rule) {
+        return new Clause("group", [], "should", 0, rule.map(function (w) { return new Clause("term", [w]); }));
+      });
+      out.push(new Clause("alt", words.map(function (c) { return c.tokens[0]; }), "should", 0, [typed].concat(groups)));
+      i = at = found[1];
+    }
+    for (k = at; k < clauses.length; k++) out.push(clauses[k]);
+    return out;
   }
 
   function oneGlossaryInTop(ranked) {
