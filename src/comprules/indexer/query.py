@@ -156,10 +156,13 @@ def parse(text: str) -> list[Clause]:
 
 def names(text: str) -> list[bool]:
     """For each token of ``text``, whether it is capitalized inside a sentence (not its
-    first word, nor the word after ``.``, ``!``, ``?``, ``:``; the pronoun "I" aside).
+    first word, nor the word after ``.``, ``!``, ``?``, ``:``) and not in capitals only
+    (the pronoun "I", a variable "X", an abbreviation "ETB": card names are not).
 
     >>> names("My opponent controls Notion Thief. Who draws?")
     [False, False, False, True, True, False, False]
+    >>> names("Does the ETB of Thragtusk copy X?")
+    [False, False, False, False, True, False, False]
     """
     out, start = [], True
     spans = T.token_spans(text)
@@ -168,7 +171,7 @@ def names(text: str) -> list[bool]:
         before = text[spans[k - 1][1]:s] if k else ""
         if k and any(c in before for c in ".!?:"):
             start = True
-        out.append(not start and raw[:1].isupper() and raw != "I")
+        out.append(not start and raw[:1].isupper() and not raw.isupper())
         start = False
     return out
 

@@ -353,7 +353,7 @@
       var before = k ? text.slice(spans[k - 1][1], spans[k][0]) : "";
       if (k && /[.!?:]/.test(before)) start = true;
       var first = Array.from(raw)[0] || "";
-      out.push(!start && /\p{Lu}/u.test(first) && raw !== "I");
+      out.push(!start && /\p{Lu}/u.test(first) && !(raw.toUpperCase() === raw && raw.toLowerCase() !== raw));
       start = false;
     }
     return out;
