@@ -15,7 +15,15 @@ for a filler word, 0 for a stop word: dropped) and coverage weights ``v_c = w_c 
     base(d)     = sum(d) · coverage(d) · coverage(d) · KIND_WEIGHT[kind(d)]
 
 (coordination: a document with more of the query's distinct words ranks higher; a
-rare word counts more than a common one). Then the :data:`PROXIMITY_POOL` best
+rare word counts more than a common one). A rule that is only a heading weighs
+:data:`HEADING_WEIGHT` for a query of two words or more. A *long* query
+(:data:`LONG_QUERY` content words or more: a question typed in full) damps its rare
+words (:data:`RARE_IDF`) and multiplies the coverage in once; a shorter query of two
+words or more multiplies each document by its rule's evidence (:data:`RULE_EVIDENCE`).
+An ``alt`` clause (:mod:`.expand`: the players' words "fizzle", and the rules' words for
+them) scores the best of the typed clause and :data:`.expand.WEIGHT` × each group of
+rules' words, with the largest of their ``v``. A query token the index never saw is
+looked up through its inflections (:mod:`.inflect`). Then the :data:`PROXIMITY_POOL` best
 documents by ``base`` are re-ranked by proximity: for each pair of consecutive content
 words of the query found within :data:`PROXIMITY_WINDOW` positions of each other in
 the document's title or text ("Blood Moon", "layer 7"),
@@ -78,6 +86,12 @@ LONG_COORD_POWER = 1
 #: Multiplier of a rule that is only a heading (702.21 "Ward", no text of its own) for a
 #: query of two words or more: its subrules say what the query asks.
 HEADING_WEIGHT = 0.5
+#: A query of two words or more that is not long: each document is multiplied by
+#: 1 + RULE_EVIDENCE × (its rule's evidence) / (the best rule's evidence), a rule's
+#: evidence being the sum of the two best scores among the rule and its subrules
+#: ("ward uncounterable spell": the subrules of 702.21 hold each other up). Two, so that
+#: the sum is the same whatever order the engines add in.
+RULE_EVIDENCE = 0.3
 #: A document whose title begins with the query's content words gets (1 + TITLE_BOOST)×.
 TITLE_BOOST = 1.0
 #: Most index terms a ``prefix*`` or ``fuzzy~`` word stands for.
@@ -103,7 +117,7 @@ class Ranker:
 
     def __init__(self, impacts: Impacts, vocab: Callable[[str], dict], sequence: Callable[[int], list],
                  kinds: list[str], ndocs: int, title: Callable[[int], list] = lambda d: [],
-                 headings: list[bool] | None = None):
+                 headings: list[bool] | None = None, numbers: list[str] | None = None):
         self.impacts = impacts
         self.vocab = vocab
         self.sequence = sequence
@@ -112,6 +126,9 @@ class Ranker:
         self.kind_weight = np.array([KIND_WEIGHT.get(k, 1.0) for k in kinds] or [1.0], dtype=np.float64)
         self.glossary = np.array([k == "glossary" for k in kinds] or [False], dtype=bool)
         self.heading = np.array(headings if headings else [False] * max(1, len(kinds)), dtype=bool)
+        self.kinds = list(kinds)
+        self.numbers = list(numbers) if numbers is not None else [str(d) for d in range(len(kinds))]
+        self._rule_groups: np.ndarray | None = None
 
     # --- public ------------------------------------------------------------------------
 
@@ -138,6 +155,8 @@ class Ranker:
         if not len(docs):
             return Ranked([], 0, ctx.used)
         scores = base[docs]
+        if ctx.content >= 2 and not ctx.long:
+            scores = scores * self._rule_evidence(docs, scores)
         order = np.lexsort((docs, -scores))
         docs, scores = docs[order], scores[order]
         pairs, words = ctx.pairs, ctx.words
@@ -155,6 +174,30 @@ class Ranker:
         final.sort(key=lambda item: (-item[0], item[1]))
         final += [(float(scores[k]), int(docs[k])) for k in range(near_pool, head)]
         return Ranked(final[:pool], int(len(docs)), ctx.used)
+
+    def _rule_evidence(self, docs: np.ndarray, scores: np.ndarray) -> np.ndarray:
+        """Per document, 1 + RULE_EVIDENCE × (the sum of the two best scores of its rule's
+        documents: the rule and its subrules) ÷ (the largest such sum)."""
+        group = self.rule_groups[docs]
+        order = np.lexsort((-scores, group))  # by rule, best first
+        g, s = group[order], scores[order]
+        first = np.ones(len(g), dtype=bool)
+        first[1:] = g[1:] != g[:-1]
+        second = np.zeros(len(g), dtype=bool)
+        second[1:] = ~first[1:] & first[:-1]
+        total = np.zeros(int(group.max()) + 1, dtype=np.float64)
+        total[g[first]] = s[first]
+        total[g[second]] = total[g[second]] + s[second]
+        return 1 + RULE_EVIDENCE * total[group] / total.max()
+
+    @property
+    def rule_groups(self) -> np.ndarray:
+        """Per document, the id of its rule (702.21 for 702.21 and 702.21a; a section, a
+        glossary entry or a passage is its own)."""
+        if self._rule_groups is None:
+            keys = [rule_key(n, k) for n, k in zip(self.numbers, self.kinds)]
+            self._rule_groups = np.unique(np.array(keys or [""], dtype=object), return_inverse=True)[1].astype(np.int64)
+        return self._rule_groups
 
     def _titled(self, d: int, words: list[str]) -> bool:
         """Whether the query's content words begin the document's title ("summoning
@@ -386,3 +429,15 @@ def _has_run(seq: list, terms: list[str]) -> bool:
             return True
     return False
 
+
+def rule_key(number: str, kind: str) -> str:
+    """The rule a unit belongs to, for :meth:`Ranker._rule_evidence`: a subrule's rule
+    (``702.21a`` → ``702.21``), else the unit itself (``glossary:ward``, a section ``702``,
+    a passage ``602¶3``).
+
+    >>> rule_key("702.21a", "subrule"), rule_key("702.21", "rule"), rule_key("702", "section"), rule_key("ward", "glossary")
+    ('702.21', '702.21', '702', 'glossary:ward')
+    """
+    if kind == "glossary":
+        return f"glossary:{number}"
+    return number.rstrip("abcdefghijklmnopqrstuvwxyz") if "." in number else number

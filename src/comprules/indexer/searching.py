@@ -207,7 +207,7 @@ class _OpenIndex:
     def ranker(self) -> Ranker:
         if self._ranker is None:
             self._ranker = Ranker(self.impacts, self.vocab.table, self.sequence, self.table.kind, len(self.table),
-                                  self.title_tokens, self.table.heading)
+                                  self.title_tokens, self.table.heading, self.table.number)
         return self._ranker
 
     def df(self, lang: str, term: str) -> int:

@@ -602,6 +602,7 @@
       if (ok[i] && allowed(i) && s > 0) docs.push([s, i]);
     }
     if (!docs.length) return {order: [], count: 0, used: ctx.used};
+    if (ctx.content >= 2 && !ctx.long) ruleEvidence(L, docs);
     docs.sort(byScore);
     var head = Math.min(docs.length, Math.max(C.PROXIMITY_POOL, pool));
     var nearPool = Math.min(docs.length, C.PROXIMITY_POOL), fin = [];
@@ -614,6 +615,28 @@
     fin.sort(byScore);
     for (i = nearPool; i < head; i++) fin.push(docs[i]);
     return {order: fin.slice(0, pool), count: docs.length, used: ctx.used};
+  }
+
+  /* rank.py _rule_evidence: each [score, doc] × 1 + RULE_EVIDENCE × (the sum of the two best
+     scores of its rule's documents) ÷ (the largest such sum). */
+  function ruleEvidence(L, docs) {
+    if (!L.ruleKeys) L.ruleKeys = L.docs.map(function (doc) { return ruleKey(doc[0], doc[2]); });
+    var best = new Map(), i, top = 0;
+    for (i = 0; i < docs.length; i++) {
+      var key = L.ruleKeys[docs[i][1]], x = docs[i][0], b = best.get(key);
+      if (!b) best.set(key, [x, 0]);
+      else if (x > b[0]) { b[1] = b[0]; b[0] = x; } else if (x > b[1]) b[1] = x;
+    }
+    var total = new Map();
+    best.forEach(function (b, key) { var t = b[0] + b[1]; total.set(key, t); if (t > top) top = t; });
+    for (i = 0; i < docs.length; i++) {
+      docs[i][0] = docs[i][0] * (1 + C.RULE_EVIDENCE * total.get(L.ruleKeys[docs[i][1]]) / top);
+    }
+  }
+
+  function ruleKey(number, kind) {
+    if (kind === "glossary") return "glossary:" + number;
+    return number.indexOf(".") >= 0 ? number.replace(/[a-z]+$/, "") : number;
   }
 
   /* The analyzed language whose terms a language's texts are compared in (Python's field_lang). */
