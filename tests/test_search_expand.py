@@ -18,11 +18,12 @@ from pathlib import Path
 
 import pytest
 
-from comprules.indexer import search
+from comprules.indexer import rank, search
 from comprules.indexer.evaluate import QUESTIONS_EDITION
 from comprules.indexer.expand import (EXPANSIONS_FILE, PLAYER_TERMS, Expansions, build_expansions,
                                       load_player_terms, obsolete_terms)
 from comprules.indexer.inflect import inflections
+from comprules.indexer.rank import rule_key
 
 pytestmark = pytest.mark.slow
 
@@ -144,3 +145,17 @@ def test_a_rule_that_is_only_a_heading_comes_after_its_subrules_for_several_word
     hits = top(index_dir, "ward uncounterable spell", 5)
     assert hits[0] == "702.21a" and hits.index("702.21") > hits.index("702.21a")
     assert top(index_dir, "ward", 2) == ["ward", "702.21"]  # the headword itself still lists it first
+
+
+def test_a_unit_belongs_to_its_rule_for_the_rules_evidence():
+    assert rule_key("702.21a", "subrule") == rule_key("702.21", "rule") == "702.21"
+    assert rule_key("702.175", "rule") == "702.175" and rule_key("702", "section") == "702"
+    assert rule_key("ward", "glossary") == "glossary:ward" and rule_key("602¶3", "passage") == "602¶3"
+
+
+def test_a_short_query_lifts_the_subrules_of_the_rule_that_holds_it(index_dir, monkeypatch):
+    # 613.1 (the layers) holds several matching subrules; 613.6 and 613.5 one hit each
+    assert top(index_dir, "Humility Opalescence layers", 3) == ["613.4b", "613.1b", "613.1e"]
+    assert top(index_dir, "X cost without paying mana cost", 3)[1:3] == ["107.3b", "107.3h"]
+    monkeypatch.setattr(rank, "RULE_EVIDENCE", 0.0)
+    assert top(index_dir, "Humility Opalescence layers", 3) == ["613.6", "613.4b", "613.5"]

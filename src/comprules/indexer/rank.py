@@ -195,8 +195,10 @@ class Ranker:
         """Per document, the id of its rule (702.21 for 702.21 and 702.21a; a section, a
         glossary entry or a passage is its own)."""
         if self._rule_groups is None:
-            keys = [rule_key(n, k) for n, k in zip(self.numbers, self.kinds)]
-            self._rule_groups = np.unique(np.array(keys or [""], dtype=object), return_inverse=True)[1].astype(np.int64)
+            ids: dict[str, int] = {}
+            self._rule_groups = np.fromiter((ids.setdefault(rule_key(n, k), len(ids))
+                                             for n, k in zip(self.numbers, self.kinds)), dtype=np.int64,
+                                            count=len(self.kinds))
         return self._rule_groups
 
     def _titled(self, d: int, words: list[str]) -> bool:
