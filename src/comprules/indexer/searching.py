@@ -524,13 +524,14 @@ def _expanded(handle: _OpenIndex, clauses: list[Clause], code: str) -> list[Clau
 
 
 def _relaxed(handle: _OpenIndex, clauses: list[Clause], code: str, result) -> bool:
-    """Whether the best hit lacks one of the query's content words."""
+    """Whether the best hit lacks one of the query's content words (a word typed in
+    players' words, an ``alt`` clause, is not counted)."""
     if not result.order:
         return False
     best = result.order[0][1]
-    table = handle.vocab.table(code)
+    table, known = handle.vocab.table(code), handle.impacts.terms.get(f"{code}:{ALL}", {})
     language = LANGUAGES[code]
-    terms = {table.get(c.tokens[0]) for c in clauses if c.kind == "term" and c.occur != "not"
+    terms = {query_term(c.tokens[0], code, table, known) for c in clauses if c.kind == "term" and c.occur != "not"
              and c.tokens[0] not in language.stop and c.tokens[0] not in language.filler}
     seq = set(handle.sequence(best))
     return any(t is None or t not in seq for t in terms)
