@@ -2,6 +2,8 @@
 #   make site CORPUS="../shared/corpus/en ../shared/corpus/zh ../shared/seeds"   # venv, install, build the knowledge base + site
 #   make site                                                # the same from the latest edition, fetched (comprules fetch)
 #   make test                                                # the test suite on the real corpus
+#   make lint                                                # ruff check, ruff format --check (formatted files), mypy
+#   make docs                                                # the documentation with MkDocs, into build-docs/ (offline)
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
@@ -9,7 +11,7 @@ CORPUS ?=
 KB     ?= build
 JOBS   ?= 1
 
-.PHONY: site test install bench clean
+.PHONY: site test lint docs install bench clean
 
 $(BIN)/.installed: pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -29,8 +31,17 @@ site: install
 test: install
 	$(BIN)/python -m pytest
 
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check $$($(BIN)/python tests/test_lint.py)
+	$(BIN)/mypy
+
+docs: install
+	$(BIN)/mkdocs build --strict --site-dir build-docs
+	@echo "open build-docs/index.html"
+
 bench: install
 	for b in benchmarks/*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
 
 clean:
-	rm -rf $(KB) .pytest_cache
+	rm -rf $(KB) build-docs .pytest_cache .mypy_cache .ruff_cache

@@ -179,7 +179,7 @@ def check_edition(edition: Edition, resolution: Resolution | None = None) -> Edi
         problems.append(Finding("dangling", line, source,
                                 f"{source} cites {', '.join(targets)} ({citation!r}): not in this edition",
                                 ", ".join(targets)))
-    for source, line, citation, targets in _by_citation(res.external):
+    for source, line, _citation, targets in _by_citation(res.external):
         notices.append(Finding("external", line, source,
                                f"{source} cites {', '.join(targets)}, outside this document", ", ".join(targets)))
     for t in res.titles:

@@ -20,6 +20,7 @@ import sys
 import threading
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -30,25 +31,41 @@ KB_HELP = "knowledge base directory (default ./build or $COMPRULES_KB)"
 
 
 class Fail(click.ClickException):
-    """One line on stderr and an exit code (2 bad usage/input, 1 nothing found)."""
+    """One line on stderr and exit code 2: bad usage or bad input."""
 
-    def __init__(self, message: str, code: int = 2):
-        super().__init__(message)
-        self.exit_code = code
+    exit_code = 2
 
-    def show(self, file=None) -> None:
+    def show(self, file: Any = None) -> None:
         click.echo(f"comprules: {self.format_message()}", err=True)
+
+
+class NothingFound(Fail):
+    """One line on stderr and exit code 1: nothing found."""
+
+    exit_code = 1
+
+
+def _usage_line(exc: click.UsageError) -> Fail:
+    """A usage error of click (unknown option, missing argument, bad value) as one line,
+    ``comprules: show: Missing argument 'NUMBER' (comprules show --help)``, instead of
+    click's four (Usage / Try / blank / Error)."""
+    message = " ".join(exc.format_message().split()).removesuffix(".")
+    if exc.ctx is None:
+        return Fail(message)
+    path = exc.ctx.command_path
+    command = path.partition(" ")[2]
+    return Fail(f"{command + ': ' if command else ''}{message} (see {path} --help)")
 
 
 def _run(fn, *args, **kwargs):
     try:
         return fn(*args, **kwargs)
     except NotFound as exc:
-        raise Fail(str(exc), 1) from None
+        raise NothingFound(str(exc)) from None
     except (UsageError, BuildLocked, ComprulesError) as exc:
-        raise Fail(str(exc), 2) from None
+        raise Fail(str(exc)) from None
     except OSError as exc:  # an output path that is a file, a folder, or not writable
-        raise Fail(_os_error(exc), 2) from None
+        raise Fail(_os_error(exc)) from None
 
 
 def _os_error(exc: OSError) -> str:
@@ -96,7 +113,16 @@ def _silence_stdout() -> None:
 
 class _Commands(click.Group):
     """The ``comprules`` group: each command runs with :func:`_signals`, and its
-    interruptions and output errors end in one line and an exit code."""
+    interruptions, output errors and usage errors end in one line and an exit code."""
+
+    def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,
+                     **extra: Any) -> click.Context:
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except click.exceptions.NoArgsIsHelpError:
+            raise  # plain `comprules`: the help
+        except click.UsageError as exc:  # an option of the group itself: `comprules --bogus`
+            raise _usage_line(exc) from None
 
     def invoke(self, ctx: click.Context):
         try:
@@ -104,6 +130,10 @@ class _Commands(click.Group):
                 result = super().invoke(ctx)
                 sys.stdout.flush()  # a full disk shows here, not in the interpreter's last flush
                 return result
+        except click.exceptions.NoArgsIsHelpError:
+            raise  # `comprules build` with nothing: the command's help
+        except click.UsageError as exc:  # a command's arguments, or an unknown command
+            raise _usage_line(exc) from None
         except KeyboardInterrupt as exc:  # Interrupted too
             signum = getattr(exc, "signum", signal.SIGINT)
             click.echo(f"comprules: {getattr(exc, 'message', 'interrupted')}", err=True)
@@ -312,8 +342,12 @@ def history(number, kb_dir, edition, as_json):
 @click.argument("edition")
 @click.option("--kb", "kb_dir", type=click.Path(), help=KB_HELP)
 @click.option("-o", "--output", type=click.Path(), help="write to FILE instead of stdout")
-def export_cmd(edition, kb_dir, output):
-    """Print the per-edition JSON (DESIGN.md export shape)."""
+@click.option("--json", "as_json", is_flag=True, help="accepted for symmetry: the output is always JSON")
+def export_cmd(edition, kb_dir, output, as_json):
+    """Print the per-edition JSON (DESIGN.md export shape).
+
+    EDITION is an edition of the knowledge base or a source file (parsed on the fly).
+    """
     from . import export, references
 
     if Path(edition).is_file():
@@ -344,6 +378,8 @@ def fetch(dates, latest, all_editions, dest, mirror, timeout, force):
 
     DATE is an effective date (2026-08-07). The paths go to stdout, one a line, so
     that `comprules build $(comprules fetch --latest)` builds the newest edition.
+    No --kb: fetch writes to its cache, not to a knowledge base. No --json: what it
+    prints is the paths, for the shell.
     """
     from . import fetch as fetching
 
@@ -409,7 +445,8 @@ def serve(kb_dir, host, port, workers, verbose):
     """Serve the site, the JSON API (/api/v1/) and the Academy Ruins API (/ar/) over HTTP.
 
     A rebuild of the knowledge base is picked up without a restart. Docs of the API:
-    http://HOST:PORT/api/v1/docs (works offline).
+    http://HOST:PORT/api/v1/docs (works offline). No --json: serve prints no report;
+    its API answers in JSON.
     """
     from .build import default_kb
     from .server import run

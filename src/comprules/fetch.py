@@ -28,6 +28,7 @@ import tomllib
 import urllib.error
 import urllib.parse
 import urllib.request
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -90,7 +91,7 @@ def edition_table() -> tuple[KnownEdition, ...]:
     return tuple(sorted(table, key=lambda e: e.date))
 
 
-def select(dates: list[str] = (), *, latest: bool = False, all_editions: bool = False,
+def select(dates: Sequence[str] = (), *, latest: bool = False, all_editions: bool = False,
            table: tuple[KnownEdition, ...] | None = None) -> list[KnownEdition]:
     """The editions asked for; :class:`UsageError` for a date the table does not know."""
     table = table if table is not None else edition_table()

@@ -205,7 +205,7 @@ def write_graph(graph: nx.MultiDiGraph, data_dir: str | os.PathLike, editions: I
     edges leaving them) at :func:`graph_path`, atomically; the files written."""
     from .export import write_atomic
 
-    wanted = {name: ([], []) for name in editions}
+    wanted: dict[str, tuple[list[dict[str, object]], list[dict[str, object]]]] = {name: ([], []) for name in editions}
     for node, attrs in graph.nodes(data=True):
         part = wanted.get(attrs.get("edition"))
         if part is None:

@@ -97,7 +97,7 @@ def letters_value(letters: str) -> int:
     return value
 
 
-def sort_key(number: str) -> tuple:
+def sort_key(number: str) -> tuple[int | str, ...]:
     """Sort key for printed numbers and ids.
 
     ``702.9`` < ``702.10``; ``704.5z`` < ``704.5aa``; ``702.175`` < ``702.175~2``;

@@ -208,7 +208,7 @@ _SEPARATORS = {
 }
 
 
-def _unspaced_separators(words: Sequence[str]) -> re.Pattern:
+def _unspaced_separators(words: Sequence[str]) -> re.Pattern[str]:
     """A list separator of a language written without spaces (Chinese): a comma or
     an enumeration comma, or one of ``words`` ("和", "及", "以及"…), each optionally
     followed by the citing word again ("规则601.2b与规则601.2f-h" is read by the
@@ -260,7 +260,7 @@ def _read_number(text: str, pos: int, *, chapters: bool) -> _Member | None:
         if r is not None:
             last = _range_last(section, rule, letters, r)
             if last is not None:
-                span = (r.start(r.lastindex), r.end())
+                span = (r.start(r.lastindex or 0), r.end())
                 return _Member(pos, r.end(), first, last, ((pos, end, first), (*span, last)))
     elif nxt[:1] in _SPACES and nxt[1:].islower() and m.group(2) and not m.group(3):
         s = _SPACED_LETTERS.match(text, end)
@@ -270,7 +270,7 @@ def _read_number(text: str, pos: int, *, chapters: bool) -> _Member | None:
     return _Member(pos, end, first, None, ((pos, end, first),))
 
 
-def _range_last(section: str, rule: str | None, letters: str, r: re.Match) -> str | None:
+def _range_last(section: str, rule: str | None, letters: str, r: re.Match[str]) -> str | None:
     """The number a range end names, or ``None`` if it is no range end for this start."""
     spaced = bool(r.group(1) or r.group(2))
     full, digits, tail = r.group(3), r.group(4), r.group(5)
@@ -394,6 +394,9 @@ def _read_continuation(text: str, pos: int, prev: _Member, *, chapters: bool) ->
 # ---------------------------------------------------------------------------
 # The families, in order
 
+#: What a family's parse function returns: the references read and where reading stopped, or ``None``.
+_Found = tuple[list[Reference], int] | None
+
 
 @dataclass(frozen=True, slots=True)
 class Family:
@@ -412,18 +415,18 @@ class Family:
     """
 
     name: str
-    parse: Callable[[str, int, int, str], tuple[list[Reference], int] | None]
+    parse: Callable[[str, int, int, str], _Found]
     anchors: tuple[str, ...]
     hints: tuple[str, ...] = ()
     langs: frozenset[str] = frozenset({"en", "fr"})
 
 
-def _after_word(text: str, start: int, end: int, lang: str):
+def _after_word(text: str, start: int, end: int, lang: str) -> _Found:
     """``rule 702.36``, ``rules 601.2f–h``, ``règles 502``: a list after a citing word."""
     return _read_list(text, end, lang)
 
 
-def _after_section_word(text: str, start: int, end: int, lang: str):
+def _after_section_word(text: str, start: int, end: int, lang: str) -> _Found:
     """``section 8`` (a chapter), ``section 410`` (a section, in 1999–2008 editions).
 
     Anchored on the word, since one digit alone is too common to scan for. A section
@@ -436,7 +439,7 @@ def _after_section_word(text: str, start: int, end: int, lang: str):
     return _read_list(text, end, lang, chapters=True)
 
 
-def _after_see(text: str, start: int, end: int, lang: str):
+def _after_see(text: str, start: int, end: int, lang: str) -> _Found:
     """After "See", "See also", "Voir", "Cf.": a titled section or glossary headwords.
 
     ``See 718, “Prototype Cards.”``: a bare section number, vouched for by its title
@@ -448,7 +451,7 @@ def _after_see(text: str, start: int, end: int, lang: str):
     return _glossary_see(text, start, end, lang)
 
 
-def _bare_number(text: str, start: int, end: int, lang: str):
+def _bare_number(text: str, start: int, end: int, lang: str) -> _Found:
     """``as described in 608.2b``, ``steps 601.2a–h``: a dotted number on its own.
 
     Not glued to what precedes it (``$1.50``, ``1-800.5``, ``v2.301.5``), never a
@@ -508,7 +511,7 @@ def _clean_term(term: str) -> str:
     return term.strip().strip("“”\"‘’").rstrip(".,;:。，；：").strip().strip("“”\"‘’").strip()
 
 
-def _glossary_see(text: str, start: int, end: int, lang: str):
+def _glossary_see(text: str, start: int, end: int, lang: str) -> _Found:
     """``See Cast.``, ``See also Dependency, Timestamp Order.``: glossary headwords.
 
     Each comma- or "and"-separated headword becomes one reference of kind
@@ -551,7 +554,7 @@ _GLOSSARY_TAIL = re.compile(rf"(?:[.);,:”\"’]|{_SP}+[a-zà-ÿ(]|{_SP}*(?:\n|
 # Languages written without spaces (Chinese): families made from the language table
 
 
-def _separators(lang: str) -> re.Pattern:
+def _separators(lang: str) -> re.Pattern[str]:
     """The list separators of ``lang``: English's, or for a language written without
     spaces, its ``list_words`` (:func:`_unspaced_separators`), built once."""
     row = languages.get(lang)
@@ -564,7 +567,7 @@ def _separators(lang: str) -> re.Pattern:
 _DIVISION = re.compile(rf"([0-9]{{1,3}}){_SP}*([章节条])")
 
 
-def _division(text: str, start: int, end: int, lang: str):
+def _division(text: str, start: int, end: int, lang: str) -> _Found:
     """``第8章`` (chapter 8), ``第510节`` (section 510), with the title that may follow:
     ``参见第8章，“多人游戏规则”``. A number that does not fit its unit is declined."""
     m = _DIVISION.match(text, end)
@@ -588,7 +591,7 @@ _HAN_TERM_END = re.compile(r"[。，；：、）)\n]|以获取|查看|中的|$")
 _HAN_TERM_MAX = 12
 
 
-def _han_glossary_see(text: str, start: int, end: int, lang: str):
+def _han_glossary_see(text: str, start: int, end: int, lang: str) -> _Found:
     """``参见守军。``, ``另参见时间印记顺序。``, ``参见X。``: glossary headwords.
 
     A headword runs to the next punctuation mark; it is at most
@@ -619,7 +622,10 @@ def _script_families() -> list[Family]:
         if row.spaced:
             continue
         langs = frozenset({row.code})
-        alt = lambda words: "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))  # noqa: E731
+
+        def alt(words: Sequence[str]) -> str:
+            return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+
         if row.rule_words:
             out.append(Family(f"rule-{row.code}", _after_word, anchors=(rf"(?:{alt(row.rule_words)}){_SP}*(?=[0-9])",),
                               hints=tuple(row.rule_words), langs=langs))
@@ -664,10 +670,10 @@ FAMILIES: list[Family] = [
 ]
 
 #: Per language: (family, compiled anchor, hints) in chain order.
-_CHAINS: dict[str, tuple[tuple[Family, re.Pattern, tuple[str, ...]], ...]] = {}
+_CHAINS: dict[str, tuple[tuple[Family, re.Pattern[str], tuple[str, ...]], ...]] = {}
 
 
-def _chain(lang: str) -> tuple[tuple[Family, re.Pattern, tuple[str, ...]], ...]:
+def _chain(lang: str) -> tuple[tuple[Family, re.Pattern[str], tuple[str, ...]], ...]:
     """The chain for one language, built once (call :func:`reset_chains` after
     changing :data:`FAMILIES`). A language no family names reads as English."""
     chain = _CHAINS.get(lang)
@@ -812,7 +818,7 @@ class Citation(NamedTuple):
     title: str | None = None
     title_agrees: bool | None = None
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, str | bool | None]:
         """``{"target", "kind", "status", "resolved", "title", "title_agrees"}`` (DESIGN.md)."""
         return {"target": self.target, "kind": self.kind, "status": self.status, "resolved": self.resolved,
                 "title": self.title, "title_agrees": self.title_agrees}
@@ -999,7 +1005,7 @@ def _inflections(key: str) -> list[str]:
     return [key + "s"]
 
 
-def _resolve_glossary(run: list[Reference], text: str, index: dict[str, str]):
+def _resolve_glossary(run: list[Reference], text: str, index: dict[str, str]) -> tuple[list[str], list[Reference]]:
     """Slugs of the headwords of one "See …" list, and the headwords not found.
 
     The whole list may name one entry ("See Active Player, Nonactive Player Order.").
@@ -1047,7 +1053,7 @@ def resolve(edition: Edition) -> Resolution:
     gindex: dict[str, str] | None = None
     targets: dict[str, dict[str, None]] = {}
     slugs: dict[str, dict[str, None]] = {}
-    cites: dict[str, list[Citation]] = {}
+    cites: dict[str, list[Citation | Reference]] = {}  # a glossary Reference until its run is resolved
     missing_all: list[Dangling] = []
     titles: list[TitleMismatch] = []
     unresolved = 0
@@ -1070,15 +1076,16 @@ def resolve(edition: Edition) -> Resolution:
             for t in ref.targets:
                 if t in by_id:
                     targets.setdefault(source, {})[t] = None
-                    printed.append(Citation(t, ref.kind, "internal", f"{name}/{t}", ref.title if single else None))
+                    citation = Citation(t, ref.kind, "internal", f"{name}/{t}", ref.title if single else None)
                 else:
                     ok = False
                     missing_all.append(Dangling(source, t, line, ref.kind, text[ref.start:ref.end]))
-                    printed.append(Citation(t, ref.kind, absent, None, ref.title if single else None))
+                    citation = Citation(t, ref.kind, absent, None, ref.title if single else None)
+                printed.append(citation)
             unresolved += not ok
             if ref.title is not None and ok and single:
                 agrees, actual = _check_title(edition, ref.targets[0], ref.title)
-                printed[-1] = printed[-1]._replace(title_agrees=agrees)
+                printed[-1] = citation._replace(title_agrees=agrees)
                 if not agrees:
                     titles.append(TitleMismatch(source, ref.targets[0], line, ref.title, actual,
                                                 text[ref.start:ref.end]))
@@ -1088,8 +1095,8 @@ def resolve(edition: Edition) -> Resolution:
             gindex = _glossary_index(edition)
         done: dict[int, list[Citation]] = {}
         for run in _runs([r for r in found if r.kind == "glossary"], text):
-            ok, missing = _resolve_glossary(run, text, gindex)
-            for slug in ok:
+            found_slugs, missing = _resolve_glossary(run, text, gindex)
+            for slug in found_slugs:
                 if source != f"glossary/{slug}":
                     slugs.setdefault(source, {})[slug] = None
             unresolved += len(missing)
@@ -1097,11 +1104,11 @@ def resolve(edition: Edition) -> Resolution:
                                for r in missing)
             # one citation per entry named ("See Active Player, Nonactive Player Order." names one)
             named = [Citation(r.targets[0], "glossary", absent) for r in missing]
-            if ok:
-                headword = text[run[0].start:run[-1].end] if len(ok) == 1 and len(run) > 1 else None
+            if found_slugs:
+                headword = text[run[0].start:run[-1].end] if len(found_slugs) == 1 and len(run) > 1 else None
                 found_refs = [r for r in run if r not in missing] if headword is None else [run[0]]
                 named = [Citation(headword or r.targets[0], "glossary", "internal", f"{name}/glossary/{slug}")
-                         for r, slug in zip(found_refs, ok)] + named
+                         for r, slug in zip(found_refs, found_slugs)] + named
             done[id(run[0])] = sorted(named, key=lambda c: text.find(c.target))
         printed[:] = [c for item in printed
                       for c in ((item,) if isinstance(item, Citation) else done.get(id(item), ()))]
@@ -1114,7 +1121,7 @@ def resolve(edition: Edition) -> Resolution:
     return Resolution(edition.name, refs, glossary_refs, links,
                       dangling=[] if fragment else missing_all, count=count,
                       external=missing_all if fragment else [], titles=titles, unresolved=unresolved,
-                      cites={k: tuple(v) for k, v in cites.items() if v})
+                      cites={k: tuple(c for c in v if isinstance(c, Citation)) for k, v in cites.items() if v})
 
 
 def resolve_external(resolution: Resolution, target: Edition,

@@ -55,7 +55,7 @@ def heading_pairs(old: Edition, new: Edition) -> dict[str, str]:
 
 def letter_pairs(old: Edition, new: Edition) -> dict[str, str]:
     """``letter`` truth pairs: subrules of equal-title headings with as many subrules."""
-    out = {}
+    out: dict[str, str] = {}
     for o, n in heading_pairs(old, new).items():
         ko = [r.id for r in old.children.get(o, []) if r.kind == "subrule"]
         kn = [r.id for r in new.children.get(n, []) if r.kind == "subrule"]
@@ -78,7 +78,7 @@ def _glossary_citations(ed: Edition) -> dict[str, tuple[str, str]]:
 def glossary_pairs(old: Edition, new: Edition) -> dict[str, str]:
     """``glossary`` truth pairs (old cited rule → new cited rule)."""
     go, gn = _glossary_citations(old), _glossary_citations(new)
-    pairs = Counter()
+    pairs: Counter[str] = Counter()
     out: dict[str, str] = {}
     for term in go.keys() & gn.keys():
         (o, text_o), (n, text_n) = go[term], gn[term]

@@ -56,7 +56,7 @@ def chains(editions: Iterable[Edition]) -> list[list[Edition]]:
         fragment = e.kind == "fragment" or e.effective is None
         by.setdefault((e.lang, fragment), []).append(e)
     out = []
-    for (lang, fragment), eds in sorted(by.items(), key=lambda kv: (kv[0][0] != "en", kv[0])):
+    for (_lang, fragment), eds in sorted(by.items(), key=lambda kv: (kv[0][0] != "en", kv[0])):
         eds.sort(key=(lambda e: e.name) if fragment else (lambda e: (e.effective, e.name)))
         if len(eds) > 1:
             out.append(eds)

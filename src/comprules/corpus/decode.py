@@ -12,6 +12,7 @@ dashes, ™, the accented letters of card names such as "Dandân") and the best 
 from __future__ import annotations
 
 import codecs
+import os
 import re
 from dataclasses import dataclass
 
@@ -198,7 +199,7 @@ def _bad_utf8_line(data: bytes) -> int:
     return 1
 
 
-def decode_file(path) -> Decoded:
+def decode_file(path: str | os.PathLike[str]) -> Decoded:
     """Read and decode one file; :class:`SourceError` if unreadable or binary."""
     try:
         with open(path, "rb") as fh:

@@ -136,7 +136,7 @@ def repair_line(line: str, lang: str = "fr") -> tuple[str, list[Repair]]:
     """
     found: list[Repair] = []
     if "o" in line and _SYMBOLS.search(line):
-        def symbol(m: re.Match) -> str:
+        def symbol(m: re.Match[str]) -> str:
             fixed = _symbols(m.group(1))
             found.append(Repair("repaired-artefact", f"{m.group(1)!r} read as {fixed}"))
             return fixed
@@ -146,7 +146,7 @@ def repair_line(line: str, lang: str = "fr") -> tuple[str, list[Repair]]:
         found.append(Repair("repaired-artefact", f"page number {line.strip()!r} removed"))
         return "", found
     if lang == "fr" and any(c.isdigit() for c in line):
-        def page(m: re.Match) -> str:
+        def page(m: re.Match[str]) -> str:
             before = line[:m.start()].rsplit(None, 1)
             word = before[-1].lower() if before else ""
             if word in _COUNTING:

@@ -19,6 +19,7 @@ from datetime import date, datetime
 from functools import lru_cache, partial
 from importlib import resources
 from pathlib import Path
+from typing import Any, Sequence
 
 from ..errors import SourceError
 from ..model import Edition, ParseWarning
@@ -36,6 +37,8 @@ EDITION_NAME = re.compile(r"[a-z]{2,3}/\w[\w.-]{0,99}")
 _LANG = re.compile(r"[a-z]{2,3}")
 _UNSAFE = re.compile(r"[^\w.-]+")
 META_KINDS = ("edition", "fragment")
+#: One ``editions.toml`` entry: ``lang``, ``kind``, ``title``, ``date`` and what else the file gives.
+Meta = dict[str, Any]
 
 
 def is_safe_name(name: str) -> bool:
@@ -49,7 +52,7 @@ def safe_stem(stem: str) -> str:
     return cleaned or "document"
 
 
-def check_metadata(meta: dict, path: str) -> dict:
+def check_metadata(meta: Meta, path: str) -> Meta:
     """The ``editions.toml`` entry of ``path``, checked: :class:`SourceError` for a value that
     could name files outside the knowledge base or is not of its type."""
     lang = meta.get("lang")
@@ -84,7 +87,7 @@ class Limits:
     max_source_bytes: int = 50_000_000
     max_line_chars: int = 1_000_000
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, int]:
         return {"max_source_bytes": self.max_source_bytes, "max_line_chars": self.max_line_chars}
 
 
@@ -155,7 +158,7 @@ class LoadResult:
     notices: list[str] = field(default_factory=list)
 
 
-def _metadata(folder: Path) -> dict[str, dict]:
+def _metadata(folder: Path) -> dict[str, Meta]:
     path = folder / METADATA_FILE
     if not path.is_file():
         return {}
@@ -167,12 +170,12 @@ def _metadata(folder: Path) -> dict[str, dict]:
     return {str(k): v for k, v in data.items() if isinstance(v, dict)}
 
 
-def expand_sources(paths: list[str | os.PathLike]) -> tuple[list[tuple[Path, dict]], list[SourceError]]:
+def expand_sources(paths: Sequence[str | os.PathLike[str]]) -> tuple[list[tuple[Path, Meta]], list[SourceError]]:
     """Files to read, with their ``editions.toml`` metadata, in the order given.
 
     Folders contribute their ``*.txt``, ``*.pdf`` and ``*.docx`` files, sorted by name.
     """
-    out: list[tuple[Path, dict]] = []
+    out: list[tuple[Path, Meta]] = []
     errors: list[SourceError] = []
     for p in paths:
         path = Path(p)
@@ -238,7 +241,7 @@ def read_text(path: Path, limits: Limits = DEFAULT_LIMITS) -> tuple[str, str]:
     return text, digest
 
 
-def parse_file(path, meta: dict | None = None, limits: Limits | None = None) -> Edition:
+def parse_file(path: str | os.PathLike[str], meta: Meta | None = None, limits: Limits | None = None) -> Edition:
     """Decode and parse one source file. Raises :class:`SourceError` for bad input:
     unreadable, binary, over the :class:`Limits`, or not CR text (:func:`has_cr_shape`)."""
     path = Path(path)
@@ -267,7 +270,7 @@ def parse_file(path, meta: dict | None = None, limits: Limits | None = None) -> 
     return edition
 
 
-def _parse_one(item: tuple[Path, dict], limits: Limits = DEFAULT_LIMITS) -> Edition | SourceError:
+def _parse_one(item: tuple[Path, Meta], limits: Limits = DEFAULT_LIMITS) -> Edition | SourceError:
     path, meta = item
     try:
         return parse_file(path, meta, limits)
@@ -277,13 +280,13 @@ def _parse_one(item: tuple[Path, dict], limits: Limits = DEFAULT_LIMITS) -> Edit
         return SourceError(str(path), f"cannot parse: {type(exc).__name__}: {exc}")
 
 
-def load_sources(paths: list[str | os.PathLike], jobs: int = 1, limits: Limits | None = None) -> LoadResult:
+def load_sources(paths: Sequence[str | os.PathLike[str]], jobs: int = 1, limits: Limits | None = None) -> LoadResult:
     """Parse every source; merge duplicates of one edition; never stop on a bad file."""
     items, errors = expand_sources(paths)
     return load_items(items, errors, jobs=jobs, limits=limits)
 
 
-def load_items(items: list[tuple[Path, dict]], errors: list[SourceError] | None = None, *, jobs: int = 1,
+def load_items(items: list[tuple[Path, Meta]], errors: list[SourceError] | None = None, *, jobs: int = 1,
                limits: Limits | None = None) -> LoadResult:
     """:func:`load_sources` on the files :func:`expand_sources` found (and its errors)."""
     result = LoadResult(errors=list(errors or ()))

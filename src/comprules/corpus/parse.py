@@ -56,7 +56,7 @@ RULE_LINE = re.compile(
 SECTION_LINE = re.compile(r"^[ \t]*(?P<number>\d{3})(?:\.|[ \t]*:)[ \t]+(?P<title>\S.{0,90}?)\s*$")
 # A chapter heading: "1. Game Concepts", "4. Sorts, capacités et effets".
 CHAPTER_LINE = re.compile(r"^[ \t]*(?P<number>\d)\.[ \t]+(?P<title>[^\W\d_].{0,70}?)\s*$")
-def _example_line() -> re.Pattern:
+def _example_line() -> re.Pattern[str]:
     """"Example:", "EXAMPLE:", "Exemple :", "例如：": the words of every language of the table."""
     words = sorted({w for lang in languages.all_languages() for w in lang.example}, key=len, reverse=True)
     colons = sorted({c for lang in languages.all_languages() for c in lang.example_colons})

@@ -62,7 +62,7 @@ def site_data(index_dir: Path, lang: str) -> dict:
     terms: dict[str, dict] = {}
     for kind in (ALL, EXAMPLES, NAMES):
         out = terms[kind] = {}
-        for term, (start, current, count, idf) in handle.impacts.terms.get(f"{lang}:{kind}", {}).items():
+        for term, (_start, _current, count, idf) in handle.impacts.terms.get(f"{lang}:{kind}", {}).items():
             found, imps = handle.impacts.postings(f"{lang}:{kind}", term, current_only=True)
             pairs = sorted((position[int(d)], int(s)) for d, s in zip(found, imps) if int(d) in position)
             deltas, last = [], 0

@@ -166,7 +166,7 @@ def names(text: str) -> list[bool]:
     """
     out, start = [], True
     spans = T.token_spans(text)
-    for k, (s, e, token) in enumerate(spans):
+    for k, (s, e, _token) in enumerate(spans):
         raw = text[s:e]
         before = text[spans[k - 1][1]:s] if k else ""
         if k and any(c in before for c in ".!?:"):

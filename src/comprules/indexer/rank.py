@@ -52,7 +52,7 @@ from .expand import WEIGHT as EXPANSION_WEIGHT
 from .impacts import ALL, EXAMPLES, NAMES, SCALE, Impacts
 from .inflect import query_term
 from .languages import FILLER_WEIGHT, LANGUAGES
-from .query import MUST, NOT, SHOULD, Clause
+from .query import MUST, NOT, Clause
 
 #: Multiplier of a kind of unit's score (a glossary definition or a section heading is
 #: rarely the answer to a question; a rule is). A query of one clause leaves glossary

@@ -55,7 +55,7 @@ from .query import MUST, Clause, check_query, names, parse, rule_number
 from .rank import Ranker
 from .snippets import make_snippet, mark
 from .suggest import Vocabulary
-from .table import DocTable, stem_key
+from .table import DocTable
 
 #: Every edition, old ones included (the CLI's ``--all-editions``).
 ALL_EDITIONS = "*"
@@ -428,8 +428,8 @@ def search(
     tokens = T.tokens(text)
     query_lang = "en" if number else handle.vocab.detect(tokens, lang)
     pool = limit * COLLAPSE_POOL if collapse else limit
-    for pool in (pool, pool * 8) if collapse else (pool,):
-        ranked, used, relaxed = _ranked(handle, text, number, query_lang, scope, lang, section, kind, pool)
+    for size in (pool, pool * 8) if collapse else (pool,):
+        ranked, used, relaxed = _ranked(handle, text, number, query_lang, scope, lang, section, kind, size)
         if not collapse or len({handle.table.lineage[d] for _, d, _ in ranked}) >= limit:
             break
     if collapse:

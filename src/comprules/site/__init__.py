@@ -82,7 +82,7 @@ def render_site(
         fields = {k: previous[k] for k in SiteStats.__dataclass_fields__ if k in previous}
         fields.update(skipped=True, search_seconds=0.0, timings={})
         try:
-            kept = SiteStats(**{**fields, "seconds": 0.0})
+            SiteStats(**{**fields, "seconds": 0.0})
         except TypeError:
             continue  # stats of another version: render again
         if not (Path(previous_site) / "index.html").is_file():

@@ -32,7 +32,6 @@ def compare_pairs(editions: list[Edition], *, data_dir: Path | None = None, give
     """``(french document, English edition, alignment)`` for every French document."""
     try:
         from ..align import crosslang
-        from ..align.alignment import Alignment
     except ImportError:  # pragma: no cover - the alignment stage is not installed
         return []
     from ..align import translation
