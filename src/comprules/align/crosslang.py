@@ -37,6 +37,7 @@ from typing import Iterable, Sequence
 from .. import references
 from ..model import Edition, Rule
 from . import translation
+from .translation import TermPair
 from .alignment import Alignment, RuleChange, SectionChange
 
 __all__ = ["lexicon", "lexicon_fr", "lexicon_entries", "TermPair", "EraChoice", "choose_english", "title_translates",
@@ -436,28 +437,6 @@ def align_languages(fr: Edition, en: Edition) -> Alignment:
         if r.kind in ("rule", "subrule", "passage") and r.id not in seen:
             rows.append(RuleChange(r.id, None, "removed", 0.0))
     return Alignment(fr.name, en.name, tuple(rows), tuple(sections))
-
-
-@dataclass(frozen=True)
-class TermPair:
-    """One bilingual pair found by alignment: French and English headings (or section
-    titles) of two aligned units, and where (``fr_id`` in ``fr_edition``)."""
-
-    fr: str
-    en: str
-    fr_edition: str
-    fr_id: str
-    en_edition: str
-    en_id: str
-    similarity: float
-    #: The language of ``fr`` (the translated term): ``fr``, or ``zh`` for a pair of a
-    #: Chinese edition (:mod:`comprules.align.translation`).
-    lang: str = "fr"
-
-    def to_json(self) -> dict:
-        return {"fr": self.fr, "en": self.en, "fr_edition": self.fr_edition, "fr_id": self.fr_id,
-                "en_edition": self.en_edition, "en_id": self.en_id, "similarity": round(self.similarity, 4),
-                "lang": self.lang}
 
 
 def aligned_terms(fr: Edition, en: Edition, alignment: Alignment | None = None) -> list[TermPair]:

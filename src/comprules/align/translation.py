@@ -181,13 +181,35 @@ class _Pair:
     similarity: float
 
 
+@dataclass(frozen=True)
+class TermPair:
+    """One bilingual pair found by alignment: French (or translated) and English headings
+    (or section titles) of two aligned units, and where (``fr_id`` in ``fr_edition``).
+    Here rather than in :mod:`~comprules.align.crosslang`, which imports this module and
+    re-exports it (no import cycle)."""
+
+    fr: str
+    en: str
+    fr_edition: str
+    fr_id: str
+    en_edition: str
+    en_id: str
+    similarity: float
+    #: The language of ``fr`` (the translated term): ``fr``, or ``zh`` for a pair of a
+    #: Chinese edition (this module).
+    lang: str = "fr"
+
+    def to_json(self) -> dict:
+        return {"fr": self.fr, "en": self.en, "fr_edition": self.fr_edition, "fr_id": self.fr_id,
+                "en_edition": self.en_edition, "en_id": self.en_id, "similarity": round(self.similarity, 4),
+                "lang": self.lang}
+
+
 def translation_terms(doc: Edition, en: Edition, alignment: Alignment | None = None):
-    """Term pairs (:class:`~comprules.align.crosslang.TermPair`, ``lang`` the
+    """Term pairs (:class:`TermPair`, ``lang`` the
     translation's): keyword headings and other titled rules of the same number
     (践踏 ⇄ Trample), section titles (战斗伤害步骤 ⇄ Combat Damage Step), glossary
     headwords paired by :func:`glossary_pairs` (死触 ⇄ Deathtouch)."""
-    from .crosslang import TermPair
-
     a = alignment or align_translation(doc, en)
     out = []
     for c in a.rules:

@@ -27,12 +27,7 @@ from ..align.alignment import RuleChange, glossary_changes
 from ..model import Edition, Rule, sort_key
 from . import urls as U
 from .diffs import DiffText
-
-
-def plain(text: str) -> str:
-    from .render import plain as _plain
-
-    return _plain(text)
+from .labels import plain
 
 if TYPE_CHECKING:
     from .render import SiteRenderer
@@ -84,14 +79,14 @@ def section_of(rule_id: str) -> str:
 
 
 def _labels(site: "SiteRenderer", lang: str) -> dict[str, str]:
-    from .render import KIND_LABELS
+    from .labels import KIND_LABELS
 
     return KIND_LABELS.get(lang, KIND_LABELS["en"])
 
 
 def render_diff(site: "SiteRenderer", out: Path, old: Edition, new: Edition) -> None:
     """The bulletin and the section pages of the release ``old`` → ``new``."""
-    from .render import edition_label, labels
+    from .labels import edition_label, labels
 
     alignment = site.alignments.get((old.name, new.name))
     rows = list(alignment.rules) if alignment is not None else _same_number_rows(old, new)
@@ -234,7 +229,7 @@ def _section_href(site: "SiteRenderer", u: U.Urls, edition: Edition, number: str
 
 
 def _ed(e: Edition, site: "SiteRenderer") -> dict[str, str]:
-    from .render import edition_label
+    from .labels import edition_label
 
     date = e.effective.isoformat() if e.effective else ""
     return {"name": e.name, "label": edition_label(e), "date": date, "set": site.sets.get(date, "")}
@@ -313,7 +308,7 @@ def _same_number_rows(old: Edition, new: Edition) -> list[RuleChange]:
 def render_diff_index(site: "SiteRenderer", out: Path) -> None:
     """``/diff/index.html``: every release, newest first, with its counts by facet, and
     the form comparing any two editions of a language."""
-    from .render import LANG_NAMES, edition_label, labels
+    from .labels import LANG_NAMES, edition_label, labels
 
     path = U.diff_index()
     u = U.Urls(path)
@@ -343,7 +338,7 @@ def render_diff_index(site: "SiteRenderer", out: Path) -> None:
 
 def render_history(site: "SiteRenderer", out: Path, lang: str, start: int, end: int) -> None:
     """The history pages of the rules ``start:end`` of a language's latest edition."""
-    from .render import edition_label, labels
+    from .labels import edition_label, labels
 
     latest = site.latest[lang]
     keys = site.history_keys[lang]
@@ -454,7 +449,7 @@ def render_compare_editions(site: "SiteRenderer", out: Path) -> None:
     by ``comprules serve``, from ``/api/v1/diff`` when the server answers it; the same
     rows, facets and groups as the bulletins."""
     from .lineage import chains
-    from .render import labels
+    from .labels import labels
 
     for chain in chains(site.editions):
         last = chain[-1]

@@ -150,7 +150,7 @@ def render_compare(site: "SiteRenderer", out: Path, fr: Edition, en: Edition, al
     """The pages of one French document beside its English edition, full width, both
     texts with their references linked."""
     from .changes import rule_href
-    from .render import edition_label, labels
+    from .labels import edition_label, labels
 
     from ..align import translation
 
@@ -225,13 +225,13 @@ def render_compare(site: "SiteRenderer", out: Path, fr: Edition, en: Edition, al
 
 
 def _doc(e: Edition, u: U.Urls) -> dict[str, str]:
-    from .render import edition_label
+    from .labels import edition_label
 
     return {"name": e.name, "label": edition_label(e), "title": e.title or e.name, "href": u.edition(e.name)}
 
 
 def render_compare_index(site: "SiteRenderer", out: Path) -> None:
-    from .render import labels
+    from .labels import labels
 
     path = U.compare_index()
     u = U.Urls(path)
@@ -391,7 +391,7 @@ def render_lexicon(site: "SiteRenderer", out: Path) -> None:
     """``/compare/lexicon.html``: English ⇄ French (the table and the pairs found), then
     English ⇄ each complete translation's language (Chinese: 践踏 ⇄ Trample)."""
     from .. import languages
-    from .render import labels
+    from .labels import labels
 
     path = U.lexicon_page()
     u = U.Urls(path)

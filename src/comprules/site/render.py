@@ -16,7 +16,6 @@ from __future__ import annotations
 import functools
 import json
 import os
-import re
 import shutil
 import time
 import tomllib
@@ -32,6 +31,7 @@ from markupsafe import Markup
 from .. import languages
 from ..model import Edition, Rule, parent_number, sort_key
 from . import urls as U
+from .labels import KIND_LABELS, LABELS, LANG_NAMES, edition_label, labels, plain  # noqa: F401 (LABELS: kept importable from here)
 from .lineage import Lineage, chains, load_alignments, pairs
 from .documents import DocumentView, document_view, eras
 from .markdown import Extract, make_markdown, render_text
@@ -55,18 +55,6 @@ WORKER_TASKS = 30
 USED_SHOWN = 4
 
 
-def _kind_labels() -> dict[str, dict[str, str]]:
-    return {lang.code: lang.kinds for lang in languages.all_languages()}
-
-
-#: Names of diff kinds per language, and the languages' own names, from the language table.
-KIND_LABELS = _kind_labels()
-LANG_NAMES = {lang.code: lang.name for lang in languages.all_languages()}
-#: The interface strings per language (``comprules/data/languages.toml``).
-LABELS = {lang.code: lang.labels for lang in languages.all_languages()}
-
-_UNDERSCORES = re.compile(r"(?<!\w)_([^\s_](?:[^_]*?[^\s_])?)_(?!\w)")
-
 _CLASSES = {"chapter": "ch", "section": "se", "rule": "r", "subrule": "sr",
             "passage": "pa", "note": "no"}
 
@@ -76,11 +64,6 @@ def language_css() -> str:
     wherever its text appears (``:lang(zh)`` also matches ``lang="zh-Hans"``)."""
     return "".join(f":lang({lang.code}){{font-family:{lang.fonts}}}"
                    for lang in languages.all_languages() if lang.fonts)
-
-
-def labels(lang: str) -> dict[str, str]:
-    """The interface's words in a language (English when not translated)."""
-    return languages.get(lang).labels
 
 
 @dataclass(frozen=True)
@@ -1115,24 +1098,6 @@ def set_names() -> dict[str, str]:
         return {}
     rows = tomllib.loads(raw.decode("utf-8")).get("edition", [])
     return {str(r["date"]): r.get("set", "") for r in rows if r.get("date")}
-
-
-def edition_label(edition: Edition) -> str:
-    """``en 2026-08-07`` for an edition; a fragment's title ("Les capacités"), never
-    its file stem (:mod:`comprules.corpus.describe`)."""
-    lang, _, key = edition.name.partition("/")
-    if U.is_fragment(edition):
-        if edition.title and edition.title != key:
-            return edition.title
-        from ..corpus.describe import document_title
-
-        return document_title(edition.rules, edition.glossary, edition.name)
-    return f"{lang} {key}" if key else edition.name
-
-
-def plain(text: str) -> str:
-    """Text for ``<title>``: underscore italics unmarked (``_Magic_`` → ``Magic``)."""
-    return _UNDERSCORES.sub(r"\1", text) if "_" in text else text
 
 
 def site_title(edition: Edition) -> str:
