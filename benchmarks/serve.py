@@ -40,6 +40,7 @@ import sys
 import tempfile
 import time
 import tomllib
+from functools import partial
 from pathlib import Path
 from urllib.parse import quote
 
@@ -236,7 +237,7 @@ def main() -> None:
             for clients in (1, 50):
                 n = args.requests if clients == 50 else max(100, args.requests // 5)
                 for name, paths, headers in routes:
-                    r = median_of(args.repeat, lambda: measured(proc.pid, base, paths, n, clients, headers))
+                    r = median_of(args.repeat, partial(measured, proc.pid, base, paths, n, clients, headers))
                     results[(name, clients)] = r
                     print(line(name, clients, r), flush=True)
         finally:
@@ -254,7 +255,7 @@ def main() -> None:
             for clients in (1, 50):
                 n = args.requests if clients == 50 else max(100, args.requests // 5)
                 name, paths, headers = "/api/v1/search, nothing kept", routes[1][1], {}
-                r = median_of(args.repeat, lambda: measured(proc.pid, base, paths, n, clients, headers))
+                r = median_of(args.repeat, partial(measured, proc.pid, base, paths, n, clients, headers))
                 results[(name, clients)] = r
                 print(line(name, clients, r), flush=True)
         finally:
@@ -266,8 +267,8 @@ def main() -> None:
             print(f"baseline python -m http.server: start to first answer {bfirst:.2f} s")
             for clients in (1, 50):
                 n = args.requests if clients == 50 else max(100, args.requests // 5)
-                r = median_of(args.repeat, lambda: measured(bproc.pid, f"http://127.0.0.1:{bport}", [page], n,
-                                                            clients, gzip))
+                r = median_of(args.repeat, partial(measured, bproc.pid, f"http://127.0.0.1:{bport}", [page], n,
+                                                     clients, gzip))
                 print(line(f"baseline static {page}", clients, r), flush=True)
                 print(line(f"static {page}", clients, results[(f"static {page}", clients)], r))
         finally:
