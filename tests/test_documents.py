@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 import shutil
 from datetime import date
-from pathlib import Path
 
 import pytest
 

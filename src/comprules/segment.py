@@ -244,7 +244,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from .corpus import load_sources
 
-    ap = argparse.ArgumentParser(prog="python -m comprules.segment", description=main.__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(prog="python -m comprules.segment", description=(main.__doc__ or "").split("\n")[0])
     ap.add_argument("sources", nargs="+")
     ap.add_argument("-o", "--output")
     args = ap.parse_args(argv)

@@ -181,9 +181,10 @@ class Expansions:
             found = None
             if keys[i]:
                 for end in range(min(len(keys), i + MAX_KEYS * 2), i, -1):
-                    span = tuple(k for k in keys[i:end] if k != "")
-                    if None in span or keys[end - 1] in ("", None):
+                    raw = [k for k in keys[i:end] if k != ""]
+                    if None in raw or keys[end - 1] in ("", None):
                         continue
+                    span = tuple(k for k in raw if k is not None)
                     if span in table:
                         found = (i, end, table[span])
                         break

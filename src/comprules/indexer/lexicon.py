@@ -37,7 +37,7 @@ def lexicon_pairs(lexicon: Mapping[str, Iterable[str]] | Iterable[tuple[str, ...
     ``lexicon`` (a mapping English → French names, or pairs and triples), or by default
     from :func:`comprules.align.crosslang.lexicon` and the ``translations`` of
     ``alignments/lexicon.json`` (the build's, when ``alignments`` is given)."""
-    extra: list[tuple[str, ...]] = []
+    extra: list[tuple[str, str, str]] = []
     if lexicon is None:
         try:
             from ..align.crosslang import lexicon as table
@@ -47,7 +47,8 @@ def lexicon_pairs(lexicon: Mapping[str, Iterable[str]] | Iterable[tuple[str, ...
             lexicon = {}
         extra = _translations(alignments)
     if isinstance(lexicon, Mapping):
-        pairs = [(en, fr) for en, frs in lexicon.items() for fr in ([frs] if isinstance(frs, str) else frs)]
+        pairs: list[tuple[str, ...]] = [(en, fr) for en, frs in lexicon.items()
+                                        for fr in ([frs] if isinstance(frs, str) else frs)]
     else:
         pairs = [tuple(p) for p in lexicon]
     pairs += extra
@@ -63,7 +64,7 @@ def _translations(alignments: Path | None) -> list[tuple[str, str, str]]:
         data = json.loads((Path(alignments) / "lexicon.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return []
-    out = []
+    out: list[tuple[str, str, str]] = []
     for lang, table in (data.get("translations") or {}).items():
         if lang in LANGUAGES and lang != "fr":
             out.extend((en, term, lang) for en, terms in table.items() for term in terms)

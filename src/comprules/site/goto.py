@@ -30,6 +30,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Sequence
+from datetime import date
 from typing import Any
 
 from ..model import Edition
@@ -145,4 +146,4 @@ def chains_of(editions: Iterable[Edition]) -> list[list[Edition]]:
     for e in editions:
         if e.kind != "fragment" and e.effective is not None:
             by.setdefault(e.lang, []).append(e)
-    return [sorted(eds, key=lambda e: e.effective) for _, eds in sorted(by.items())]
+    return [sorted(eds, key=lambda e: e.effective or date.min) for _, eds in sorted(by.items())]
