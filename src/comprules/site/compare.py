@@ -255,7 +255,7 @@ def lexicon_rows(site: "SiteRenderer", u: U.Urls) -> list[dict[str, Any]]:
     term to its glossary entry or rule in the latest English edition, the French one to
     the document that prints it; ``links``: the other places the pair was found."""
     from .changes import rule_href
-    from .render import edition_label
+    from .labels import edition_label
 
     found: dict[tuple[str, str], list[tuple[str, str]]] = {}
     try:
