@@ -100,11 +100,17 @@ def test_obsolete_glossary_entries_of_2026_08_07_name_the_current_terms(editions
     ("fizzle", "608.2b"),
     ("does the spell fizzle if its target is gone", "608.2b"),
     ("ETB trigger", "603.6a"),
-    ("LTB trigger", "603.6c"),
     ("trampler blocked", "702.19b"),
 ])
 def test_players_words_find_the_rule_in_the_crs_words_first(index_dir, query, expected):
     assert top(index_dir, query, 1) == [expected]
+
+
+def test_ltb_finds_the_two_rules_of_leaves_the_battlefield_triggers_first(index_dir):
+    """"LTB" is the players' word for leaves-the-battlefield: 603.6c defines those abilities,
+    603.10 says they look back in time; the two are within 1 % of each other on the full
+    knowledge base (4.61 and 4.56), so their order is not asserted."""
+    assert set(top(index_dir, "LTB trigger", 2)) == {"603.6c", "603.10"}
 
 
 def test_an_abbreviation_finds_the_rules_of_what_it_stands_for(index_dir):
