@@ -2,7 +2,7 @@
 #   make site CORPUS="../shared/corpus/en ../shared/corpus/zh ../shared/seeds"   # venv, install, build the knowledge base + site
 #   make site                                                # the same from the latest edition, fetched (comprules fetch)
 #   make test                                                # the test suite on the real corpus
-#   make lint                                                # ruff check, ruff format --check (formatted files), mypy
+#   make lint                                                # ruff check, ruff format --check, mypy
 #   make docs                                                # the documentation with MkDocs, into build-docs/ (offline)
 PYTHON ?= python3
 VENV   ?= .venv
@@ -33,7 +33,7 @@ test: install
 
 lint: install
 	$(BIN)/ruff check .
-	$(BIN)/ruff format --check $$($(BIN)/python tests/test_lint.py)
+	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
 docs: install

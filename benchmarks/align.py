@@ -35,7 +35,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _common import en_files  # noqa: E402
 
-from comprules.align import alignment, evaluate as align_eval  # noqa: E402
+from comprules.align import alignment  # noqa: E402
+from comprules.align import evaluate as align_eval
 from comprules.corpus import load_sources  # noqa: E402
 
 BIG = ("en/2020-06-01", "en/2026-08-07")
@@ -55,6 +56,7 @@ class Recorder:
         def compare(matcher, olds, news):
             rec.blocks.append((matcher.o, matcher.n, list(olds), list(news)))
             return rec.original(matcher, olds, news)
+
         alignment._Matcher._compare = compare
         return self
 
@@ -124,8 +126,10 @@ def main(argv: list[str]) -> int:
     for label, blocks in ((f"{BIG[0]} → {BIG[1]}", rec_big.blocks), ("all 73 pairs", rec_all.blocks)):
         rf, n = rapidfuzz_time(blocks)
         dl, _ = difflib_time(blocks)
-        print(f"word similarity on the rules left ({label}): {n:,} pairs: rapidfuzz {rf:.3f} s, "
-              f"difflib {dl:.3f} s CPU ({dl / rf if rf else float('inf'):.0f}× slower)")
+        print(
+            f"word similarity on the rules left ({label}): {n:,} pairs: rapidfuzz {rf:.3f} s, "
+            f"difflib {dl:.3f} s CPU ({dl / rf if rf else float('inf'):.0f}× slower)"
+        )
 
     if "--browser" in argv:
         browser(Path(argv[argv.index("--browser") + 1]))
@@ -145,13 +149,19 @@ def main(argv: list[str]) -> int:
         print("truth set: pairs, precision, recall — all 73 pairs | only those whose number changed | 2009 renumbering")
         for kind in align_eval.TRUTH_KINDS:
             s, m, r = total[kind], moved[kind], renumbering[kind]
-            print(f"  {kind:9} {s.truth:6} {s.precision:.4f} {s.recall:.4f} | {m.truth:5} {m.precision:.4f} "
-                  f"{m.recall:.4f} | {r.truth:4} {r.precision:.4f} {r.recall:.4f}")
+            print(
+                f"  {kind:9} {s.truth:6} {s.precision:.4f} {s.recall:.4f} | {m.truth:5} {m.precision:.4f} "
+                f"{m.recall:.4f} | {r.truth:4} {r.precision:.4f} {r.recall:.4f}"
+            )
     return 0
 
 
-BROWSER_PAIRS = (("2020-06-01", "2026-08-07"), ("2026-06-19", "2026-08-07"), ("1999-04-23", "2026-08-07"),
-                 ("2026-08-07", "2009-05-01"))
+BROWSER_PAIRS = (
+    ("2020-06-01", "2026-08-07"),
+    ("2026-06-19", "2026-08-07"),
+    ("1999-04-23", "2026-08-07"),
+    ("2026-08-07", "2009-05-01"),
+)
 
 
 def browser(kb: Path) -> None:
@@ -180,13 +190,16 @@ def browser(kb: Path) -> None:
                 rows = page.evaluate("window.CR_COMPARED.rules.map(r => [r.old, r.new, r.kind, r.words])")
                 times.append((ms, total))
                 page.close()
-            same = sorted(map(tuple, rows), key=str) == sorted(((r.old, r.new, r.kind, r.words) for r in lib.rules),
-                                                               key=str)
+            same = sorted(map(tuple, rows), key=str) == sorted(
+                ((r.old, r.new, r.kind, r.words) for r in lib.rules), key=str
+            )
             ms, total = min(times)
-            print(f"compare {old} → {new} in chromium from disk: {ms} ms in the page (load, join, render; "
-                  f"{total:.2f} s with the page load; target ≤ 1 s), {len(rows)} rows; library join "
-                  f"{wall:.2f} s cold ({cpu:.2f} s CPU, reading {lib.old} … stored alignments), {wall2:.3f} s "
-                  f"warm; same rows: {same}")
+            print(
+                f"compare {old} → {new} in chromium from disk: {ms} ms in the page (load, join, render; "
+                f"{total:.2f} s with the page load; target ≤ 1 s), {len(rows)} rows; library join "
+                f"{wall:.2f} s cold ({cpu:.2f} s CPU, reading {lib.old} … stored alignments), {wall2:.3f} s "
+                f"warm; same rows: {same}"
+            )
         chromium.close()
 
 

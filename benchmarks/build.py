@@ -39,8 +39,9 @@ from _common import corpus_dir, seeds_dir  # noqa: E402
 
 TARGET_NOOP, TARGET_NOOP_SHARE, TARGET_MEMORY = 3.0, 0.05, 1_000_000_000
 COMPRULES = [sys.executable, "-m", "comprules.cli"]
-PARSE_ONLY = ("import sys; from comprules.corpus import load_sources; "
-              "r = load_sources(sys.argv[1:]); print(len(r.editions))")
+PARSE_ONLY = (
+    "import sys; from comprules.corpus import load_sources; r = load_sources(sys.argv[1:]); print(len(r.editions))"
+)
 
 
 def _children() -> dict[int, list[int]]:
@@ -105,8 +106,9 @@ def main() -> None:
     seeds = sorted(seeds_dir().glob("*.txt"))
     if not english or not seeds:
         raise SystemExit(f"no sources in {corpus_dir() / 'en'} or {seeds_dir()} (set COMPRULES_CORPUS)")
-    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs; {len(english)} editions, "
-          f"{len(seeds)} seeds")
+    print(
+        f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs; {len(english)} editions, {len(seeds)} seeds"
+    )
     with tempfile.TemporaryDirectory(prefix="comprules-bench-build-") as tmp:
         src = Path(tmp) / "src"
         (src / "en").mkdir(parents=True)
@@ -120,30 +122,38 @@ def main() -> None:
 
         parse_s, parse_mem, _, _ = measured([sys.executable, "-c", PARSE_ONLY, str(src / "en"), str(src / "seeds")])
         full_s, full_mem, full_each, log = measured(build)
-        print(f"full build:          {full_s:6.1f} s, peak {full_mem / 1e9:.2f} GB "
-              f"({log.strip().splitlines()[-1]})")
+        print(f"full build:          {full_s:6.1f} s, peak {full_mem / 1e9:.2f} GB ({log.strip().splitlines()[-1]})")
         noop_s, noop_mem, _, log = measured(build)
         share = noop_s / full_s
-        print(f"no-op rebuild:       {noop_s:6.2f} s = {share:.1%} of the full build, peak {noop_mem / 1e6:.0f} MB"
-              f"  (targets {TARGET_NOOP:g} s and {TARGET_NOOP_SHARE:.0%}: "
-              f"{_mark(noop_s <= TARGET_NOOP and share <= TARGET_NOOP_SHARE)})")
+        print(
+            f"no-op rebuild:       {noop_s:6.2f} s = {share:.1%} of the full build, peak {noop_mem / 1e6:.0f} MB"
+            f"  (targets {TARGET_NOOP:g} s and {TARGET_NOOP_SHARE:.0%}: "
+            f"{_mark(noop_s <= TARGET_NOOP and share <= TARGET_NOOP_SHARE)})"
+        )
         changed = src / "en" / "2026-08-07.txt"
         text = changed.read_text(encoding="utf-8")
         assert "Magic: The Gathering" in text
         changed.write_text(text.replace("Magic: The Gathering", "Magic: the Gathering", 1), encoding="utf-8")
         one_s, one_mem, _, log = measured([*build, "--json"])
-        report = json.loads(log[log.index("{"):])
-        print(f"one edition changed: {one_s:6.1f} s = {one_s / full_s:.0%} of the full build, peak "
-              f"{one_mem / 1e9:.2f} GB (2026-08-07: a capital letter; kept: {', '.join(report['kept']) or 'none'}; "
-              f"timings {', '.join(f'{k} {v:.1f} s' for k, v in report['timings'].items())})")
+        report = json.loads(log[log.index("{") :])
+        print(
+            f"one edition changed: {one_s:6.1f} s = {one_s / full_s:.0%} of the full build, peak "
+            f"{one_mem / 1e9:.2f} GB (2026-08-07: a capital letter; kept: {', '.join(report['kept']) or 'none'}; "
+            f"timings {', '.join(f'{k} {v:.1f} s' for k, v in report['timings'].items())})"
+        )
         print(f"                     data/ files rewritten: {', '.join(report['written'])}")
         biggest = max(full_each.values())
         each = ", ".join(f"{name} {value / 1e9:.2f} GB" for name, value in sorted(full_each.items()))
-        print(f"peak memory:         {full_mem / 1e9:.2f} GB for the full build, all its processes at once "
-              f"(target {TARGET_MEMORY / 1e9:.0f} GB: {_mark(full_mem <= TARGET_MEMORY)}); largest single process "
-              f"{biggest / 1e9:.2f} GB ({_mark(biggest <= TARGET_MEMORY)}; per command: {each})")
-        print(f"baseline:            parsing alone {parse_s:.1f} s, {parse_mem / 1e9:.2f} GB "
-              f"(the full build takes {full_s / parse_s:.0f}× the time, {full_mem / parse_mem:.1f}× the memory)")
+        print(
+            f"peak memory:         {full_mem / 1e9:.2f} GB for the full build, all its processes at once "
+            f"(target {TARGET_MEMORY / 1e9:.0f} GB: {_mark(full_mem <= TARGET_MEMORY)}); largest single process "
+            f"{biggest / 1e9:.2f} GB ({_mark(biggest <= TARGET_MEMORY)}; per command: {each})"
+        )
+        print(
+            f"baseline:            parsing alone {parse_s:.1f} s, {parse_mem / 1e9:.2f} GB "
+            f"(the full build takes {full_s / parse_s:.0f}× the time, {full_mem / parse_mem:.1f}× the memory)"
+        )
+
 
 if __name__ == "__main__":
     main()

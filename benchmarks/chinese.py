@@ -54,8 +54,10 @@ def main() -> int:
         return 0
     runs: dict[str, list[tuple[float, dict]]] = {"base": [], "full": []}
     for k in range(args.rounds):
-        for kind, sources in (("base", [corpus_dir() / "en", seeds_dir()]),
-                              ("full", [corpus_dir() / "en", zh, seeds_dir()])):
+        for kind, sources in (
+            ("base", [corpus_dir() / "en", seeds_dir()]),
+            ("full", [corpus_dir() / "en", zh, seeds_dir()]),
+        ):
             tmp = Path(tempfile.mkdtemp(prefix="comprules-bench-zh-"))
             try:
                 runs[kind].append(build_time(sources, tmp / "kb"))

@@ -75,10 +75,11 @@ def main(argv: list[str]) -> int:
     for name, (n, dt) in per_edition.items():
         print(f"{name:16s} {n:6d} references  {dt * 1000:7.1f} ms")
     total = sum(n for n, _ in per_edition.values())
-    print(f"{len(corpus)} editions, {chars / 1e6:.1f} M characters of rule text, "
-          f"parsed in {parse_time:.2f} s")
-    print(f"extract_many, once per edition: {total} references in {best_wall:.3f} s "
-          f"({best_cpu:.3f} s CPU), best of {REPEATS}")
+    print(f"{len(corpus)} editions, {chars / 1e6:.1f} M characters of rule text, parsed in {parse_time:.2f} s")
+    print(
+        f"extract_many, once per edition: {total} references in {best_wall:.3f} s "
+        f"({best_cpu:.3f} s CPU), best of {REPEATS}"
+    )
     wall, cpu = time.perf_counter(), time.process_time()
     found_single = [[extract(text, lang) for text in texts] for _, lang, texts in corpus]
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
@@ -102,24 +103,29 @@ def main(argv: list[str]) -> int:
         wall = time.perf_counter()
         naive = sum(len(NAIVE.findall(text)) for text in joined)
         best_naive = min(best_naive, time.perf_counter() - wall)
-    print(f"naive baseline, one re.findall per edition: {naive} numbers in {best_naive:.3f} s; "
-          f"extract_many takes {best_wall / best_naive:.1f}× the baseline's time")
+    print(
+        f"naive baseline, one re.findall per edition: {naive} numbers in {best_naive:.3f} s; "
+        f"extract_many takes {best_wall / best_naive:.1f}× the baseline's time"
+    )
     verdict = "met" if best_resolve <= TARGET else "MISSED"
-    print(f"extract + resolve, every edition: {best_resolve:.3f} s ({best_resolve_cpu:.3f} s CPU), "
-          f"best of {REPEATS}: target ≤ {TARGET:.0f} s {verdict}")
+    print(
+        f"extract + resolve, every edition: {best_resolve:.3f} s ({best_resolve_cpu:.3f} s CPU), "
+        f"best of {REPEATS}: target ≤ {TARGET:.0f} s {verdict}"
+    )
 
     eras = {"1999-04-23 … 2009-05-01": [], "2009-07-11 … latest": []}
     for e in editions:
-        eras["2009-07-11 … latest" if e.effective >= MODERN else "1999-04-23 … 2009-05-01"].append(
-            resolutions[e.name])
+        eras["2009-07-11 … latest" if e.effective >= MODERN else "1999-04-23 … 2009-05-01"].append(resolutions[e.name])
     for era, rs in eras.items():
         if not rs:
             continue
         printed = sum(r.count for r in rs)
         ok = sum(r.resolved for r in rs)
         worst = min(rs, key=lambda r: r.share)
-        print(f"resolved, {era}: {ok} of {printed} printed references ({ok / printed * 100:.2f} %), "
-              f"lowest {worst.share * 100:.2f} % ({worst.edition})")
+        print(
+            f"resolved, {era}: {ok} of {printed} printed references ({ok / printed * 100:.2f} %), "
+            f"lowest {worst.share * 100:.2f} % ({worst.edition})"
+        )
     return 0 if best_resolve <= TARGET else 1
 
 

@@ -37,10 +37,20 @@ from pathlib import Path
 
 from _common import ROOT, en_files, seeds_dir
 
-from comprules.indexer import build_index
-from comprules.indexer import search
-from comprules.indexer.evaluate import (DEPTH, FORMS, QUESTIONS_EDITION, Outcome, Report, evaluate,
-                                        evaluate_questions, load_cases, load_questions, run_case, run_question)
+from comprules.indexer import build_index, search
+from comprules.indexer.evaluate import (
+    DEPTH,
+    FORMS,
+    QUESTIONS_EDITION,
+    Outcome,
+    Report,
+    evaluate,
+    evaluate_questions,
+    load_cases,
+    load_questions,
+    run_case,
+    run_question,
+)
 
 REPEATS = 20
 CASES = load_cases(ROOT / "tests" / "relevance.toml")
@@ -129,8 +139,11 @@ def fts5_query(db: sqlite3.Connection, scope: list[str], case) -> list[str]:
     """Top 10 units (result keys, as the relevance set names them): the rule number
     first, then bm25 (title × 4); FTS5's own syntax for phrases, AND/OR/NOT and prefix*."""
     options = case.options
-    names = scope if "edition" not in options and not options.get("all_editions") else (
-        [options["edition"]] if "edition" in options else None)
+    names = (
+        scope
+        if "edition" not in options and not options.get("all_editions")
+        else ([options["edition"]] if "edition" in options else None)
+    )
     where, args = "", []
     if names is not None:
         where += f" AND edition IN ({','.join('?' * len(names))})"
@@ -141,15 +154,23 @@ def fts5_query(db: sqlite3.Connection, scope: list[str], case) -> list[str]:
     keys = []
     if m := _NUMBER.match(case.query):
         number = m.group(1) or f"{m.group(2)}.{m.group(3)}{m.group(4)}"
-        keys += [_key(lang, n) for lang, n in db.execute(
-            f"SELECT lang, number FROM numbers WHERE number = ?{where}", [number, *args])]
+        keys += [
+            _key(lang, n)
+            for lang, n in db.execute(f"SELECT lang, number FROM numbers WHERE number = ?{where}", [number, *args])
+        ]
     words = re.findall(r'"[^"]*"|\bAND\b|\bOR\b|\bNOT\b|[^\W_]+\*?', case.query.replace("~1", ""))
-    match = " ".join(w if w.startswith('"') or w in ("AND", "OR", "NOT") or w.endswith("*") else f'"{w}"'
-                     for w in words)
+    match = " ".join(
+        w if w.startswith('"') or w in ("AND", "OR", "NOT") or w.endswith("*") else f'"{w}"' for w in words
+    )
     try:
-        keys += [_key(lang, n) for lang, n in db.execute(
-            f"SELECT lang, number FROM units WHERE units MATCH ?{where} ORDER BY bm25(units, 0, 0, 0, 4.0, 1.0)"
-            f" LIMIT {DEPTH}", [match, *args])]
+        keys += [
+            _key(lang, n)
+            for lang, n in db.execute(
+                f"SELECT lang, number FROM units WHERE units MATCH ?{where} ORDER BY bm25(units, 0, 0, 0, 4.0, 1.0)"
+                f" LIMIT {DEPTH}",
+                [match, *args],
+            )
+        ]
     except sqlite3.OperationalError:
         pass
     return list(dict.fromkeys(keys))[:DEPTH]
@@ -163,7 +184,9 @@ def fts5_or(db: sqlite3.Connection, text: str) -> list[str]:
     match = " OR ".join(f'"{w}"' for w in words)
     rows = db.execute(
         "SELECT lang, number FROM units WHERE units MATCH ? AND edition = ? ORDER BY bm25(units, 0, 0, 0, 4.0, 1.0)"
-        f" LIMIT {DEPTH}", [match, QUESTIONS_EDITION])
+        f" LIMIT {DEPTH}",
+        [match, QUESTIONS_EDITION],
+    )
     return [_key(lang, n) for lang, n in rows]
 
 
@@ -196,20 +219,26 @@ def report_questions(index_dir: Path, db, path: Path) -> list[str]:
     theirs = evaluate_questions(lambda text: fts5_or(db, text), questions)
     odd, even = ours.halves()
     print(f"questions ({path.name}, {len(questions)} questions, searched in {QUESTIONS_EDITION}):")
-    print(f"  {'form':10} {'comprules':>10} {'fts5 OR':>8} {'ratio':>6}   {'top1':>5} {'top10':>6}   "
-          f"{'odd (tuned)':>11} {'even (held out)':>15}")
+    print(
+        f"  {'form':10} {'comprules':>10} {'fts5 OR':>8} {'ratio':>6}   {'top1':>5} {'top10':>6}   "
+        f"{'odd (tuned)':>11} {'even (held out)':>15}"
+    )
     for form in FORMS:
         a, b = ours.mrr(form), theirs.mrr(form)
-        print(f"  {form:10} {a:10.3f} {b:8.3f} {a / max(b, 1e-9):5.2f}×   {ours.hits_at(form, 1):5.2f} "
-              f"{ours.hits_at(form, 10):6.2f}   {ours.mrr(form, odd):5.3f}/{theirs.mrr(form, odd):5.3f} "
-              f"{ours.mrr(form, even):9.3f}/{theirs.mrr(form, even):5.3f}")
+        print(
+            f"  {form:10} {a:10.3f} {b:8.3f} {a / max(b, 1e-9):5.2f}×   {ours.hits_at(form, 1):5.2f} "
+            f"{ours.hits_at(form, 10):6.2f}   {ours.mrr(form, odd):5.3f}/{theirs.mrr(form, odd):5.3f} "
+            f"{ours.mrr(form, even):9.3f}/{theirs.mrr(form, even):5.3f}"
+        )
     print("  per topic (MRR@10 comprules/fts5, question form | keyword form):")
     for topic, qs in ours.topics().items():
         cells = " | ".join(f"{ours.mrr(f, qs):.2f}/{theirs.mrr(f, qs):.2f}" for f in FORMS)
         print(f"    {topic:24} {len(qs):3}  {cells}")
     misses = [(q.id, f) for q in questions for f in FORMS if ours.ranks[(q.id, f)] == 0]
-    print(f"  no answer in the top 10: {len(misses)} of {2 * len(questions)}: "
-          + ", ".join(f"{i} ({f[0]})" for i, f in misses))
+    print(
+        f"  no answer in the top 10: {len(misses)} of {2 * len(questions)}: "
+        + ", ".join(f"{i} ({f[0]})" for i, f in misses)
+    )
     return [q.text(f) for q in questions for f in FORMS]
 
 
@@ -218,14 +247,15 @@ def report_checks(index_dir: Path) -> None:
         return [h.number for h in search(index_dir, q, edition=QUESTIONS_EDITION, limit=n).hits]
 
     seven, two, tap, mana = top("layer 7"), top("layer 2"), top("{T}"), top("{2}")
-    print(f"checks: 'layer 7' top 3 {seven} (613.1g in: {'613.1g' in seven}); 'layer 2' top 3 {two} "
-          f"(differs: {seven != two}); '{{T}}' top 3 {tap} (107.5 in: {'107.5' in tap}); '{{2}}' top 3 {mana}")
+    print(
+        f"checks: 'layer 7' top 3 {seven} (613.1g in: {'613.1g' in seven}); 'layer 2' top 3 {two} "
+        f"(differs: {seven != two}); '{{T}}' top 3 {tap} (107.5 in: {'107.5' in tap}); '{{2}}' top 3 {mana}"
+    )
 
 
 def time_cli(kb: Path, queries: list[str]) -> None:
-    import subprocess
-
     import resource
+    import subprocess
 
     times, cpu = [], []
     for q in queries:
@@ -235,8 +265,10 @@ def time_cli(kb: Path, queries: list[str]) -> None:
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         times.append(time.perf_counter() - t)
         cpu.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
-    print(f"comprules search as a new process ({len(times)} calls): p50 {pct(times, .5):.3f} s, "
-          f"max {max(times):.3f} s (target ≤ 0.4 s); its CPU time p50 {pct(cpu, .5):.3f} s, max {max(cpu):.3f} s")
+    print(
+        f"comprules search as a new process ({len(times)} calls): p50 {pct(times, 0.5):.3f} s, "
+        f"max {max(times):.3f} s (target ≤ 0.4 s); its CPU time p50 {pct(cpu, 0.5):.3f} s, max {max(cpu):.3f} s"
+    )
 
 
 def time_site(kb: Path, queries: list[str]) -> None:
@@ -244,8 +276,11 @@ def time_site(kb: Path, queries: list[str]) -> None:
     the first results shown (the page opened from disk, its data loaded)."""
     folder = kb / "site" / "search"
     sizes = {p.stem: p.stat().st_size for p in sorted(folder.glob("*.js"))}
-    print("site search data: " + ", ".join(f"{lang} {size / 1e6:.2f} MB" for lang, size in sizes.items())
-          + " (target ≤ 3 MB per language)")
+    print(
+        "site search data: "
+        + ", ".join(f"{lang} {size / 1e6:.2f} MB" for lang, size in sizes.items())
+        + " (target ≤ 3 MB per language)"
+    )
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
@@ -264,15 +299,22 @@ def time_site(kb: Path, queries: list[str]) -> None:
             page.evaluate("() => { document.getElementById('results').innerHTML = ''; }")
             start = page.evaluate("() => performance.now()")
             page.locator("#q").press(q[-1])
-            page.wait_for_function("document.querySelectorAll('#results li').length > 0 || "
-                                   "/^0 results/.test(document.getElementById('status').textContent)")
+            page.wait_for_function(
+                "document.querySelectorAll('#results li').length > 0 || "
+                "/^0 results/.test(document.getElementById('status').textContent)"
+            )
             shown.append(page.evaluate("() => performance.now()") - start)
-        ranker = page.evaluate("qs => qs.map(q => { const t = performance.now(); CRSearch.search(q, {limit: 10}); "
-                               "return performance.now() - t; })", queries)
+        ranker = page.evaluate(
+            "qs => qs.map(q => { const t = performance.now(); CRSearch.search(q, {limit: 10}); "
+            "return performance.now() - t; })",
+            queries,
+        )
         browser.close()
-    print(f"site in chromium, from disk: page and data loaded in {loaded * 1000:.0f} ms; first results after the "
-          f"last key ({len(shown)} queries): p50 {pct(shown, .5):.0f} ms, max {max(shown):.0f} ms (target ≤ 300 ms);"
-          f" the ranker alone p50 {pct(ranker, .5):.1f} ms, max {max(ranker):.1f} ms")
+    print(
+        f"site in chromium, from disk: page and data loaded in {loaded * 1000:.0f} ms; first results after the "
+        f"last key ({len(shown)} queries): p50 {pct(shown, 0.5):.0f} ms, max {max(shown):.0f} ms (target ≤ 300 ms);"
+        f" the ranker alone p50 {pct(ranker, 0.5):.1f} ms, max {max(ranker):.1f} ms"
+    )
 
 
 def main(argv: list[str]) -> int:
@@ -295,17 +337,23 @@ def main(argv: list[str]) -> int:
             all_dir = Path(given)
         else:
             wall, cpu, stats = timed(build_index, [editions[-1], *fragments], one_dir)
-            print(f"build, 1 edition + seeds: {wall:.2f} s (cpu {cpu:.2f} s), {stats.units} units → {stats.documents} documents")
+            print(
+                f"build, 1 edition + seeds: {wall:.2f} s (cpu {cpu:.2f} s), {stats.units} units → {stats.documents} documents"
+            )
         if not quick and not given:
             wall, cpu, stats = timed(build_index, everything, all_dir)
-            print(f"build, {len(editions)} editions + seeds: {wall:.2f} s (cpu {cpu:.2f} s), "
-                  f"{stats.units} units → {stats.documents} documents; with parsing {wall + parse:.1f} s (target ≤ 45 s)")
+            print(
+                f"build, {len(editions)} editions + seeds: {wall:.2f} s (cpu {cpu:.2f} s), "
+                f"{stats.units} units → {stats.documents} documents; with parsing {wall + parse:.1f} s (target ≤ 45 s)"
+            )
             changed = everything
             for name in (editions[-1].name, editions[len(editions) // 2].name):
                 changed = one_changed(changed, name)
                 wall, cpu, stats = timed(build_index, changed, all_dir)
-                print(f"re-index after {name} changed: {wall:.2f} s (cpu {cpu:.2f} s), {stats.mode}, "
-                      f"re-indexed {', '.join(stats.reindexed)} (target ≤ 5 s)")
+                print(
+                    f"re-index after {name} changed: {wall:.2f} s (cpu {cpu:.2f} s), {stats.mode}, "
+                    f"re-indexed {', '.join(stats.reindexed)} (target ≤ 5 s)"
+                )
             build_index(everything, all_dir)  # back to the real texts
         index_dir = one_dir if quick else all_dir
         cases = [c for c in CASES if quick is False or not (c.options.get("all_editions") or "edition" in c.options)]
@@ -326,8 +374,10 @@ def main(argv: list[str]) -> int:
         scope = [editions[-1].name, *(f.name for f in fragments)]
         fts_first, fts_repeated = latencies(lambda c: fts5_query(db, scope, c), cases)
         theirs = fts5_report(db, scope)
-        print(f"relevance ({len(cases)} cases): comprules MRR {ours.mrr:.3f}, top-5 {ours.top5:.3f}, expected in top 5 "
-              f"{ours.recall5:.3f}; fts5 MRR {theirs.mrr:.3f}, top-5 {theirs.top5:.3f}, expected in top 5 {theirs.recall5:.3f}")
+        print(
+            f"relevance ({len(cases)} cases): comprules MRR {ours.mrr:.3f}, top-5 {ours.top5:.3f}, expected in top 5 "
+            f"{ours.recall5:.3f}; fts5 MRR {theirs.mrr:.3f}, top-5 {theirs.top5:.3f}, expected in top 5 {theirs.recall5:.3f}"
+        )
         print("  not first: " + "; ".join(f"{o.case.label!r} → {o.found[:3]}" for o in ours.misses()))
         report_checks(index_dir)
 
@@ -337,12 +387,16 @@ def main(argv: list[str]) -> int:
         import json as _json
 
         indexed = len(_json.loads((Path(index_dir) / "comprules-index.json").read_text())["editions"])
-        print(f"latency, every query of both sets ({len(cases) + len(texts)} queries, {REPEATS} repeats, index of "
-              f"{indexed} editions and documents): first run p50 {pct(first + q_first, .5):.2f} ms, "
-              f"max {max(first + q_first):.1f} ms; repeated p50 {pct(every, .5):.2f} ms, p95 {pct(every, .95):.2f} ms "
-              f"(target p95 ≤ 10 ms); CPU time p50 {pct(every_cpu, .5):.2f} ms, p95 {pct(every_cpu, .95):.2f} ms")
-        print(f"fts5, relevance queries: repeated p50 {pct(fts_repeated, .5):.2f} ms p95 {pct(fts_repeated, .95):.2f} ms;"
-              f" comprules / fts5 p95 {pct(repeated, .95) / pct(fts_repeated, .95):.2f}×")
+        print(
+            f"latency, every query of both sets ({len(cases) + len(texts)} queries, {REPEATS} repeats, index of "
+            f"{indexed} editions and documents): first run p50 {pct(first + q_first, 0.5):.2f} ms, "
+            f"max {max(first + q_first):.1f} ms; repeated p50 {pct(every, 0.5):.2f} ms, p95 {pct(every, 0.95):.2f} ms "
+            f"(target p95 ≤ 10 ms); CPU time p50 {pct(every_cpu, 0.5):.2f} ms, p95 {pct(every_cpu, 0.95):.2f} ms"
+        )
+        print(
+            f"fts5, relevance queries: repeated p50 {pct(fts_repeated, 0.5):.2f} ms p95 {pct(fts_repeated, 0.95):.2f} ms;"
+            f" comprules / fts5 p95 {pct(repeated, 0.95) / pct(fts_repeated, 0.95):.2f}×"
+        )
         slowest = sorted(zip(first + q_first, [c.label for c in cases] + texts), reverse=True)[:5]
         print("slowest first runs: " + ", ".join(f"{q[:40]!r} {ms:.1f} ms" for ms, q in slowest))
         db.close()

@@ -45,13 +45,50 @@ from pathlib import Path
 from urllib.parse import quote
 
 import httpx
-
 from _common import ROOT, corpus_dir
 
-RULES = ["100.1", "100.1a", "101.2", "117.3a", "302.6", "603.7a", "613.1f", "702.19", "702.19b", "702.37a",
-         "704.5a", "704.5k", "509.1h", "601.2f", "405.1", "608.2b", "112.3c", "205.3m", "506.4", "800.4a",
-         "702.3b", "702.2c", "305.6", "713.4", "903.8", "107.4e", "122.1", "207.2c", "510.1c", "614.12",
-         "616.1", "702.11d", "702.9a", "712.8d", "715.3", "722.2", "406.3", "103.4", "514.3a", "726.3a"]
+RULES = [
+    "100.1",
+    "100.1a",
+    "101.2",
+    "117.3a",
+    "302.6",
+    "603.7a",
+    "613.1f",
+    "702.19",
+    "702.19b",
+    "702.37a",
+    "704.5a",
+    "704.5k",
+    "509.1h",
+    "601.2f",
+    "405.1",
+    "608.2b",
+    "112.3c",
+    "205.3m",
+    "506.4",
+    "800.4a",
+    "702.3b",
+    "702.2c",
+    "305.6",
+    "713.4",
+    "903.8",
+    "107.4e",
+    "122.1",
+    "207.2c",
+    "510.1c",
+    "614.12",
+    "616.1",
+    "702.11d",
+    "702.9a",
+    "712.8d",
+    "715.3",
+    "722.2",
+    "406.3",
+    "103.4",
+    "514.3a",
+    "726.3a",
+]
 
 
 def free_port() -> int:
@@ -67,8 +104,18 @@ def queries() -> list[str]:
         found = [c["query"] for c in data.get("case", data.get("cases", [])) if "query" in c]
         if found:
             return found
-    return ["trample", "morph", "deathtouch first strike", "state-based actions", "702.19", "banding",
-            "hexproof", "combat damage step", "mana ability", "legend rule"]
+    return [
+        "trample",
+        "morph",
+        "deathtouch first strike",
+        "state-based actions",
+        "702.19",
+        "banding",
+        "hexproof",
+        "combat damage step",
+        "mana ability",
+        "legend rule",
+    ]
 
 
 def start(cmd: list[str], probe: str, timeout: float = 60.0) -> tuple[subprocess.Popen, float]:
@@ -158,8 +205,15 @@ async def load(base: str, paths: list[str], total: int, clients: int, headers: d
     def pct(q: float) -> float:
         return latencies[min(len(latencies) - 1, int(q * len(latencies)))] * 1000
 
-    return {"rps": len(latencies) / wall, "p50": pct(0.50), "p95": pct(0.95), "p99": pct(0.99), "errors": errors,
-            "n": len(latencies), "mean": statistics.fmean(latencies) * 1000}
+    return {
+        "rps": len(latencies) / wall,
+        "p50": pct(0.50),
+        "p95": pct(0.95),
+        "p99": pct(0.99),
+        "errors": errors,
+        "n": len(latencies),
+        "mean": statistics.fmean(latencies) * 1000,
+    }
 
 
 def cpu_seconds(pid: int) -> float:
@@ -192,8 +246,10 @@ def line(name: str, clients: int, r: dict, base: dict | None = None) -> str:
     ratio = f"  ×{r['rps'] / base['rps']:.2f} vs baseline" if base else ""
     cpu = f"  server CPU {r['cpu_ms']:.2f} ms/req" if r.get("cpu_ms") else ""
     runs = f"  runs (req/s, p99) {r['runs']}" if len(r.get("runs", ())) > 1 else ""
-    return (f"{name:<34} {clients:>3} clients  {r['rps']:8.0f} req/s  p50 {r['p50']:6.1f}  p95 {r['p95']:6.1f}  "
-            f"p99 {r['p99']:6.1f} ms  errors {r['errors']}/{r['n']}{cpu}{ratio}{runs}")
+    return (
+        f"{name:<34} {clients:>3} clients  {r['rps']:8.0f} req/s  p50 {r['p50']:6.1f}  p95 {r['p95']:6.1f}  "
+        f"p99 {r['p99']:6.1f} ms  errors {r['errors']}/{r['n']}{cpu}{ratio}{runs}"
+    )
 
 
 def main() -> None:
@@ -212,9 +268,22 @@ def main() -> None:
         en = corpus_dir() / "en"
         latest = sorted(en.glob("*.txt"))[-1]
         print(f"building {kb} from 2024-07-30, 2024-11-08, {latest.stem} …", flush=True)
-        subprocess.run([sys.executable, "-m", "comprules.cli", "build", str(en / "2024-07-30.txt"),
-                        str(en / "2024-11-08.txt"), str(latest), "--kb", str(kb)], check=True,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "comprules.cli",
+                "build",
+                str(en / "2024-07-30.txt"),
+                str(en / "2024-11-08.txt"),
+                str(latest),
+                "--kb",
+                str(kb),
+            ],
+            check=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
     site = kb / "site"
     latest_dir = sorted(p for p in (site / "en").iterdir() if p.name[0].isdigit())[-1]
     page = f"/en/{latest_dir.name}/702.html"
@@ -222,17 +291,29 @@ def main() -> None:
     print(f"cores: {os.cpu_count()}, load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     try:
         port = free_port()
-        cmd = [sys.executable, "-m", "comprules.cli", "serve", "--kb", str(kb), "--port", str(port),
-               "--workers", str(args.workers)]
+        cmd = [
+            sys.executable,
+            "-m",
+            "comprules.cli",
+            "serve",
+            "--kb",
+            str(kb),
+            "--port",
+            str(port),
+            "--workers",
+            str(args.workers),
+        ]
         base = f"http://127.0.0.1:{port}"
         proc, first = start(cmd, base + "/ar/cr/100.1")
         print(f"comprules serve: start to first answer {first:.2f} s (target ≤ 2 s), workers {args.workers}")
         known = httpx.get(base + "/ar/cr", timeout=60).json()
         rules = [r for r in RULES if r in known]
         results = {}
-        routes = (("/ar/cr/{rule}", [f"/ar/cr/{r}" for r in rules], {}),
-                  ("/api/v1/search", [f"/api/v1/search?q={quote(q)}" for q in queries()], {}),
-                  (f"static {page}", [page], gzip))
+        routes = (
+            ("/ar/cr/{rule}", [f"/ar/cr/{r}" for r in rules], {}),
+            ("/api/v1/search", [f"/api/v1/search?q={quote(q)}" for q in queries()], {}),
+            (f"static {page}", [page], gzip),
+        )
         try:
             for clients in (1, 50):
                 n = args.requests if clients == 50 else max(100, args.requests // 5)
@@ -261,24 +342,28 @@ def main() -> None:
         finally:
             stop(proc)
         bport = free_port()
-        bproc, bfirst = start([sys.executable, "-m", "http.server", str(bport), "--bind", "127.0.0.1",
-                               "--directory", str(site)], f"http://127.0.0.1:{bport}{page}")
+        bproc, bfirst = start(
+            [sys.executable, "-m", "http.server", str(bport), "--bind", "127.0.0.1", "--directory", str(site)],
+            f"http://127.0.0.1:{bport}{page}",
+        )
         try:
             print(f"baseline python -m http.server: start to first answer {bfirst:.2f} s")
             for clients in (1, 50):
                 n = args.requests if clients == 50 else max(100, args.requests // 5)
-                r = median_of(args.repeat, partial(measured, bproc.pid, f"http://127.0.0.1:{bport}", [page], n,
-                                                     clients, gzip))
+                r = median_of(
+                    args.repeat, partial(measured, bproc.pid, f"http://127.0.0.1:{bport}", [page], n, clients, gzip)
+                )
                 print(line(f"baseline static {page}", clients, r), flush=True)
                 print(line(f"static {page}", clients, results[(f"static {page}", clients)], r))
         finally:
             stop(bproc)
         ar, se = results[("/ar/cr/{rule}", 50)], results[("/api/v1/search, nothing kept", 50)]
         errors = sum(r["errors"] for r in results.values())
-        ok = (ar["rps"] >= 500 and se["rps"] >= 150 and max(ar["p99"], se["p99"]) <= 100
-              and not errors and first <= 2)
-        print(f"targets (≥ 500 and ≥ 150 req/s at 50 clients, p99 ≤ 100 ms, 0 errors, start ≤ 2 s): "
-              f"{'met' if ok else 'NOT met'}")
+        ok = ar["rps"] >= 500 and se["rps"] >= 150 and max(ar["p99"], se["p99"]) <= 100 and not errors and first <= 2
+        print(
+            f"targets (≥ 500 and ≥ 150 req/s at 50 clients, p99 ≤ 100 ms, 0 errors, start ≤ 2 s): "
+            f"{'met' if ok else 'NOT met'}"
+        )
     finally:
         if tmp is not None:
             shutil.rmtree(tmp, ignore_errors=True)

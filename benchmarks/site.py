@@ -70,26 +70,36 @@ def main() -> None:
         stats = render_site(editions, out, graph=graph, alignments=alignments, jobs=args.jobs)
         full = time.perf_counter() - t
         timings = ", ".join(f"{k} {v:.1f} s" for k, v in stats.timings.items())
-        print(f"full site: {full:.1f} s [{_mark(full <= TARGET_FULL)}: ≤ {TARGET_FULL:.0f} s] "
-              f"({timings}; search runs beside the pages)")
+        print(
+            f"full site: {full:.1f} s [{_mark(full <= TARGET_FULL)}: ≤ {TARGET_FULL:.0f} s] "
+            f"({timings}; search runs beside the pages)"
+        )
         print(f"  {stats.pages} pages, {stats.links} reference links, {stats.dangling} dangling")
         diffs = sum(1 for _ in (out / "diff").glob("*/*/index.html"))
         histories = sum(1 for _ in (out / "history").glob("*/*.html"))
-        print(f"  {diffs} diffs, {histories} history pages, "
-              f"{sum(1 for _ in (out / 'compare').glob('*/index.html'))} French ⇄ English documents")
+        print(
+            f"  {diffs} diffs, {histories} history pages, "
+            f"{sum(1 for _ in (out / 'compare').glob('*/index.html'))} French ⇄ English documents"
+        )
         t = time.perf_counter()
         again = render_site(editions, out, graph=graph, alignments=alignments, jobs=args.jobs)
         noop = time.perf_counter() - t
-        print(f"rebuild with nothing changed: {noop:.2f} s [{_mark(noop <= TARGET_NOOP)}: ≤ {TARGET_NOOP:.0f} s] "
-              f"(skipped: {again.skipped})")
+        print(
+            f"rebuild with nothing changed: {noop:.2f} s [{_mark(noop <= TARGET_NOOP)}: ≤ {TARGET_NOOP:.0f} s] "
+            f"(skipped: {again.skipped})"
+        )
         page = stats.largest_section_page_bytes
-        print(f"largest section page: {stats.largest_section_page} {page / 1024:.1f} KB "
-              f"[{_mark(page <= TARGET_PAGE)}: ≤ 150 KB]")
+        print(
+            f"largest section page: {stats.largest_section_page} {page / 1024:.1f} KB "
+            f"[{_mark(page <= TARGET_PAGE)}: ≤ 150 KB]"
+        )
         print(f"largest page: {stats.largest_page} {stats.largest_page_bytes / 1024:.1f} KB")
         size, files = _size(out)
         bundle, bundle_files = _size(out / "pagefind") if (out / "pagefind").is_dir() else (0, 0)
-        print(f"site total: {size / 2**20:.1f} MB in {files} files "
-              f"(search index {bundle / 2**20:.1f} MB in {bundle_files} files)")
+        print(
+            f"site total: {size / 2**20:.1f} MB in {files} files "
+            f"(search index {bundle / 2**20:.1f} MB in {bundle_files} files)"
+        )
 
 
 if __name__ == "__main__":

@@ -64,9 +64,11 @@ def goto_time(browser, start: str, query: str, rule: str, runs: int = 3) -> floa
         page.keyboard.type(query)
         began = time.perf_counter()
         page.keyboard.press("Enter")
-        page.wait_for_function("id => { const e = document.getElementById(id); return e !== null &&"
-                               " decodeURIComponent(location.hash.slice(1)) === id && !e.hasAttribute('data-go'); }",
-                               arg=rule)
+        page.wait_for_function(
+            "id => { const e = document.getElementById(id); return e !== null &&"
+            " decodeURIComponent(location.hash.slice(1)) === id && !e.hasAttribute('data-go'); }",
+            arg=rule,
+        )
         times.append((time.perf_counter() - began) * 1000)
         context.close()
     return statistics.median(times)
@@ -82,27 +84,35 @@ def main() -> None:
     print(f"pages: {len(pages) + len(single)} ({len(single)} all.html)")
     largest = pages[0]
     mark = "ok" if largest[0] <= TARGET_PAGE else "OVER TARGET"
-    print(f"largest page but all.html: {largest[1]} {largest[0] / 1024:.1f} KB (target {TARGET_PAGE // 1024} KB) {mark}")
+    print(
+        f"largest page but all.html: {largest[1]} {largest[0] / 1024:.1f} KB (target {TARGET_PAGE // 1024} KB) {mark}"
+    )
     for size, path in pages[1:5]:
         print(f"  next: {path} {size / 1024:.1f} KB")
     latest = max((p for p in (site / "en").iterdir() if p.name[:1].isdigit()), key=lambda p: p.name)
     one = latest / "all.html"
-    print(f"largest all.html: {single[0][1]} {single[0][0] / 1e6:.2f} MB; {one.relative_to(site)} "
-          f"{one.stat().st_size / 1e6:.2f} MB")
+    print(
+        f"largest all.html: {single[0][1]} {single[0][0] / 1e6:.2f} MB; {one.relative_to(site)} "
+        f"{one.stat().st_size / 1e6:.2f} MB"
+    )
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=FLAGS)
         base_paint, base_load = first_render(browser, (latest / "702.html").as_uri())
         paint, load = first_render(browser, one.as_uri())
-        print(f"first render, median of 3 cold loads: all.html paint {paint:.0f} ms, load {load:.0f} ms; "
-              f"702.html paint {base_paint:.0f} ms, load {base_load:.0f} ms (baseline); "
-              f"ratio {load / base_load:.1f}x")
+        print(
+            f"first render, median of 3 cold loads: all.html paint {paint:.0f} ms, load {load:.0f} ms; "
+            f"702.html paint {base_paint:.0f} ms, load {base_load:.0f} ms (baseline); "
+            f"ratio {load / base_load:.1f}x"
+        )
         start = (latest / "100.html").as_uri()
         direct = goto_time(browser, start, "702.37a", "702.37a")
         old = goto_time(browser, start, "502.26a", "702.37a")
-        print(f"go-to box, Enter to the rule shown (median of 3): 702.37a {direct:.0f} ms (baseline), "
-              f"502.26a {old:.0f} ms, ratio {old / direct:.1f}x")
+        print(
+            f"go-to box, Enter to the rule shown (median of 3): 702.37a {direct:.0f} ms (baseline), "
+            f"502.26a {old:.0f} ms, ratio {old / direct:.1f}x"
+        )
         browser.close()
 
 

@@ -35,6 +35,7 @@ def targets(alignment, old):
 
 # --- 2009-07-11: keywords 502.x → 702.y, by text ---------------------------------
 
+
 def test_502_26_morph_moves_to_702_34_by_text_in_2009(renumbering):
     # 2009-07-11 prints "702.34. Morph" (702.36 is Provoke); the DESIGN example's
     # 702.34a → 702.36a → 702.37a lineage starts there.
@@ -105,11 +106,21 @@ def test_section_8_reference_follows_chapter_renumbering_without_an_edit(renumbe
 
 # --- 2026-08-07: the new set, nothing spurious ---------------------------------
 
+
 def test_2026_08_07_adds_exactly_the_rules_of_the_new_set(storied):
     # read in `diff 2026-06-19.txt 2026-08-07.txt`: hone counters, non-Siege battles,
     # Recruit, Storied, and a state-based action for non-Siege battles
     assert [c.new for c in storied.rules if c.kind == "added"] == [
-        "122.1j", "310.8", "701.70", "701.70a", "702.195", "702.195a", "702.195b", "702.195c", "704.5w"]
+        "122.1j",
+        "310.8",
+        "701.70",
+        "701.70a",
+        "702.195",
+        "702.195a",
+        "702.195b",
+        "702.195c",
+        "704.5w",
+    ]
     assert [c for c in storied.rules if c.kind in ("removed", "split", "merged")] == []
 
 
@@ -120,9 +131,22 @@ def test_2026_08_07_edits_and_renumberings_are_the_real_ones(storied):
     assert moved["704.5z"] == "704.5aa"
     assert len(moved) == 17
     assert sorted(c.old for c in storied.rules if c.kind == "renumbered" and c.edited) == [
-        "310.10", "310.11", "310.8a", "704.5w", "704.5x"]
+        "310.10",
+        "310.11",
+        "310.8a",
+        "704.5w",
+        "704.5x",
+    ]
     assert [s.new for s in storied.sections if s.kind != "kept"] == [
-        "122", "310", "506", "605", "701", "702", "704", "722"]
+        "122",
+        "310",
+        "506",
+        "605",
+        "701",
+        "702",
+        "704",
+        "722",
+    ]
 
 
 def test_722_3a_comma_to_period_is_a_word_level_edit(storied):
@@ -151,13 +175,16 @@ def test_deathtouch_502_63a_to_702_2a_is_moved_and_edited_in_2009(renumbering):
     assert ("replace", "triggered", "static") in {(w.op, w.old, w.new) for w in change.changes}
 
 
-@pytest.mark.parametrize("old, new, number, marks", [
-    # 702.124g gained quotes (2022-10-07); 111.10i lost them (2023-09-01)
-    ("2022-04-29", "2022-10-07", "702.124g", [("insert", "", "“"), ("insert", "", "”")]),
-    ("2023-04-14", "2023-09-01", "111.10i", [("delete", "“", ""), ("delete", "”", "")]),
-    # 708.2b: "face-down" became two words (2026-06-19)
-    ("2026-04-17", "2026-06-19", "708.2b", [("delete", "-", "")]),
-])
+@pytest.mark.parametrize(
+    "old, new, number, marks",
+    [
+        # 702.124g gained quotes (2022-10-07); 111.10i lost them (2023-09-01)
+        ("2022-04-29", "2022-10-07", "702.124g", [("insert", "", "“"), ("insert", "", "”")]),
+        ("2023-04-14", "2023-09-01", "111.10i", [("delete", "“", ""), ("delete", "”", "")]),
+        # 708.2b: "face-down" became two words (2026-06-19)
+        ("2026-04-17", "2026-06-19", "708.2b", [("delete", "-", "")]),
+    ],
+)
 def test_punctuation_only_edits_are_typography_changes(editions, old, new, number, marks):
     a = align(editions[f"en/{old}"], editions[f"en/{new}"])
     change = a.forward[number][0]
@@ -175,13 +202,16 @@ def test_100_7_rewritten_in_place_is_an_edit_not_removed_and_added(editions):
     assert [c for c in a.rules if c.kind in ("added", "removed") and "100.7" in (c.old, c.new)] == []
 
 
-@pytest.mark.parametrize("old, new, before, after", [
-    ("2013-05-01", "2013-07-13", "206.3", "206.3"),    # expansion symbols: "Previously, …"
-    ("2019-01-25", "2019-07-12", "800.5", "800.5"),    # the multiplayer mulligan
-    ("2019-07-12", "2020-06-01", "100.5", "100.5"),    # deck size
-    ("2025-06-06", "2025-09-19", "903.12c", "903.12c"),
-    ("2021-07-23", "2022-04-29", "201.5", "201.6"),    # name line of promotional cards, moved too
-])
+@pytest.mark.parametrize(
+    "old, new, before, after",
+    [
+        ("2013-05-01", "2013-07-13", "206.3", "206.3"),  # expansion symbols: "Previously, …"
+        ("2019-01-25", "2019-07-12", "800.5", "800.5"),  # the multiplayer mulligan
+        ("2019-07-12", "2020-06-01", "100.5", "100.5"),  # deck size
+        ("2025-06-06", "2025-09-19", "903.12c", "903.12c"),
+        ("2021-07-23", "2022-04-29", "201.5", "201.6"),  # name line of promotional cards, moved too
+    ],
+)
 def test_heavy_rewrites_keep_their_lineage(editions, old, new, before, after):
     a = align(editions[f"en/{old}"], editions[f"en/{new}"])
     change = a.forward[before][0]
@@ -205,6 +235,7 @@ def test_renumbered_reference_is_not_an_edit(storied):
 
 # --- French fragments: numbered rules → unnumbered paragraphs ------------------
 
+
 def test_seed_402_1_becomes_the_first_paragraph_of_602(editions):
     a = align(editions[SEED_402], editions[SEED_602])
     assert a.forward["402.1"][0].new == "602¶1"
@@ -220,6 +251,7 @@ def test_seed_402_4_is_not_an_ability_becomes_is_an_ability(editions):
 
 
 # --- normalisation and JSON ------------------------------------------------------
+
 
 def test_underscores_trademark_quotes_and_dashes_are_not_edits():
     assert word_changes("The _Magic_ Golden Rules", "The Magic Golden Rules") == (1.0, ())
@@ -269,14 +301,32 @@ def test_diff_a_b_and_b_a_are_mirror_images_on_all_consecutive_pairs(editions):
         a, b = editions[a_name], editions[b_name]
         forward, backward = align(a, b), align(b, a)
         assert (backward.old, backward.new) == (b_name, a_name)
-        mirrored = Counter((c.new, c.old, swap.get(c.kind, c.kind), c.words, round(c.similarity, 6),
-                            tuple((w.op, w.old, w.new) for w in c.changes)) for c in forward.rules)
-        seen = Counter((c.old, c.new, c.kind, c.words, round(c.similarity, 6),
-                        tuple(({"insert": "delete", "delete": "insert"}.get(w.op, w.op), w.new, w.old)
-                              for w in c.changes)) for c in backward.rules)
+        mirrored = Counter(
+            (
+                c.new,
+                c.old,
+                swap.get(c.kind, c.kind),
+                c.words,
+                round(c.similarity, 6),
+                tuple((w.op, w.old, w.new) for w in c.changes),
+            )
+            for c in forward.rules
+        )
+        seen = Counter(
+            (
+                c.old,
+                c.new,
+                c.kind,
+                c.words,
+                round(c.similarity, 6),
+                tuple(({"insert": "delete", "delete": "insert"}.get(w.op, w.op), w.new, w.old) for w in c.changes),
+            )
+            for c in backward.rules
+        )
         assert seen == mirrored, a_name
-        assert {(s.new, s.old, swap.get(s.kind, s.kind)) for s in forward.sections} == \
-            {(s.old, s.new, s.kind) for s in backward.sections}
+        assert {(s.new, s.old, swap.get(s.kind, s.kind)) for s in forward.sections} == {
+            (s.old, s.new, s.kind) for s in backward.sections
+        }
         # rows come in the order of the (new) older edition
         order = {r.id: k for k, r in enumerate(a.rules)}
         placed = [order[c.new] for c in backward.rules if c.new is not None]
@@ -302,6 +352,7 @@ def test_all_consecutive_pairs_truth_set(editions):
 
 
 # --- French ⇄ English ------------------------------------------------------------
+
 
 @pytest.fixture(scope="module")
 def english(editions):
@@ -342,6 +393,7 @@ def test_forum_chatter_of_seed_002_aligns_with_nothing(editions):
 
 
 # --- Wizards' own change lists (tests/bulletins.toml) ----------------------------------
+
 
 def _bulletins():
     import tomllib

@@ -26,8 +26,16 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 SHOTS = ROOT / "artifacts" / "screenshots"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 SEED_004 = "fr/004_99dc3338bd3ea994"
 SEED_003 = "fr/003_816c607ad111474a"
 
@@ -64,8 +72,13 @@ def browser():
 def served(full_kb):
     """``comprules serve --kb KB --port 0`` in a subprocess; yields its base URL."""
     kb = full_kb[0]
-    proc = subprocess.Popen([sys.executable, "-m", "comprules.cli", "serve", "--kb", str(kb), "--port", "0"],
-                            stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, cwd=ROOT)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "comprules.cli", "serve", "--kb", str(kb), "--port", "0"],
+        stderr=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        text=True,
+        cwd=ROOT,
+    )
     try:
         line = proc.stderr.readline()
         m = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
@@ -194,8 +207,9 @@ def test_go_to_box_works_from_disk(page, full_kb):
 
 
 def test_phone_dark_and_print_layouts_render(browser, served):
-    context = browser.new_context(viewport={"width": 390, "height": 844}, color_scheme="dark",
-                                  device_scale_factor=2, is_mobile=True)
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, color_scheme="dark", device_scale_factor=2, is_mobile=True
+    )
     page = context.new_page()
     page.goto(served + "en/2026-08-07/702.html#702.37a")
     width = page.evaluate("document.documentElement.scrollWidth")
@@ -238,7 +252,9 @@ def test_any_two_editions_compared_in_the_browser_from_disk(page, full_kb, old, 
     assert int(out.get_attribute("data-ms")) >= 0  # the page timed itself (compute and render)
     rows = page.evaluate("window.CR_COMPARED.rules.map(r => [r.old, r.new, r.kind, r.words])")
     library = diff(KnowledgeBase(kb), old, new)
-    assert sorted(map(tuple, rows), key=str) == sorted(((r.old, r.new, r.kind, r.words) for r in library.rules), key=str)
+    assert sorted(map(tuple, rows), key=str) == sorted(
+        ((r.old, r.new, r.kind, r.words) for r in library.rules), key=str
+    )
     assert "moved + edited" in out.inner_text()
     assert out.locator("table.moves tr").count() == sum(1 for r in library.rules if r.facet == "moved")
     shot(page, f"13-compare-{old}-{new}")

@@ -86,16 +86,30 @@ def test_show_402_1_of_seed_000_lists_its_external_citations_in_en_2002_10_07(fu
     from comprules.cli import main
 
     kb, _ = full_kb
-    shown = CliRunner().invoke(main, ["show", "402.1", "--edition", "fr/000_f51ad62258817a66", "--kb", str(kb),
-                                      "--json"])
+    shown = CliRunner().invoke(
+        main, ["show", "402.1", "--edition", "fr/000_f51ad62258817a66", "--kb", str(kb), "--json"]
+    )
     assert shown.exit_code == 0, shown.output
     data = json.loads(shown.stdout)
     assert data["refs"] == []
     assert data["cites"] == [
-        {"target": "400.1", "kind": "rule", "status": "external", "resolved": "en/2002-10-07/400.1",
-         "title": None, "title_agrees": None},
-        {"target": "416", "kind": "section", "status": "external", "resolved": "en/2002-10-07/416",
-         "title": "Effets", "title_agrees": True}]
+        {
+            "target": "400.1",
+            "kind": "rule",
+            "status": "external",
+            "resolved": "en/2002-10-07/400.1",
+            "title": None,
+            "title_agrees": None,
+        },
+        {
+            "target": "416",
+            "kind": "section",
+            "status": "external",
+            "resolved": "en/2002-10-07/416",
+            "title": "Effets",
+            "title_agrees": True,
+        },
+    ]
     text = CliRunner().invoke(main, ["show", "402.1", "--edition", "fr/000_f51ad62258817a66", "--kb", str(kb)])
     assert "refers to: 400.1, 416 Effects — en/2002-10-07" in text.stdout
 

@@ -49,10 +49,12 @@ Credits
 """
 
 BROKEN = CLEAN.replace(
-    "100.2b Another subrule.", "100.2b Another subrule.\n\n100.2e A gap.\n\n100.2d Out of order.",
+    "100.2b Another subrule.",
+    "100.2b Another subrule.\n\n100.2e A gap.\n\n100.2d Out of order.",
 ).replace(
     "800.1. Multiplayer games follow rule 100.1.",
-    "800.1. Multiplayer games follow rule 100.9 and rule 100, “Turn Structure.”")
+    "800.1. Multiplayer games follow rule 100.9 and rule 100, “Turn Structure.”",
+)
 
 
 def kinds_of(report) -> list[str]:
@@ -80,8 +82,7 @@ def test_broken_fixture_reports_dangling_title_letter_gap_and_order():
 
 def test_letter_gap_214_8i_to_214_8k_in_2001_09_24_and_432_2b_first_in_2006_10_01(editions):
     [gap] = numbering_findings(editions["en/2001-09-24"])
-    assert (gap.kind, gap.rule, gap.message) == (
-        "letter-gap", "214.8k", "214.8i is followed by 214.8k: 214.8j missing")
+    assert (gap.kind, gap.rule, gap.message) == ("letter-gap", "214.8k", "214.8i is followed by 214.8k: 214.8j missing")
     [first] = numbering_findings(editions["en/2006-10-01"])
     assert (first.rule, first.message) == ("432.2b", "432.2b is the first subrule of 432.2: 432.2a missing")
 
@@ -95,7 +96,8 @@ def test_704_5k_followed_by_704_5m_is_no_gap_2026_08_07_numbering_is_clean(editi
 def test_2026_08_07_reports_only_the_endure_glossary_entry_citing_702_62_suspend(editions):
     report = check_edition(editions["en/2026-08-07"])
     assert [(f.kind, f.line, f.rule, f.target) for f in report.problems] == [
-        ("title", 7775, "glossary/endure", "702.62")]
+        ("title", 7775, "glossary/endure", "702.62")
+    ]
     assert (report.references, report.resolved) == (1987, 1987)
 
 
@@ -104,8 +106,7 @@ def test_2009_10_01_range_112_5a_j_is_one_dangling_problem_naming_ten_subrules(e
     dangling = [f for f in report.problems if f.kind == "dangling"]
     assert [(f.rule, f.line) for f in dangling] == [("112.3a", 544), ("605.3b", 1853)]
     assert dangling[0].target == ", ".join(f"112.5{c}" for c in "abcdefghij")
-    assert [(f.kind, f.rule) for f in report.problems if f.kind != "dangling"] == [
-        ("duplicate-number", "702.30d")]
+    assert [(f.kind, f.rule) for f in report.problems if f.kind != "dangling"] == [("duplicate-number", "702.30d")]
 
 
 def test_duplicate_numbers_501_2_and_501_3_of_2006_05_01_are_problems(editions):
@@ -116,23 +117,61 @@ def test_duplicate_numbers_501_2_and_501_3_of_2006_05_01_are_problems(editions):
 def test_whole_corpus_problems_per_kind_and_the_clean_editions(editions):
     reports = [check_edition(e) for n, e in sorted(editions.items()) if n.startswith("en/")]
     count = Counter(f.kind for r in reports for f in r.problems)
-    assert dict(count) == {"dangling": 29, "title": 30, "letter-gap": 10, "duplicate-number": 6,
-                           "malformed-number": 10, "repeated-number": 1}
+    assert dict(count) == {
+        "dangling": 29,
+        "title": 30,
+        "letter-gap": 10,
+        "duplicate-number": 6,
+        "malformed-number": 10,
+        "repeated-number": 1,
+    }
     clean = [r.edition.removeprefix("en/") for r in reports if r.clean]
     assert clean == [
-        "2003-10-01", "2003-12-01", "2004-02-01", "2007-10-01", "2008-02-01", "2008-05-01", "2008-07-15",
-        "2009-02-01", "2009-05-01", "2011-02-04", "2011-09-30", "2012-02-01", "2012-07-01", "2012-10-01",
-        "2013-02-01", "2013-05-01", "2013-07-13", "2014-02-01", "2014-09-25", "2015-07-17", "2016-04-08",
-        "2016-08-26", "2018-07-13", "2019-01-25", "2019-07-12", "2020-06-01", "2021-02-15", "2021-07-23",
-        "2022-04-29", "2022-10-07", "2022-11-18", "2023-09-01"]
+        "2003-10-01",
+        "2003-12-01",
+        "2004-02-01",
+        "2007-10-01",
+        "2008-02-01",
+        "2008-05-01",
+        "2008-07-15",
+        "2009-02-01",
+        "2009-05-01",
+        "2011-02-04",
+        "2011-09-30",
+        "2012-02-01",
+        "2012-07-01",
+        "2012-10-01",
+        "2013-02-01",
+        "2013-05-01",
+        "2013-07-13",
+        "2014-02-01",
+        "2014-09-25",
+        "2015-07-17",
+        "2016-04-08",
+        "2016-08-26",
+        "2018-07-13",
+        "2019-01-25",
+        "2019-07-12",
+        "2020-06-01",
+        "2021-02-15",
+        "2021-07-23",
+        "2022-04-29",
+        "2022-10-07",
+        "2022-11-18",
+        "2023-09-01",
+    ]
     assert not any(r.notices for r in reports)
 
 
 def test_seeds_cite_external_rules_as_notices_and_only_lost_symbols_are_problems(editions):
     reports = {n[3:6]: check_edition(e) for n, e in editions.items() if n.startswith("fr/")}
     assert {k: [(f.kind, f.line) for f in r.problems] for k, r in reports.items()} == {
-        "000": [("lost-symbol", 69)], "001": [("lost-symbol", 39)], "002": [("lost-symbol", 17)],
-        "003": [], "004": []}
+        "000": [("lost-symbol", 69)],
+        "001": [("lost-symbol", 39)],
+        "002": [("lost-symbol", 17)],
+        "003": [],
+        "004": [],
+    }
     assert Counter(f.kind for f in reports["004"].notices) == {"external": 10}
     assert Counter(f.kind for f in reports["002"].notices) == {"external": 2, "repeated-quote": 1}
     assert Counter(f.kind for f in reports["003"].notices) == {"repaired-artefact": 2}
@@ -148,8 +187,9 @@ def test_seed_004_quotes_502_42_43_24_26_out_of_order_and_that_is_not_a_problem(
 def test_format_text_heads_each_edition_then_one_line_per_problem(editions):
     from comprules.check import CheckReport
 
-    text = format_text(CheckReport([check_edition(editions["en/2009-07-11"]),
-                                    check_edition(editions["fr/004_99dc3338bd3ea994"])]))
+    text = format_text(
+        CheckReport([check_edition(editions["en/2009-07-11"]), check_edition(editions["fr/004_99dc3338bd3ea994"])])
+    )
     lines = text.splitlines()
     assert lines[0] == "en/2009-07-11: 5 problems; 992 of 994 references resolve (99.80 %)"
     assert any(ln.startswith("  line 1208") and "401.6 cites 602.1i" in ln for ln in lines)
@@ -179,9 +219,15 @@ def test_cli_check_2026_08_07_json_exits_1_with_the_title_problem(en_dir):
     [ed] = data["editions"]
     assert ed["edition"] == "en/2026-08-07" and ed["kind"] == "edition"
     assert ed["references"] == {"printed": 1987, "resolved": 1987, "share": 1.0}
-    assert ed["problems"] == [{
-        "kind": "title", "line": 7775, "rule": "glossary/endure", "target": "702.62",
-        "message": "glossary/endure cites 702.62 as “Endure”, but 702.62 is titled “Suspend”"}]
+    assert ed["problems"] == [
+        {
+            "kind": "title",
+            "line": 7775,
+            "rule": "glossary/endure",
+            "target": "702.62",
+            "message": "glossary/endure cites 702.62 as “Endure”, but 702.62 is titled “Suspend”",
+        }
+    ]
 
 
 def test_cli_check_seeds_folder_exits_1_for_the_lost_symbols(seeds_dir):
@@ -198,7 +244,8 @@ def test_cli_check_unreadable_source_exits_2_with_one_error_line(tmp_path, make)
     result = run(path)
     assert result.exit_code == 2
     assert [ln for ln in result.output.splitlines() if ln.startswith("error:")] == [
-        ln for ln in result.output.splitlines() if "bad.txt" in ln]
+        ln for ln in result.output.splitlines() if "bad.txt" in ln
+    ]
 
 
 def test_check_sources_needs_a_path_and_keeps_going_past_an_unreadable_file(tmp_path, en_dir):

@@ -91,7 +91,9 @@ def test_glossary_entries_pair_in_order_by_the_rules_they_cite(zh_editions, edit
     assert by_en["Abandon"] == "撤废" and by_en["Control"] == "操控" and by_en["Y"] == "Y"
     # outside check: a glossary pair naming a keyword must name the rule's heading on both
     # sides; 250 of 251 do (Exhaust is paired with 过量伤害, "Excess Damage", its neighbour)
-    heads = {r.title: zh.get(r.id).title for r in en.rules if r.kind == "rule" and r.title and r.section in ("701", "702")}
+    heads = {
+        r.title: zh.get(r.id).title for r in en.rules if r.kind == "rule" and r.title and r.section in ("701", "702")
+    }
     checked = [(g.term, e.term) for g, e in pairs if e.term in heads]
     wrong = [(z, e) for z, e in checked if heads[e] != z and not z.startswith(heads[e]) and heads[e] not in z]
     assert (len(checked), wrong) == (251, [("过量伤害", "Exhaust")])
@@ -101,9 +103,38 @@ def test_glossary_entries_pair_in_order_by_the_rules_they_cite(zh_editions, edit
 #: not: the translators' revisions (107.3: "的数" added; 118.7a: "个" → "点"; 710.1:
 #: "替代用" → "副"…).
 REVISED_2026_04_17 = {
-    "107.3", "107.3a", "107.3b", "107.3f", "107.3g", "107.3h", "107.3m", "107.3n", "118.7a", "118.7b", "118.7c",
-    "118.7d", "122.1i", "201.4c", "508.4", "601.3a", "601.3e", "701.15a", "701.15b", "701.37c", "701.38a",
-    "701.40b", "701.58b", "702.168e", "702.37f", "702.90c", "710.1", "710.2", "710.5", "715.2c", "716.2d", "720.2c",
+    "107.3",
+    "107.3a",
+    "107.3b",
+    "107.3f",
+    "107.3g",
+    "107.3h",
+    "107.3m",
+    "107.3n",
+    "118.7a",
+    "118.7b",
+    "118.7c",
+    "118.7d",
+    "122.1i",
+    "201.4c",
+    "508.4",
+    "601.3a",
+    "601.3e",
+    "701.15a",
+    "701.15b",
+    "701.37c",
+    "701.38a",
+    "701.40b",
+    "701.58b",
+    "702.168e",
+    "702.37f",
+    "702.90c",
+    "710.1",
+    "710.2",
+    "710.5",
+    "715.2c",
+    "716.2d",
+    "720.2c",
 }
 
 
@@ -115,8 +146,9 @@ def test_diff_zh_2026_02_27_to_2026_04_17_agrees_with_the_english_diff(zh_editio
     zh = align(zh_editions["zh/2026-02-27"], zh_editions["zh/2026-04-17"])
     en = align(editions["en/2026-02-27"], editions["en/2026-04-17"])
     assert zh.counts()["added"] == en.counts()["added"] == 18
-    assert {(c.old, c.new) for c in zh.rules if c.kind == "renumbered"} >= \
-        {(c.old, c.new) for c in en.rules if c.kind == "renumbered" and not c.edited}
+    assert {(c.old, c.new) for c in zh.rules if c.kind == "renumbered"} >= {
+        (c.old, c.new) for c in en.rules if c.kind == "renumbered" and not c.edited
+    }
     # every rule the English changed changed in Chinese too (no translation lag) …
     assert _changed(en) <= _changed(zh)
     # … and the Chinese changed 32 more, each a translators' revision

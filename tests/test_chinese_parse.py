@@ -39,8 +39,19 @@ COUNTS = {
     "2026-04-17": (3138, 147, 277, 730),
 }
 #: The eleven dates with an English edition in corpus/en/ (SOURCES.md).
-TWINS = ["2023-11-17", "2024-02-02", "2024-07-30", "2024-11-08", "2025-02-07", "2025-06-06",
-         "2025-09-19", "2025-11-14", "2026-01-16", "2026-02-27", "2026-04-17"]
+TWINS = [
+    "2023-11-17",
+    "2024-02-02",
+    "2024-07-30",
+    "2024-11-08",
+    "2025-02-07",
+    "2025-06-06",
+    "2025-09-19",
+    "2025-11-14",
+    "2026-01-16",
+    "2026-02-27",
+    "2026-04-17",
+]
 
 #: A rule line: the number, then a space or, glued (2022-06-10 "100.6b牌手…"), a Han character.
 _NUMBERED = re.compile(r"^\d{3}\.\d+[a-z]{0,2}(?:\.\s|\s|\.?[\u4e00-\u9fff“（])")
@@ -79,7 +90,8 @@ def test_each_chinese_edition_parses_with_its_counts(zh_editions, zh_dir, stem):
 
 @pytest.mark.parametrize("stem", TWINS)
 def test_a_chinese_edition_has_the_rule_numbers_examples_and_glossary_size_of_its_english_twin(
-        zh_editions, editions, stem):
+    zh_editions, editions, stem
+):
     zh, en = zh_editions[f"zh/{stem}"], editions[f"en/{stem}"]
     assert [r.id for r in zh.numbered()] == [r.id for r in en.numbered()]
     assert [len(r.examples) for r in zh.numbered()] == [len(r.examples) for r in en.numbered()]

@@ -12,36 +12,47 @@ def refs(text: str) -> list[tuple[str, tuple[str, ...], str | None]]:
     return [(r.kind, r.targets, r.title) for r in extract(text, "zh")]
 
 
-@pytest.mark.parametrize("text,expected", [
-    # the form SOURCES.md quotes: full-width comma and quotes around the title
-    ("参见规则510，“战斗伤害步骤”。", [("section", ("510",), "战斗伤害步骤")]),
-    # a number glued to the next word: "所述", "中"
-    ("如规则702.19b所述", [("rule", ("702.19b",), None)]),
-    ("遵循规则601.2f-h中的步骤", [("rule", ("601.2f", "601.2g", "601.2h"), None)]),
-    ("遵循规则601.2f–h中的步骤", [("rule", ("601.2f", "601.2g", "601.2h"), None)]),
-    ("规则509.1-3所述之流程", [("rule", ("509.1", "509.2", "509.3"), None)]),
-    # lists with 和 / 及 / 与 / 、 / ，, the citing word repeated or not
-    ("参见规则613.7和613.8。", [("rule", ("613.7",), None), ("rule", ("613.8",), None)]),
-    ("规则403.3，603.6a", [("rule", ("403.3",), None), ("rule", ("603.6a",), None)]),
-    ("规则601.2b与规则601.2f-h之规范", [("rule", ("601.2b",), None), ("rule", ("601.2f", "601.2g", "601.2h"), None)]),
-    ("规则100.2a、100.2b及100.2c", [("rule", ("100.2a",), None), ("rule", ("100.2b",), None), ("rule", ("100.2c",), None)]),
-    ("参见规则717，“景点牌”；规则901，“竞逐时空”；以及规则904，“魔王”。",
-     [("section", ("717",), "景点牌"), ("section", ("901",), "竞逐时空"), ("section", ("904",), "魔王")]),
-    # chapters and sections: 第8章, 第510节
-    ("参见第8章，“多人游戏规则”。", [("chapter", ("8",), "多人游戏规则")]),
-    ("第510节", [("section", ("510",), None)]),
-    # a bare dotted number glued to Han characters on both sides
-    ("依序执行103.2a-e中列出", [("rule", ("103.2a", "103.2b", "103.2c", "103.2d", "103.2e"), None)]),
-    # glossary headwords after 参见 / 另参见
-    ("另参见时间印记顺序。", [("glossary", ("时间印记顺序",), None)]),
-    ("参见X。", [("glossary", ("X",), None)]),
-    # not headwords: a sentence about rules, a web site
-    ("参见时间印记和从属关系的规则（规则613.7和613.8）", [("rule", ("613.7",), None), ("rule", ("613.8",), None)]),
-    ("请参见万智牌规则网站Magic.Wizards.com/Rules以获取本文件的最新版本。", []),
-    ("参见Unstable常见问题集。", []),
-    # not citations: counts and years
-    ("一副套牌的套牌数量下限为60张。2011至2018年间发行", []),
-])
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        # the form SOURCES.md quotes: full-width comma and quotes around the title
+        ("参见规则510，“战斗伤害步骤”。", [("section", ("510",), "战斗伤害步骤")]),
+        # a number glued to the next word: "所述", "中"
+        ("如规则702.19b所述", [("rule", ("702.19b",), None)]),
+        ("遵循规则601.2f-h中的步骤", [("rule", ("601.2f", "601.2g", "601.2h"), None)]),
+        ("遵循规则601.2f–h中的步骤", [("rule", ("601.2f", "601.2g", "601.2h"), None)]),
+        ("规则509.1-3所述之流程", [("rule", ("509.1", "509.2", "509.3"), None)]),
+        # lists with 和 / 及 / 与 / 、 / ，, the citing word repeated or not
+        ("参见规则613.7和613.8。", [("rule", ("613.7",), None), ("rule", ("613.8",), None)]),
+        ("规则403.3，603.6a", [("rule", ("403.3",), None), ("rule", ("603.6a",), None)]),
+        (
+            "规则601.2b与规则601.2f-h之规范",
+            [("rule", ("601.2b",), None), ("rule", ("601.2f", "601.2g", "601.2h"), None)],
+        ),
+        (
+            "规则100.2a、100.2b及100.2c",
+            [("rule", ("100.2a",), None), ("rule", ("100.2b",), None), ("rule", ("100.2c",), None)],
+        ),
+        (
+            "参见规则717，“景点牌”；规则901，“竞逐时空”；以及规则904，“魔王”。",
+            [("section", ("717",), "景点牌"), ("section", ("901",), "竞逐时空"), ("section", ("904",), "魔王")],
+        ),
+        # chapters and sections: 第8章, 第510节
+        ("参见第8章，“多人游戏规则”。", [("chapter", ("8",), "多人游戏规则")]),
+        ("第510节", [("section", ("510",), None)]),
+        # a bare dotted number glued to Han characters on both sides
+        ("依序执行103.2a-e中列出", [("rule", ("103.2a", "103.2b", "103.2c", "103.2d", "103.2e"), None)]),
+        # glossary headwords after 参见 / 另参见
+        ("另参见时间印记顺序。", [("glossary", ("时间印记顺序",), None)]),
+        ("参见X。", [("glossary", ("X",), None)]),
+        # not headwords: a sentence about rules, a web site
+        ("参见时间印记和从属关系的规则（规则613.7和613.8）", [("rule", ("613.7",), None), ("rule", ("613.8",), None)]),
+        ("请参见万智牌规则网站Magic.Wizards.com/Rules以获取本文件的最新版本。", []),
+        ("参见Unstable常见问题集。", []),
+        # not citations: counts and years
+        ("一副套牌的套牌数量下限为60张。2011至2018年间发行", []),
+    ],
+)
 def test_chinese_reference_forms(text, expected):
     assert refs(text) == expected
 

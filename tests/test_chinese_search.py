@@ -8,13 +8,12 @@ from __future__ import annotations
 import shutil
 
 import pytest
+from test_browser import browser  # noqa: F401  (fixture)
 
 from comprules import export
 from comprules.build import build
 from comprules.indexer import search
 from comprules.indexer import text as T
-
-from test_browser import browser  # noqa: F401  (fixture)
 
 
 @pytest.fixture(scope="module")
@@ -35,7 +34,16 @@ def rules(result):
 
 
 def test_tokens_cut_chinese_into_words_and_keep_numbers_glued_to_it():
-    assert T.tokens("如规则702.19b所述，具有践踏的生物") == ["如", "规则", "702.19b", "所述", "具有", "践踏", "的", "生物"]
+    assert T.tokens("如规则702.19b所述，具有践踏的生物") == [
+        "如",
+        "规则",
+        "702.19b",
+        "所述",
+        "具有",
+        "践踏",
+        "的",
+        "生物",
+    ]
     assert T.tokens("死触") == ["死触"] and T.tokens("践踏鹏洛客") == ["践踏", "鹏洛客"]
     text = "参见规则510，“战斗伤害步骤”。"
     assert [text[s:e] for s, e, _ in T.token_spans(text)] == ["参见", "规则", "510", "战斗", "伤害", "步骤"]
@@ -61,7 +69,7 @@ def test_every_chinese_keyword_heading_of_702_finds_its_rule_first(kb):
         if not found or found[0] != ("zh/2026-04-17", rule.number):
             missed.append((rule.number, rule.title, found[:2]))
         # nothing but the keyword's own glossary entry comes before the rule
-        before = [h for h in result.hits[:result.hits.index(next(h for h in result.hits if h.kind != "glossary"))]]
+        before = [h for h in result.hits[: result.hits.index(next(h for h in result.hits if h.kind != "glossary"))]]
         assert all(h.kind == "glossary" for h in before) and len(before) <= 1, rule.number
     assert missed == []
 
@@ -99,8 +107,11 @@ def test_a_sentence_in_chinese_finds_the_rule_that_says_it(kb):
 @pytest.mark.slow
 def test_the_site_cuts_and_ranks_chinese_as_the_python_engine(browser, kb):  # noqa: F811
     edition = export.read_edition(export.edition_path(kb / "data", "zh/2026-04-17"))
-    texts = sorted({t for r in edition.rules for t in (r.text, r.title or "", *r.examples)}
-                   | {g.text for g in edition.glossary} | {g.term for g in edition.glossary})
+    texts = sorted(
+        {t for r in edition.rules for t in (r.text, r.title or "", *r.examples)}
+        | {g.text for g in edition.glossary}
+        | {g.term for g in edition.glossary}
+    )
     context = browser.new_context()
     page = context.new_page()
     page.goto((kb / "site" / "search.html").as_uri())
@@ -109,18 +120,33 @@ def test_the_site_cuts_and_ranks_chinese_as_the_python_engine(browser, kb):  # n
     assert len(texts) > 3500
     assert [t for t, got in zip(texts, js) if T.tokens(t) != got] == []
     headings = [r.title for r in edition.rules if r.kind == "rule" and r.section == "702" and r.title]
-    queries = [(q, {}) for q in headings] + [(q, {"lang": "en"}) for q in headings[:40]] + [
-        ("trample", {"lang": "zh"}), ("deathtouch", {"lang": "zh"}), ("践蹋", {}), ("分配战斗伤害", {}),
-        ("具有践踏的生物如何分配伤害", {}), ("规则702.19b", {})]
+    queries = (
+        [(q, {}) for q in headings]
+        + [(q, {"lang": "en"}) for q in headings[:40]]
+        + [
+            ("trample", {"lang": "zh"}),
+            ("deathtouch", {"lang": "zh"}),
+            ("践蹋", {}),
+            ("分配战斗伤害", {}),
+            ("具有践踏的生物如何分配伤害", {}),
+            ("规则702.19b", {}),
+        ]
+    )
     differ = []
     for query, options in queries:
         result = search(kb / "index", query, limit=10, **options)
         expected = [(h.lang, h.number, h.score, h.translation) for h in result.hits]
-        got = page.evaluate("""([q, o]) => { const r = CRSearch.search(q, Object.assign({limit: 10}, o));
+        got = page.evaluate(
+            """([q, o]) => { const r = CRSearch.search(q, Object.assign({limit: 10}, o));
             return {hits: r.hits.map(h => [h.lang, h.number, h.raw, h.translation]), suggestion: r.suggestion,
-                    lang: r.lang}; }""", [query, options])
-        if [tuple(h) for h in got["hits"]] != expected or got["suggestion"] != result.suggestion \
-                or got["lang"] != result.lang:
+                    lang: r.lang}; }""",
+            [query, options],
+        )
+        if (
+            [tuple(h) for h in got["hits"]] != expected
+            or got["suggestion"] != result.suggestion
+            or got["lang"] != result.lang
+        ):
             differ.append((query, options, expected[:2], got["hits"][:2], result.suggestion, got["suggestion"]))
     # the search page: Chinese hits carry their lang tag and say they are a community translation
     page.goto((kb / "site" / "search.html").as_uri() + "?q=" + "践踏")

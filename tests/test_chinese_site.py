@@ -23,8 +23,9 @@ def kb(tmp_path_factory, en_dir, zh_dir, seeds_dir):
         (root / lang).mkdir()
         for name in ("2026-02-27.txt", "2026-04-17.txt"):
             shutil.copy(folder / name, root / lang / name)
-    result = CliRunner().invoke(main, ["build", str(root / "en"), str(root / "zh"), str(seeds_dir),
-                                       "--kb", str(root / "kb")])
+    result = CliRunner().invoke(
+        main, ["build", str(root / "en"), str(root / "zh"), str(seeds_dir), "--kb", str(root / "kb")]
+    )
     assert result.exit_code == 0, result.output
     return root / "kb"
 
@@ -49,7 +50,9 @@ def test_show_702_19_in_chinese_gives_trample_its_subrules_english_twin_and_cite
     assert "not an official Wizards of the Coast translation" in out
     data = json.loads(run("show", "702.19b", "--edition", "zh/2026-04-17", "--kb", kb, "--json").output)
     assert data["cited_by"] == ["702.19c"]
-    assert data["twin"]["edition"] == "en/2026-04-17" and data["twin"]["text"].startswith("The controller of an attacking")
+    assert data["twin"]["edition"] == "en/2026-04-17" and data["twin"]["text"].startswith(
+        "The controller of an attacking"
+    )
 
 
 def test_diff_between_chinese_editions_moves_the_same_rules_as_the_english_diff(kb):
@@ -65,7 +68,9 @@ def test_the_build_pairs_each_chinese_edition_with_its_english_twin(kb):
     index = json.loads(read(kb / "data" / "alignments" / "index.json"))
     rows = {r["old"]: r for r in index["crosslang"] if r["old"].startswith("zh/")}
     assert {k: (v["new"], v["same_date"], v["only_translation"]) for k, v in rows.items()} == {
-        "zh/2026-02-27": ("en/2026-02-27", True, []), "zh/2026-04-17": ("en/2026-04-17", True, [])}
+        "zh/2026-02-27": ("en/2026-02-27", True, []),
+        "zh/2026-04-17": ("en/2026-04-17", True, []),
+    }
     lexicon = json.loads(read(kb / "data" / "alignments" / "lexicon.json"))
     assert lexicon["translations"]["zh"]["Trample"] == ["践踏"]
     assert lexicon["translations"]["zh"]["Deathtouch"] == ["死触"]
@@ -84,7 +89,7 @@ def test_chinese_pages_speak_chinese_with_a_cjk_font_and_say_it_is_a_community_t
     assert '<a class="hl" href="../../compare/zh/2026-04-17..2026-04-17/702.html">英文原文</a></h1>' in page
     # references and glossary terms are linked inside Chinese text
     # 702.19a: "（参见规则510，“战斗伤害步骤”。）", the glossary term 战斗伤害步骤 linked too
-    assert "（参见规则<a href=\"510.html\">510</a>" in page
+    assert '（参见规则<a href="510.html">510</a>' in page
     home = read(kb / "site" / "index.html")
     assert '<section class="lang" lang="zh-Hans" id="zh">' in home and "<h2>简体中文</h2>" in home
     assert "英文原文" in home  # each Chinese edition links to its side-by-side pages
@@ -95,7 +100,9 @@ def test_side_by_side_pages_put_each_chinese_rule_beside_its_english_twin(kb):
     row = re.search(r'<tr id="702\.19">.*?</tr>', page, re.S).group()
     assert "践踏" in row and "Trample" in row and '<td lang="en">' in row
     assert "并非威世智" in page
-    glossary = "".join(read(p) for p in (kb / "site" / "compare" / "zh" / "2026-04-17..2026-04-17").glob("glossary*.html"))
+    glossary = "".join(
+        read(p) for p in (kb / "site" / "compare" / "zh" / "2026-04-17..2026-04-17").glob("glossary*.html")
+    )
     assert re.search(r"死触.*?Deathtouch", glossary, re.S)
     index = read(kb / "site" / "compare" / "index.html")
     assert 'href="zh/2026-04-17..2026-04-17/index.html"' in index

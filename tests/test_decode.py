@@ -34,12 +34,15 @@ def test_cp437_card_name_dandan_of_2006_07_15(corpus_dir):
     assert "Dandân" in decode_file(corpus_dir / "raw" / "2006-07-15.txt").text
 
 
-@pytest.mark.parametrize("name,endings,lines", [
-    ("2022-04-29.txt", "mixed", 7966),   # CRLF on 12 lines, then lone CR
-    ("2006-02-01.txt", "CR", 3512),      # classic Mac
-    ("2026-08-07.txt", "LF", 9397),
-    ("2025-02-07.txt", "CRLF", 8991),
-])
+@pytest.mark.parametrize(
+    "name,endings,lines",
+    [
+        ("2022-04-29.txt", "mixed", 7966),  # CRLF on 12 lines, then lone CR
+        ("2006-02-01.txt", "CR", 3512),  # classic Mac
+        ("2026-08-07.txt", "LF", 9397),
+        ("2025-02-07.txt", "CRLF", 8991),
+    ],
+)
 def test_line_endings_are_normalised_to_lf(en_dir, name, endings, lines):
     decoded = decode_file(en_dir / name)
     assert decoded.line_endings == endings
@@ -58,14 +61,17 @@ def test_single_byte_guess_prefers_curly_quotes_over_accented_letters():
     assert decode_bytes(b"Players don\xd5t lose. Rule 601.2f\xd0h\n").text == "Players don’t lose. Rule 601.2f–h\n"
 
 
-@pytest.mark.parametrize("data,fragment", [
-    (b"", "empty file"),
-    (b"   \n\n", "empty file"),
-    (b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj", "PDF"),
-    (b"PK\x03\x04\x14\x00", "ZIP"),
-    (b"\x00\x01\x02\x03binary\x00garbage" * 10, "binary"),
-    (b"\xff\xfe" + "odd".encode("utf-16-le") + b"\x00", "odd number of bytes"),
-])
+@pytest.mark.parametrize(
+    "data,fragment",
+    [
+        (b"", "empty file"),
+        (b"   \n\n", "empty file"),
+        (b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj", "PDF"),
+        (b"PK\x03\x04\x14\x00", "ZIP"),
+        (b"\x00\x01\x02\x03binary\x00garbage" * 10, "binary"),
+        (b"\xff\xfe" + "odd".encode("utf-16-le") + b"\x00", "odd number of bytes"),
+    ],
+)
 def test_bad_input_raises_one_line_error_naming_the_file(data, fragment):
     with pytest.raises(SourceError) as info:
         decode_bytes(data, "sources/bad.txt")

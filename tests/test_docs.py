@@ -217,7 +217,9 @@ def test_the_docs_show_many_command_lines() -> None:
 
 
 @pytest.mark.parametrize(
-    "where,argv,whole", [(f"{f}:{n}", a, w) for f, n, a, w in documented_command_lines()], ids=lambda v: v if isinstance(v, str) else ""
+    "where,argv,whole",
+    [(f"{f}:{n}", a, w) for f, n, a, w in documented_command_lines()],
+    ids=lambda v: v if isinstance(v, str) else "",
 )
 def test_a_documented_command_line_parses(where: str, argv: list[str], whole: bool) -> None:
     """The parser of the command line itself reads a whole line: options, arguments, values.
@@ -275,7 +277,9 @@ def test_documented_commands_run(full_kb, tmp_path) -> None:
         ran += 1
         allowed = {0, 1} if argv[0] == "check" else {0}
         if result.returncode not in allowed or not (result.stdout or "-o" in args):
-            failures.append(f"{where}:{line}: comprules {shlex.join(argv)} → {result.returncode} {result.stderr[-300:]}")
+            failures.append(
+                f"{where}:{line}: comprules {shlex.join(argv)} → {result.returncode} {result.stderr[-300:]}"
+            )
     assert ran > 40
     assert failures == []
 
@@ -286,7 +290,10 @@ def test_documented_commands_run(full_kb, tmp_path) -> None:
 
 def _json_sections() -> dict[str, str]:
     text = (DOCS / "json.md").read_text(encoding="utf-8")
-    return {m.group(1): m.group(2) for m in re.finditer(r"^## .*?`comprules (\w+)[^`]*`.*?\n(.*?)(?=^## |\Z)", text, re.M | re.S)}
+    return {
+        m.group(1): m.group(2)
+        for m in re.finditer(r"^## .*?`comprules (\w+)[^`]*`.*?\n(.*?)(?=^## |\Z)", text, re.M | re.S)
+    }
 
 
 def documented_keys(section: str) -> set[str]:
@@ -339,7 +346,10 @@ def _json_of(kb: Path, *args: str) -> object:
 #: One run per --json command, on the small knowledge base: (args, keys whose values are keyed by data).
 JSON_RUNS = {
     "search": [(["search", "morph", "--all-editions"], ()), (["search", "deathtuch"], ())],
-    "show": [(["show", "702.37a", "--edition", "en/2026-04-17"], ()), (["show", "702.19b", "--edition", "zh/2026-04-17"], ())],
+    "show": [
+        (["show", "702.37a", "--edition", "en/2026-04-17"], ()),
+        (["show", "702.19b", "--edition", "zh/2026-04-17"], ()),
+    ],
     "editions": [(["editions"], ())],
     "diff": [(["diff", "2009-05-01", "2009-07-11", "--section", "502"], ())],
     "history": [(["history", "702.34a", "--edition", "en/2009-07-11"], ())],
@@ -362,8 +372,9 @@ def test_every_json_key_is_documented_and_every_documented_key_exists(name, smal
 
 
 def test_build_json_keys_are_documented(small_kb, en_dir) -> None:
-    result = CliRunner().invoke(main, ["build", str(en_dir / "2009-07-11.txt"), "--kb", str(small_kb.parent / "b"),
-                                       "--only", "data", "--json"])
+    result = CliRunner().invoke(
+        main, ["build", str(en_dir / "2009-07-11.txt"), "--kb", str(small_kb.parent / "b"), "--only", "data", "--json"]
+    )
     assert result.exit_code == 0, result.output
     found = keys_of(json.loads(result.stdout), frozenset({"timings"}))
     documented = documented_keys(_json_sections()["build"])
@@ -387,22 +398,38 @@ def test_every_doc_page_is_in_the_mkdocs_nav() -> None:
     assert sorted(re.findall(r"(\w+\.md)", config)) == pages
 
 
-@pytest.mark.skipif(shutil.which("mkdocs") is None and not (Path(sys.executable).parent / "mkdocs").exists(),
-                    reason="mkdocs comes with pip install -e '.[test]'")
+@pytest.mark.skipif(
+    shutil.which("mkdocs") is None and not (Path(sys.executable).parent / "mkdocs").exists(),
+    reason="mkdocs comes with pip install -e '.[test]'",
+)
 def test_mkdocs_builds_the_docs_strict_and_offline(tmp_path) -> None:
     """``mkdocs build --strict`` passes (no broken link, no page left out), and no page loads a
     script, style sheet, font or image from the network (links to other sites are fine)."""
     mkdocs = Path(sys.executable).parent / "mkdocs"
     out = tmp_path / "site"
-    result = subprocess.run([str(mkdocs), "build", "--strict", "--site-dir", str(out)], cwd=ROOT,
-                            capture_output=True, text=True, timeout=300)
+    result = subprocess.run(
+        [str(mkdocs), "build", "--strict", "--site-dir", str(out)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert result.returncode == 0, result.stderr
     pages = sorted(out.rglob("*.html"))
-    assert {p.relative_to(out).as_posix() for p in pages} >= {"index.html", "guide/index.html", "cli/index.html",
-                                                              "json/index.html", "design/index.html"}
+    assert {p.relative_to(out).as_posix() for p in pages} >= {
+        "index.html",
+        "guide/index.html",
+        "cli/index.html",
+        "json/index.html",
+        "design/index.html",
+    }
     loaded = re.compile(r"<(?:script|img|iframe|source)\b[^>]*\bsrc=\"(https?:)?//|<link\b[^>]*\bhref=\"(https?:)?//")
     remote = [p.name for p in pages if loaded.search(p.read_text(encoding="utf-8"))]
-    css = [p.name for p in out.rglob("*.css") if re.search(r"(@import|url\()\s*['\"]?(https?:)?//", p.read_text(encoding="utf-8"))]
+    css = [
+        p.name
+        for p in out.rglob("*.css")
+        if re.search(r"(@import|url\()\s*['\"]?(https?:)?//", p.read_text(encoding="utf-8"))
+    ]
     assert remote == [] and css == []
     guide = (out / "guide" / "index.html").read_text(encoding="utf-8")
     assert "comprules search" in guide

@@ -18,8 +18,13 @@ from comprules.corpus.describe import describe
 from comprules.site import render_site
 from comprules.site.documents import document_view
 
-STEMS = ("000_f51ad62258817a66", "001_efcdb25c5e4b3248", "002_89b48a7ac2467f84",
-         "003_816c607ad111474a", "004_99dc3338bd3ea994")
+STEMS = (
+    "000_f51ad62258817a66",
+    "001_efcdb25c5e4b3248",
+    "002_89b48a7ac2467f84",
+    "003_816c607ad111474a",
+    "004_99dc3338bd3ea994",
+)
 
 
 @pytest.fixture(scope="module")
@@ -29,27 +34,34 @@ def seeds(seed_files) -> dict:
 
 def test_seed_titles_are_their_own_headings_or_the_rules_they_quote_never_the_file_stem(seeds):
     assert {k: e.title for k, e in seeds.items()} == {
-        "000": "Capacité=effet ?",                                       # the forum thread's subject
-        "001": "602. Capacités",                                         # the section it is
+        "000": "Capacité=effet ?",  # the forum thread's subject
+        "001": "602. Capacités",  # the section it is
         "002": "Capacités activées, déclenchées, statiques et de mana",  # the thread's subject
-        "003": "Les capacités",                                          # the rulebook page's heading
-        "004": "Offrande, Ninjutsu, Folie, Mue",                         # no heading: the rules it quotes
+        "003": "Les capacités",  # the rulebook page's heading
+        "004": "Offrande, Ninjutsu, Folie, Mue",  # no heading: the rules it quotes
     }
 
 
 def test_seed_descriptions_say_what_each_is_what_it_quotes_and_when(seeds):
     facts = {k: describe(e.rules, e.glossary, e.lang) for k, e in seeds.items()}
     assert {k: d.kind for k, d in facts.items()} == {
-        "000": "forum", "001": "rules", "002": "forum", "003": "rulebook", "004": "forum"}
+        "000": "forum",
+        "001": "rules",
+        "002": "forum",
+        "003": "rulebook",
+        "004": "forum",
+    }
     assert [n for n, _ in facts["004"].quotes] == ["502.42", "502.43", "502.24", "502.26"]
-    assert facts["004"].dates == (date(2005, 5, 21),)            # "[ Edité par Sacha Le 21 mai 2005 ]"
-    assert facts["002"].dates == (date(2006, 8, 18),)            # "Le 18/08/2006, gulain avait écrit ..."
+    assert facts["004"].dates == (date(2005, 5, 21),)  # "[ Edité par Sacha Le 21 mai 2005 ]"
+    assert facts["002"].dates == (date(2006, 8, 18),)  # "Le 18/08/2006, gulain avait écrit ..."
     assert facts["003"].terms[:3] == ("Peur", "Initiative", "Vol")
     views = {k: document_view(e, era=("en/2005-02-01", "en/2005-08-01")) for k, e in seeds.items()}
     assert views["000"].summary.startswith("Discussion de forum · sections 402–406 · ")
     assert views["001"].summary.startswith("Extrait des Règles complètes · section 602 · ")
-    assert views["004"].summary == ("Discussion de forum · 2005-05-21 · règles 502.24, 502.26, 502.42, 502.43"
-                                    " · anglais de l’époque : 2005-02-01 – 2005-08-01")
+    assert views["004"].summary == (
+        "Discussion de forum · 2005-05-21 · règles 502.24, 502.26, 502.42, 502.43"
+        " · anglais de l’époque : 2005-02-01 – 2005-08-01"
+    )
     assert views["003"].summary.startswith("Extrait du livret de règles · capacités Peur, Initiative, Vol, Célérité, …")
 
 
@@ -57,12 +69,16 @@ def test_editions_toml_title_and_description_win_over_what_is_derived(seed_files
     shutil.copy(seed_files[4], tmp_path / seed_files[4].name)
     (tmp_path / "editions.toml").write_text(
         f'["{seed_files[4].name}"]\ntitle = "Offrande et ninjutsu (forum Magic-Ville)"\n'
-        'description = "Fil de 2005 sur les capacités qui ne sont pas activées"\n', encoding="utf-8")
+        'description = "Fil de 2005 sur les capacités qui ne sont pas activées"\n',
+        encoding="utf-8",
+    )
     edition = load_sources([tmp_path]).editions[0]
     assert edition.title == "Offrande et ninjutsu (forum Magic-Ville)"
     view = document_view(edition)
-    assert (view.title, view.summary) == ("Offrande et ninjutsu (forum Magic-Ville)",
-                                          "Fil de 2005 sur les capacités qui ne sont pas activées")
+    assert (view.title, view.summary) == (
+        "Offrande et ninjutsu (forum Magic-Ville)",
+        "Fil de 2005 sur les capacités qui ne sont pas activées",
+    )
     (tmp_path / "editions.toml").write_text(f'["{seed_files[4].name}"]\ndescription = 5\n', encoding="utf-8")
     assert "bad description 5" in str(load_sources([tmp_path]).errors[0])
 
@@ -75,8 +91,11 @@ def test_no_seed_page_names_a_document_by_its_file_stem(seed_files, tmp_path):
     assert '<a href="fr/004_99dc3338bd3ea994/index.html">Offrande, Ninjutsu, Folie, Mue</a>' in home
     for path in out.rglob("*.html"):
         html = path.read_text(encoding="utf-8")
-        shown = re.sub(r"<[^>]+>", "", " ".join(" ".join(m) for m in re.findall(
-            r"<title>(.*?)</title>|<h1[^>]*>(.*?)</h1>", html, re.S)))
+        shown = re.sub(
+            r"<[^>]+>",
+            "",
+            " ".join(" ".join(m) for m in re.findall(r"<title>(.*?)</title>|<h1[^>]*>(.*?)</h1>", html, re.S)),
+        )
         assert not any(stem in shown for stem in STEMS), (path, shown)
         nav = re.search(r'<nav class="crumbs">.*?</nav>', html, re.S)
         assert nav is None or not any(stem in re.sub(r"<[^>]+>", "", nav.group(0)) for stem in STEMS), path

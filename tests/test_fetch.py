@@ -246,7 +246,10 @@ def test_cache_folder_follows_xdg_cache_home(monkeypatch, tmp_path):
 def test_cli_fetch_prints_the_paths_on_stdout_for_build(server, tmp_path):
     result = CliRunner().invoke(main, ["fetch", "2024-11-08", "--latest", "-d", str(tmp_path), "--mirror", server.url])
     assert result.exit_code == 0, result.output
-    assert result.stdout.splitlines() == [str(tmp_path / "en" / "2024-11-08.txt"), str(tmp_path / "en" / "2026-08-07.txt")]
+    assert result.stdout.splitlines() == [
+        str(tmp_path / "en" / "2024-11-08.txt"),
+        str(tmp_path / "en" / "2026-08-07.txt"),
+    ]
     assert "en/2026-08-07: 968,425 bytes from http://127.0.0.1:" in result.stderr
 
 
@@ -280,11 +283,21 @@ def test_cli_fetch_all_fetches_what_the_mirror_has_and_fails_clearly_on_the_rest
 
 @pytest.mark.skipif(shutil.which("make") is None, reason="make not installed")
 def test_make_site_without_corpus_fetches_the_latest_edition_and_with_corpus_builds_it():
-    fetched = subprocess.run(["make", "-n", "-W", ".venv/bin/.installed", "site", "CORPUS="], cwd=ROOT,
-                             capture_output=True, text=True, check=True).stdout
+    fetched = subprocess.run(
+        ["make", "-n", "-W", ".venv/bin/.installed", "site", "CORPUS="],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     assert "comprules fetch --latest" in fetched
-    given = subprocess.run(["make", "-n", "-W", ".venv/bin/.installed", "site", "CORPUS=../x"], cwd=ROOT,
-                           capture_output=True, text=True, check=True).stdout
+    given = subprocess.run(
+        ["make", "-n", "-W", ".venv/bin/.installed", "site", "CORPUS=../x"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     assert "sources='../x'" in given
 
 

@@ -63,8 +63,9 @@ def test_pdf_and_docx_rule_texts_and_examples_are_identical_to_the_txt(fmt, txt_
 
 
 def test_pdf_glossary_definitions_match_the_txt(pdf_edition, txt_edition):
-    differing = [g.term for g, t in zip(pdf_edition.glossary, txt_edition.glossary)
-                 if _normal(g.text) != _normal(t.text)]
+    differing = [
+        g.term for g, t in zip(pdf_edition.glossary, txt_edition.glossary) if _normal(g.text) != _normal(t.text)
+    ]
     assert differing == []  # measured: 703 of 703 identical
 
 
@@ -84,15 +85,23 @@ def test_pdf_line_cut_after_a_dash_joins_without_a_space(pdf_edition):
 def test_pdf_text_repairs_page_breaks_and_dashes_without_touching_spaced_dashes():
     pages = ["100.1. Some rule that is cut at a dash—\nand goes on.\nCreature —\nGoblin.\n7", "2. Parts\n200. General"]
     assert pdf_text(pages).split("\n") == [
-        "100.1. Some rule that is cut at a dash—and goes on.", "Creature —", "Goblin.", "", "2. Parts", "200. General",
+        "100.1. Some rule that is cut at a dash—and goes on.",
+        "Creature —",
+        "Goblin.",
+        "",
+        "2. Parts",
+        "200. General",
     ]
 
 
-@pytest.mark.parametrize("name,data,message", [
-    ("broken.pdf", b"%PDF-1.7\n1 0 obj garbage", "unreadable PDF"),
-    ("broken.docx", b"PK\x03\x04 not really a zip", "unreadable DOCX"),
-    ("empty.pdf", b"", "empty file"),
-])
+@pytest.mark.parametrize(
+    "name,data,message",
+    [
+        ("broken.pdf", b"%PDF-1.7\n1 0 obj garbage", "unreadable PDF"),
+        ("broken.docx", b"PK\x03\x04 not really a zip", "unreadable DOCX"),
+        ("empty.pdf", b"", "empty file"),
+    ],
+)
 def test_damaged_pdf_or_docx_is_one_source_error_naming_the_file(tmp_path, name, data, message):
     path = tmp_path / name
     path.write_bytes(data)

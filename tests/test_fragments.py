@@ -63,17 +63,23 @@ def test_seed_004_signature_and_edit_stamp_of_sacha_are_two_notes_after_502_26f(
 def test_seed_004_chatter_between_the_quoted_keywords_is_notes_not_rule_text(seeds):
     edition = seeds["004"]
     assert [(r.id, r.line) for r in edition.rules if r.kind == "note"] == [
-        ("¶1", 1), ("502¶1", 6), ("502¶2", 12), ("502¶3", 17), ("502¶4", 27), ("502¶5", 28)]
+        ("¶1", 1),
+        ("502¶1", 6),
+        ("502¶2", 12),
+        ("502¶3", 17),
+        ("502¶4", 27),
+        ("502¶5", 28),
+    ]
     assert edition.get("502¶1").text == (
-        "L'offrande n'est pas une capacité activée, ça règle la question.\nPour le ninjutsu :")
+        "L'offrande n'est pas une capacité activée, ça règle la question.\nPour le ninjutsu :"
+    )
     assert edition.get("502.42c").text.endswith("dans le coût total.")
     assert all("ninja est révélé" not in r.text for r in edition.numbered())
 
 
 def test_seed_003_author_line_of_mr_manchot_is_a_note(seeds):
     edition = seeds["003"]
-    assert [(r.id, r.kind, r.line, r.text) for r in edition.rules][-1] == (
-        "¶4", "note", 49, "Auteur : Mr Manchot")
+    assert [(r.id, r.kind, r.line, r.text) for r in edition.rules][-1] == ("¶4", "note", 49, "Auteur : Mr Manchot")
 
 
 def test_seed_000_question_and_answers_before_section_402_are_notes(seeds):
@@ -143,28 +149,35 @@ def test_lost_mana_symbols_are_flagged_in_seeds_000_001_and_002(seeds):
 def test_every_reference_of_the_seeds_is_external_with_its_title(seeds):
     res = {k: resolve(e) for k, e in seeds.items()}
     assert {k: (r.count, len(r.external), r.dangling) for k, r in res.items()} == {
-        "000": (5, 5, []), "001": (8, 8, []), "002": (2, 2, []), "003": (0, 0, []), "004": (10, 12, [])}
+        "000": (5, 5, []),
+        "001": (8, 8, []),
+        "002": (2, 2, []),
+        "003": (0, 0, []),
+        "004": (10, 12, []),
+    }
     assert [(d.source, d.target) for d in res["002"].external] == [("406.4", "411"), ("406.4", "408.2")]
-    assert [d.target for d in res["004"].external if d.source == "502.24b"] == [
-        "409.1b", "409.1f", "409.1g", "409.1h"]
+    assert [d.target for d in res["004"].external if d.source == "502.24b"] == ["409.1b", "409.1f", "409.1g", "409.1h"]
 
 
 # --- own fixtures: the shapes the seeds do not hold --------------------------------------
 
 
-@pytest.mark.parametrize("line, kind", [
-    ("Le 18/08/2006, gulain avait écrit ...", "quote-header"),
-    ("Le 02/03/2007 à 14:05, Bob a écrit :", "quote-header"),
-    ("Sacha a écrit :", "quote-header"),
-    ("On May 3, 2009, Mark wrote:", "quote-header"),
-    ("Citation :", "quote-header"),
-    ("[ Edité par Sacha Le 21 mai 2005 ]", "edit-stamp"),
-    ("Last edited by Mark on 03 May 2009", "edit-stamp"),
-    ("Auteur : Mr Manchot", "author"),
-    ("402.1. Une capacité est un texte.", None),
-    ("Vol", None),
-    ("Une créature avec le vol ne peut être bloquée que par des créatures avec le vol.", None),
-])
+@pytest.mark.parametrize(
+    "line, kind",
+    [
+        ("Le 18/08/2006, gulain avait écrit ...", "quote-header"),
+        ("Le 02/03/2007 à 14:05, Bob a écrit :", "quote-header"),
+        ("Sacha a écrit :", "quote-header"),
+        ("On May 3, 2009, Mark wrote:", "quote-header"),
+        ("Citation :", "quote-header"),
+        ("[ Edité par Sacha Le 21 mai 2005 ]", "edit-stamp"),
+        ("Last edited by Mark on 03 May 2009", "edit-stamp"),
+        ("Auteur : Mr Manchot", "author"),
+        ("402.1. Une capacité est un texte.", None),
+        ("Vol", None),
+        ("Une créature avec le vol ne peut être bloquée que par des créatures avec le vol.", None),
+    ],
+)
 def test_forum_noise_lines_are_recognised_and_rule_text_is_not(line, kind):
     assert noise_kind(line) == kind
 
@@ -176,18 +189,21 @@ def test_keyword_headings_and_chatter_are_told_apart():
     assert not is_chatter("Une capacité est un texte sur un objet.")
 
 
-@pytest.mark.parametrize("line, fixed, kinds", [
-    ("comporte oT.", "comporte {T}.", ["repaired-artefact"]),
-    ("coûte oWoU de plus", "coûte {W}{U} de plus", ["repaired-artefact"]),
-    ("20", "", ["repaired-artefact"]),
-    ("ses capacités 20 activées", "ses capacités activées", ["repaired-artefact"]),
-    ("les 2 ciblées", "les 2 ciblées", ["suspect-artefact"]),
-    ("inflige 3 blessures à la créature", "inflige 3 blessures à la créature", []),
-    ("comporteoT.", "comporteoT.", ["suspect-artefact"]),
-    ('a pour texte " : Ajoutez un mana."', 'a pour texte " : Ajoutez un mana."', ["lost-symbol"]),
-    ('la capacité "{T} : Ajoutez {G}."', 'la capacité "{T} : Ajoutez {G}."', []),
-    ("CO2, Otto et oTo", "CO2, Otto et oTo", ["suspect-artefact"]),
-])
+@pytest.mark.parametrize(
+    "line, fixed, kinds",
+    [
+        ("comporte oT.", "comporte {T}.", ["repaired-artefact"]),
+        ("coûte oWoU de plus", "coûte {W}{U} de plus", ["repaired-artefact"]),
+        ("20", "", ["repaired-artefact"]),
+        ("ses capacités 20 activées", "ses capacités activées", ["repaired-artefact"]),
+        ("les 2 ciblées", "les 2 ciblées", ["suspect-artefact"]),
+        ("inflige 3 blessures à la créature", "inflige 3 blessures à la créature", []),
+        ("comporteoT.", "comporteoT.", ["suspect-artefact"]),
+        ('a pour texte " : Ajoutez un mana."', 'a pour texte " : Ajoutez un mana."', ["lost-symbol"]),
+        ('la capacité "{T} : Ajoutez {G}."', 'la capacité "{T} : Ajoutez {G}."', []),
+        ("CO2, Otto et oTo", "CO2, Otto et oTo", ["suspect-artefact"]),
+    ],
+)
 def test_pdf_artefacts_are_repaired_when_unambiguous_and_flagged_otherwise(line, fixed, kinds):
     out, found = repair_line(line)
     assert out == fixed
@@ -219,9 +235,17 @@ def test_own_forum_post_passage_under_702_notes_signature_and_english_quote_head
     edition = parse_text(FORUM_POST, "post.txt", lang="fr")
     assert edition.kind == "fragment"
     assert kinds(edition) == [
-        ("¶1", "note"), ("¶2", "note"), ("702", "section"), ("702¶1", "passage"),
-        ("702.9", "rule"), ("702.9a", "subrule"), ("702¶2", "note"), ("702¶3", "note"),
-        ("702¶4", "note"), ("702.9b", "subrule")]
+        ("¶1", "note"),
+        ("¶2", "note"),
+        ("702", "section"),
+        ("702¶1", "passage"),
+        ("702.9", "rule"),
+        ("702.9a", "subrule"),
+        ("702¶2", "note"),
+        ("702¶3", "note"),
+        ("702¶4", "note"),
+        ("702.9b", "subrule"),
+    ]
     assert edition.get("702¶1").examples == ("Le vol est une capacité à mot-clé.",)
     assert edition.get("702¶3").text == "Ma signature, deux lignes\net la seconde"
     assert edition.get("702¶4").text == "Bob wrote:"

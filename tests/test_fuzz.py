@@ -42,17 +42,30 @@ TAGS = re.compile(r"<(?!/?(?:a|span|em|strong)[ >])")
 
 #: ``HYPOTHESIS_PROFILE=fuzz``: the long run. These settings apply to this module's tests only.
 LONG = os.environ.get("HYPOTHESIS_PROFILE") == "fuzz"
-FUZZ = settings(max_examples=3000 if LONG else 500, deadline=None, derandomize=not LONG,
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+FUZZ = settings(
+    max_examples=3000 if LONG else 500,
+    deadline=None,
+    derandomize=not LONG,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 
 #: Inputs checked in this session, by test (printed by the last test of the module).
 CHECKED: dict[str, int] = {}
 PATH = "fuzz/input.txt"
 CORPUS = Path(os.environ.get("COMPRULES_CORPUS", Path(__file__).resolve().parent.parent / "../shared/corpus"))
 #: Editions whose bytes are mutated: every encoding and line ending the CR was published in.
-SAMPLES = ("raw/2004-02-01.txt", "raw/2006-07-15.txt", "raw/2013-05-01.txt", "raw/2016-08-26.txt",
-           "raw/2017-04-28.txt", "en/1999-04-23.txt", "en/2003-10-01.txt", "en/2006-02-01.txt",
-           "en/2022-04-29.txt", "en/2026-08-07.txt")
+SAMPLES = (
+    "raw/2004-02-01.txt",
+    "raw/2006-07-15.txt",
+    "raw/2013-05-01.txt",
+    "raw/2016-08-26.txt",
+    "raw/2017-04-28.txt",
+    "en/1999-04-23.txt",
+    "en/2003-10-01.txt",
+    "en/2006-02-01.txt",
+    "en/2022-04-29.txt",
+    "en/2026-08-07.txt",
+)
 
 
 def check(data: bytes, test: str) -> None:
@@ -107,14 +120,14 @@ def slices(draw, size: int = 6000) -> bytes:
     start = draw(st.integers(0, len(data) - 1))
     if draw(st.booleans()):
         start = 0  # keep the header: the document is taken for a complete edition
-    return data[start:start + draw(st.integers(1, size))]
+    return data[start : start + draw(st.integers(1, size))]
 
 
 @st.composite
 def text_slices(draw, size: int = 6000) -> str:
     text = sample_text(draw(samples))
     start = draw(st.sampled_from([0, draw(st.integers(0, len(text) - 1))]))
-    return text[start:start + draw(st.integers(1, size))]
+    return text[start : start + draw(st.integers(1, size))]
 
 
 @st.composite
@@ -132,13 +145,30 @@ def spliced(draw) -> bytes:
     data = bytearray(draw(slices()))
     for _ in range(draw(st.integers(1, 6))):
         at = draw(st.integers(0, len(data)))
-        what = draw(st.one_of(
-            st.binary(min_size=1, max_size=40),
-            st.sampled_from([b"\x00", b"\x00\x00", b"\r", b"\r\n", b"\n\n", b"\xff\xfe", b"\xfe\xff", b"\xef\xbb\xbf",
-                             b"\xe2\x80", b"%PDF", b"\t", b"\x0c", b"\xa0"]),
-        ))
+        what = draw(
+            st.one_of(
+                st.binary(min_size=1, max_size=40),
+                st.sampled_from(
+                    [
+                        b"\x00",
+                        b"\x00\x00",
+                        b"\r",
+                        b"\r\n",
+                        b"\n\n",
+                        b"\xff\xfe",
+                        b"\xfe\xff",
+                        b"\xef\xbb\xbf",
+                        b"\xe2\x80",
+                        b"%PDF",
+                        b"\t",
+                        b"\x0c",
+                        b"\xa0",
+                    ]
+                ),
+            )
+        )
         if draw(st.booleans()) and data:  # overwrite instead of insert
-            data[at:at + len(what)] = what
+            data[at : at + len(what)] = what
         else:
             data[at:at] = what
     return bytes(data)
@@ -147,29 +177,80 @@ def spliced(draw) -> bytes:
 LETTERS = st.sampled_from(["a", "b", "h", "k", "l", "m", "o", "z", "aa", "ab", "az", "zz", "zzz", "lo"])
 NUMBER = st.one_of(
     st.integers(100, 999).map(str),
-    st.builds("{}.{}{}".format, st.integers(100, 999), st.integers(0, 99999),
-              st.one_of(st.just(""), LETTERS)),
+    st.builds("{}.{}{}".format, st.integers(100, 999), st.integers(0, 99999), st.one_of(st.just(""), LETTERS)),
 )
 DASH = st.sampled_from(["-", "–", "—", " - ", "–", "?", " – "])
-WORDS = st.lists(st.sampled_from(["the", "creature", "Example:", "See", "rule", "règle", "“Colors.”", "Glossary", "—",
-                                  "<script>", "&amp;", "\u00a0", "\t", "  ", "l'", "’s", "Morph", "Obsolete", "(", ")",
-                                  "1.", "7", "ⅷ", "\ufffd", "\u202e", "_Magic_", "*"]), max_size=12).map(" ".join)
+WORDS = st.lists(
+    st.sampled_from(
+        [
+            "the",
+            "creature",
+            "Example:",
+            "See",
+            "rule",
+            "règle",
+            "“Colors.”",
+            "Glossary",
+            "—",
+            "<script>",
+            "&amp;",
+            "\u00a0",
+            "\t",
+            "  ",
+            "l'",
+            "’s",
+            "Morph",
+            "Obsolete",
+            "(",
+            ")",
+            "1.",
+            "7",
+            "ⅷ",
+            "\ufffd",
+            "\u202e",
+            "_Magic_",
+            "*",
+        ]
+    ),
+    max_size=12,
+).map(" ".join)
 PROSE = st.one_of(WORDS, WORDS, WORDS, st.text(max_size=20))
 
 
 @st.composite
 def citations(draw) -> str:
     """A citation, often a deep or absurd range: "rules 1.1a–zz", "100.1a–100.999zz"."""
-    word = draw(st.sampled_from(["rule ", "rules ", "section ", "sections ", "règle ", "règles ", "See ", "Voir ",
-                                 "", "(See rule ", "Cf. règles "]))
+    word = draw(
+        st.sampled_from(
+            [
+                "rule ",
+                "rules ",
+                "section ",
+                "sections ",
+                "règle ",
+                "règles ",
+                "See ",
+                "Voir ",
+                "",
+                "(See rule ",
+                "Cf. règles ",
+            ]
+        )
+    )
     first = draw(NUMBER)
-    tail = draw(st.one_of(
-        st.just(""),
-        st.builds(lambda d, e: d + e, DASH, NUMBER),
-        st.builds(lambda d, e: d + e, DASH, LETTERS),
-        st.builds(lambda d, e: d + str(e), DASH, st.integers(0, 999999)),
-        st.just("–zz"), st.just(" a-zz"), st.just(".1a–zz"), st.just(", “Title.”"), st.just(", and 101.2"),
-    ))
+    tail = draw(
+        st.one_of(
+            st.just(""),
+            st.builds(lambda d, e: d + e, DASH, NUMBER),
+            st.builds(lambda d, e: d + e, DASH, LETTERS),
+            st.builds(lambda d, e: d + str(e), DASH, st.integers(0, 999999)),
+            st.just("–zz"),
+            st.just(" a-zz"),
+            st.just(".1a–zz"),
+            st.just(", “Title.”"),
+            st.just(", and 101.2"),
+        )
+    )
     return word + first + tail + draw(st.sampled_from(["", ".", ",", ")", " and ", ", “Colors.”", "\n"]))
 
 
@@ -178,22 +259,38 @@ def cr_like(draw) -> str:
     """Generated CR-shaped text: header, chapters, sections, rules, examples, citations, glossary."""
     lines = []
     if draw(st.booleans()):
-        lines += ["Magic: The Gathering Comprehensive Rules", "",
-                  draw(st.sampled_from(["These rules are effective as of February 30, 2025.",
-                                        "These rules are effective as of June 1, 2025.",
-                                        "Ces règles entrent en vigueur au 1er mai 2006.",
-                                        "COMPREHENSIVE RULES 13/45/99", ""])), ""]
+        lines += [
+            "Magic: The Gathering Comprehensive Rules",
+            "",
+            draw(
+                st.sampled_from(
+                    [
+                        "These rules are effective as of February 30, 2025.",
+                        "These rules are effective as of June 1, 2025.",
+                        "Ces règles entrent en vigueur au 1er mai 2006.",
+                        "COMPREHENSIVE RULES 13/45/99",
+                        "",
+                    ]
+                )
+            ),
+            "",
+        ]
     for _ in range(draw(st.integers(1, 16))):
         kind = draw(st.integers(0, 9))
         if kind == 0:
-            lines.append(f"{draw(st.integers(0, 9))}. {draw(st.sampled_from(['Game Concepts', 'Règles', 'x' * 200, '']))}")
+            lines.append(
+                f"{draw(st.integers(0, 9))}. {draw(st.sampled_from(['Game Concepts', 'Règles', 'x' * 200, '']))}"
+            )
         elif kind == 1:
             lines.append(f"{draw(NUMBER).split('.')[0]}. {draw(PROSE)}")
         elif kind in (2, 3, 4):
-            lines.append(f"{draw(NUMBER)}{draw(st.sampled_from(['. ', ' ', '.', '', '.. ']))}"
-                         f"{draw(PROSE)} {draw(citations())}")
+            lines.append(
+                f"{draw(NUMBER)}{draw(st.sampled_from(['. ', ' ', '.', '', '.. ']))}{draw(PROSE)} {draw(citations())}"
+            )
         elif kind == 5:
-            lines.append(draw(st.sampled_from(["Example: ", "EXAMPLE:", "Exemple : ", "Examples:"])) + draw(citations()))
+            lines.append(
+                draw(st.sampled_from(["Example: ", "EXAMPLE:", "Exemple : ", "Examples:"])) + draw(citations())
+            )
         elif kind == 6:
             lines.append(draw(st.sampled_from(["Glossary", "Glossaire", "Credits", "Index", "---", "====", "¶"])))
         elif kind == 7:
@@ -214,10 +311,10 @@ def cr_like(draw) -> str:
 @given(slices())
 @example(b"")
 @example(b"   \n\t ")
-@example(b"\xff\xfe")                       # a UTF-16 BOM and nothing
-@example(b"\xfe\xff\x00")                   # odd length after the BOM
-@example(b"\xff\xfe\x00\xd8\n\x00")         # a lone surrogate
-@example(b"\xef\xbb\xbf\xff")               # UTF-8 BOM, invalid UTF-8
+@example(b"\xff\xfe")  # a UTF-16 BOM and nothing
+@example(b"\xfe\xff\x00")  # odd length after the BOM
+@example(b"\xff\xfe\x00\xd8\n\x00")  # a lone surrogate
+@example(b"\xef\xbb\xbf\xff")  # UTF-8 BOM, invalid UTF-8
 @example(b"100.1. A rule\x00 with a NUL")
 def test_fuzz_slices_of_real_editions_cut_anywhere(data):
     check(data, "slices")
@@ -255,13 +352,23 @@ def test_fuzz_random_bytes(data):
     check(data, "random")
 
 
-META_VALUES = st.one_of(st.text(max_size=12), st.integers(), st.booleans(), st.dates(), st.datetimes(), st.none(),
-                        st.sampled_from(["../../evil", "/tmp/x", "en", "fr", "edition", "fragment", "2030-02-30"]))
+META_VALUES = st.one_of(
+    st.text(max_size=12),
+    st.integers(),
+    st.booleans(),
+    st.dates(),
+    st.datetimes(),
+    st.none(),
+    st.sampled_from(["../../evil", "/tmp/x", "en", "fr", "edition", "fragment", "2030-02-30"]),
+)
 
 
 @settings(FUZZ, max_examples=300)
-@given(st.dictionaries(st.sampled_from(["lang", "kind", "date", "title"]), META_VALUES), st.sampled_from(SAMPLES),
-       st.sampled_from(["..", "my notes", "x", "~draft", "été", "a" * 200]))
+@given(
+    st.dictionaries(st.sampled_from(["lang", "kind", "date", "title"]), META_VALUES),
+    st.sampled_from(SAMPLES),
+    st.sampled_from(["..", "my notes", "x", "~draft", "été", "a" * 200]),
+)
 def test_fuzz_editions_toml_values_and_file_stems_through_parse_file(meta, name, stem):
     import tempfile
 

@@ -12,11 +12,19 @@ from comprules.model import Edition, GlossaryEntry, Rule
 from comprules.references import resolve
 
 
-def _rule(number: str, kind: str, text: str, parent: str | None, title: str | None = None,
-          line: int = 1) -> Rule:
+def _rule(number: str, kind: str, text: str, parent: str | None, title: str | None = None, line: int = 1) -> Rule:
     section = number[:3] if kind != "chapter" else None
-    return Rule(id=number, number=number, kind=kind, text=text, line=line, title=title,
-                parent=parent, section=section, chapter=number[0])
+    return Rule(
+        id=number,
+        number=number,
+        kind=kind,
+        text=text,
+        line=line,
+        title=title,
+        parent=parent,
+        section=section,
+        chapter=number[0],
+    )
 
 
 def _edition(name: str = "en/2030-01-01") -> Edition:
@@ -34,14 +42,21 @@ def _edition(name: str = "en/2030-01-01") -> Edition:
         GlossaryEntry("Megamorph", (), False, ("See Morph.",), "See Morph.", 90, "megamorph"),
         GlossaryEntry("Morph", (), False, ("See rule 702.37.",), "See rule 702.37.", 91, "morph"),
     )
-    return Edition(name=name, lang="en", effective=date(2030, 1, 1), kind="edition",
-                   source="fixture", sha256="0" * 64, title="fixture", rules=rules,
-                   glossary=glossary)
+    return Edition(
+        name=name,
+        lang="en",
+        effective=date(2030, 1, 1),
+        kind="edition",
+        source="fixture",
+        sha256="0" * 64,
+        title="fixture",
+        rules=rules,
+        glossary=glossary,
+    )
 
 
 def _edges(graph: nx.MultiDiGraph, kind: str) -> set[tuple[str, str]]:
-    return {(u.split("/", 2)[2], v.split("/", 2)[2]) for u, v, k in graph.edges(keys=True)
-            if k == kind}
+    return {(u.split("/", 2)[2], v.split("/", 2)[2]) for u, v, k in graph.edges(keys=True) if k == kind}
 
 
 def test_contains_edges_run_chapter_7_to_section_702_to_rule_702_37_to_subrule_702_37a():
@@ -72,10 +87,8 @@ def test_dangling_citation_of_702_99_adds_no_node_and_no_edge():
 
 def test_cited_by_702_37_lists_702_9_before_702_10_and_glossary_last():
     graph = edition_graph(_edition())
-    assert cited_by(graph, "en/2030-01-01/702.37") == [
-        "en/2030-01-01/702.9", "en/2030-01-01/glossary/morph"]
-    assert cited_by(graph, "en/2030-01-01/702.37a") == [
-        "en/2030-01-01/702.10", "en/2030-01-01/708.1"]
+    assert cited_by(graph, "en/2030-01-01/702.37") == ["en/2030-01-01/702.9", "en/2030-01-01/glossary/morph"]
+    assert cited_by(graph, "en/2030-01-01/702.37a") == ["en/2030-01-01/702.10", "en/2030-01-01/708.1"]
     assert cited_by(graph, "en/2030-01-01/nowhere") == []
 
 
@@ -91,8 +104,7 @@ def test_kb_graph_is_the_union_of_editions_kept_apart_by_name():
     single = edition_graph(one)
     assert graph.number_of_nodes() == 2 * single.number_of_nodes()
     assert graph.number_of_edges() == 2 * single.number_of_edges()
-    assert cited_by(graph, "en/2031-01-01/702.37") == [
-        "en/2031-01-01/702.9", "en/2031-01-01/glossary/morph"]
+    assert cited_by(graph, "en/2031-01-01/702.37") == ["en/2031-01-01/702.9", "en/2031-01-01/glossary/morph"]
 
 
 def test_write_graphml_round_trips_and_replaces_the_file(tmp_path):
@@ -164,8 +176,7 @@ def test_graph_cited_by_equals_the_cited_by_that_show_prints_for_every_rule_of_2
     graph = edition_graph(edition, resolution)
     backlinks = resolution.cited_by()
     for rule in edition.rules:
-        from_graph = [n.split("/", 2)[2] for n in cited_by(graph, f"en/2026-08-07/{rule.id}")
-                      if "/glossary/" not in n]
+        from_graph = [n.split("/", 2)[2] for n in cited_by(graph, f"en/2026-08-07/{rule.id}") if "/glossary/" not in n]
         assert from_graph == [s for s in backlinks.get(rule.id, []) if s != rule.id], rule.id
     view = show_rule(edition, "702.37e")
     assert view.cited_by == ["701.40c", "701.58c"]
@@ -200,11 +211,12 @@ def test_french_citations_are_cites_edges_into_the_english_edition_of_their_era(
     resolutions = resolve_all(editions.values())
     graph = kb_graph(editions.values(), resolutions)
     assert _cites(graph, "fr/000_f51ad62258817a66/402.1") == {
-        "en/2002-10-07/400.1": "external", "en/2002-10-07/416": "external"}
+        "en/2002-10-07/400.1": "external",
+        "en/2002-10-07/416": "external",
+    }
     assert graph.nodes["en/2002-10-07/416"]["title"] == "Effects"
     assert _cites(graph, "fr/004_99dc3338bd3ea994/502.26f") == {"en/2005-02-01/504": "external"}
-    assert _cites(graph, "fr/004_99dc3338bd3ea994/502.24b") == {
-        f"en/2005-02-01/409.1{x}": "external" for x in "bfgh"}
+    assert _cites(graph, "fr/004_99dc3338bd3ea994/502.24b") == {f"en/2005-02-01/409.1{x}": "external" for x in "bfgh"}
     (agrees,) = [c.title_agrees for c in resolutions["fr/004_99dc3338bd3ea994"].cites["502.26f"]]
     assert agrees is True  # "Sorts et permanents face cachée" is 504 "Face-Down Spells and Permanents"
     # every one of the 27 citations printed in the seeds lies outside its extract and resolves in English
@@ -214,7 +226,8 @@ def test_french_citations_are_cites_edges_into_the_english_edition_of_their_era(
     assert len(french) == 27 and all(v.startswith("en/") for _, v in french)
     # internal citations keep their edges; the dangling 602.1i of 2009-07-11 has none, and no node
     assert _cites(graph, "en/2009-07-11/702.34a") and set(_cites(graph, "en/2009-07-11/702.34a").values()) == {
-        "internal"}
+        "internal"
+    }
     assert _cites(graph, "en/2009-07-11/401.6") == {} and "en/2009-07-11/602.1i" not in graph
 
 

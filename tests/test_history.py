@@ -9,9 +9,9 @@ import pytest
 from click.testing import CliRunner
 
 from comprules.align import history as history_module
+from comprules.align.history import history
 from comprules.cli import main
 from comprules.errors import NotFound
-from comprules.align.history import history
 
 SEED_402 = "fr/000_f51ad62258817a66"
 SEED_602 = "fr/001_efcdb25c5e4b3248"
@@ -42,12 +42,26 @@ def test_morph_lineage_lists_every_renumbering(morph):
 
 def test_morph_lineage_lists_every_edition_where_its_words_changed(morph):
     edited = [s.edition for s in morph if s.words == "edited"]
-    assert edited == ["en/2003-07-01", "en/2004-10-01", "en/2006-10-01", "en/2009-07-11", "en/2013-07-13",
-                      "en/2015-07-17"]
+    assert edited == [
+        "en/2003-07-01",
+        "en/2004-10-01",
+        "en/2006-10-01",
+        "en/2009-07-11",
+        "en/2013-07-13",
+        "en/2015-07-17",
+    ]
     # the quotes and apostrophes went straight ⇄ curly five times, and 2008-05-01 printed them as "?"
     typography = [s.edition for s in morph if s.words == "typography"]
-    assert typography == ["en/2005-10-01", "en/2006-02-01", "en/2008-05-01", "en/2008-07-15", "en/2014-02-01",
-                          "en/2014-09-25", "en/2019-01-25", "en/2019-07-12"]
+    assert typography == [
+        "en/2005-10-01",
+        "en/2006-02-01",
+        "en/2008-05-01",
+        "en/2008-07-15",
+        "en/2014-02-01",
+        "en/2014-09-25",
+        "en/2019-01-25",
+        "en/2019-07-12",
+    ]
     assert next(s for s in morph if s.edition == "en/2014-02-01").changes[0].new == "it’"
     assert [s.facet for s in morph if s.moved] == ["moved + edited", "moved", "moved + edited", "moved"]
     m10 = next(s for s in morph if s.edition == "en/2009-07-11")
@@ -70,21 +84,26 @@ def test_a_rule_removed_ends_its_lineage(editions):
 def test_french_602_paragraph_4_goes_back_to_402_4_of_seed_000(editions):
     steps = history("602¶4", editions[SEED_602], list(editions.values()))
     assert [(s.edition, s.number, s.kind) for s in steps] == [
-        (SEED_402, "402.4", "first"), (SEED_602, "602¶4", "renumbered")]
+        (SEED_402, "402.4", "first"),
+        (SEED_602, "602¶4", "renumbered"),
+    ]
     assert [w.old for w in steps[1].changes if w.op == "delete"][:2] == ["n’", "pas"]
 
 
-@pytest.mark.parametrize("number, edition, expected", [
-    # deathtouch, triggered → static: moved and edited (2009-07-11)
-    ("702.2a", "2009-07-11", ("en/2009-07-11", "502.63a", "702.2a", "moved + edited")),
-    # "only … can be its protector" (2026-08-07)
-    ("310.9a", "2026-08-07", ("en/2026-08-07", "310.8a", "310.9a", "moved + edited")),
-    # quotes added (2022-10-07), a hyphen removed (2026-06-19)
-    ("702.124g", "2022-10-07", ("en/2022-10-07", "702.124g", "702.124g", "typography")),
-    ("708.2b", "2026-06-19", ("en/2026-06-19", "708.2b", "708.2b", "typography")),
-    # rewritten in place (2022-10-07): the lineage goes on through it
-    ("100.7", "2022-10-07", ("en/2022-10-07", "100.7", "100.7", "rewritten")),
-])
+@pytest.mark.parametrize(
+    "number, edition, expected",
+    [
+        # deathtouch, triggered → static: moved and edited (2009-07-11)
+        ("702.2a", "2009-07-11", ("en/2009-07-11", "502.63a", "702.2a", "moved + edited")),
+        # "only … can be its protector" (2026-08-07)
+        ("310.9a", "2026-08-07", ("en/2026-08-07", "310.8a", "310.9a", "moved + edited")),
+        # quotes added (2022-10-07), a hyphen removed (2026-06-19)
+        ("702.124g", "2022-10-07", ("en/2022-10-07", "702.124g", "702.124g", "typography")),
+        ("708.2b", "2026-06-19", ("en/2026-06-19", "708.2b", "708.2b", "typography")),
+        # rewritten in place (2022-10-07): the lineage goes on through it
+        ("100.7", "2022-10-07", ("en/2022-10-07", "100.7", "100.7", "rewritten")),
+    ],
+)
 def test_history_follows_through_facet_changes(editions, number, edition, expected):
     steps = history(number, editions[f"en/{edition}"], list(editions.values()))
     found = [(s.edition, s.previous, s.number, s.facet) for s in steps if s.edition == expected[0]]
@@ -99,13 +118,15 @@ def test_history_of_an_unknown_rule_is_not_found(editions):
 
 # --- knowledge base and command line ------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def kb(tmp_path_factory, en_dir, seeds_dir):
     """2009-05-01, 2009-07-11, 2011-09-30 and the seeds: alignments stored by the build."""
     root = tmp_path_factory.mktemp("hist")
     sources = [en_dir / f"{d}.txt" for d in ("2009-05-01", "2009-07-11", "2011-09-30")]
-    result = CliRunner().invoke(main, ["build", *map(str, sources), str(seeds_dir), "--kb", str(root / "kb"),
-                                       "--only", "data"])
+    result = CliRunner().invoke(
+        main, ["build", *map(str, sources), str(seeds_dir), "--kb", str(root / "kb"), "--only", "data"]
+    )
     assert result.exit_code == 0, result.output
     return root / "kb"
 
@@ -180,8 +201,9 @@ def test_diff_b_a_on_the_kb_is_the_mirror_of_the_stored_a_b(kb, monkeypatch):
     back = json.loads(run("diff", "2009-07-11", "2009-05-01", "--kb", kb, "--json").output)
     assert (back["old"], back["new"]) == ("en/2009-07-11", "en/2009-05-01")
     swap = {"added": "removed", "removed": "added", "split": "merged", "merged": "split"}
-    assert sorted((r["new"] or "", r["old"] or "", swap.get(r["kind"], r["kind"]), r["words"]) for r in fwd["rules"]) \
-        == sorted((r["old"] or "", r["new"] or "", r["kind"], r["words"]) for r in back["rules"])
+    assert sorted(
+        (r["new"] or "", r["old"] or "", swap.get(r["kind"], r["kind"]), r["words"]) for r in fwd["rules"]
+    ) == sorted((r["old"] or "", r["new"] or "", r["kind"], r["words"]) for r in back["rules"])
     morph = next(r for r in back["rules"] if r["old"] == "702.34a")
     assert (morph["new"], morph["moved"], morph["words"]) == ("502.26a", True, "edited")
     assert ("cast", "play") in {(c["old"], c["new"]) for c in morph["changes"]}
@@ -199,7 +221,8 @@ def test_diff_of_editions_two_apart_joins_their_lineage_keys(kb, monkeypatch):
     back = json.loads(run("diff", "2011-09-30", "2009-05-01", "--kb", kb, "--json").output)
     fwd = json.loads(result.output)["rules"]
     assert sorted((r["new"] or "", r["old"] or "", r["words"]) for r in back["rules"]) == sorted(
-        (r["old"] or "", r["new"] or "", r["words"]) for r in fwd)
+        (r["old"] or "", r["new"] or "", r["words"]) for r in fwd
+    )
 
 
 def test_diff_of_two_source_files_needs_no_knowledge_base(seeds_dir, tmp_path, monkeypatch):

@@ -22,15 +22,26 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from comprules.errors import UsageError
-from comprules.indexer import ALL_EDITIONS, build_index, lookup, search
-from comprules.indexer import analysis, documents, fields, lexicon, query, snippets
+from comprules.indexer import (
+    ALL_EDITIONS,
+    analysis,
+    build_index,
+    documents,
+    fields,
+    lexicon,
+    lookup,
+    query,
+    search,
+    snippets,
+)
 from comprules.model import Edition, GlossaryEntry, Rule, number_kind, parent_number
-
 
 # --- toy editions -------------------------------------------------------------------
 
 
-def rule(number: str, text: str = "", title: str | None = None, examples: tuple[str, ...] = (), id: str | None = None) -> Rule:
+def rule(
+    number: str, text: str = "", title: str | None = None, examples: tuple[str, ...] = (), id: str | None = None
+) -> Rule:
     base = (id or number).split("~")[0]
     kind = number_kind(base)
     return Rule(
@@ -59,8 +70,15 @@ def gloss(term: str, text: str, aliases: tuple[str, ...] = ()) -> GlossaryEntry:
 def edition(name: str, rules, glossary=(), effective: date | None = None, kind: str = "edition") -> Edition:
     lang = name.split("/")[0]
     return Edition(
-        name=name, lang=lang, effective=effective, kind=kind, source=f"{name}.txt",
-        sha256=name, title=name, rules=tuple(rules), glossary=tuple(glossary),
+        name=name,
+        lang=lang,
+        effective=effective,
+        kind=kind,
+        source=f"{name}.txt",
+        sha256=name,
+        title=name,
+        rules=tuple(rules),
+        glossary=tuple(glossary),
     )
 
 
@@ -86,8 +104,11 @@ EN_NEW_RULES = [
     rule("702.9b", "A creature with reach may block a creature with flying."),
     rule("702.26", title="Phasing"),
     rule("702.26a", "Phasing makes a permanent blink out of existence during its controller's untap step."),
-    rule("702.26b", "A phased-out permanent is treated as though it does not exist.",
-         examples=("A phased-out wall cannot block.",)),
+    rule(
+        "702.26b",
+        "A phased-out permanent is treated as though it does not exist.",
+        examples=("A phased-out wall cannot block.",),
+    ),
     rule("702.36", title="Exalted"),
     rule("702.36a", "Exalted gives a lone attacker a bonus."),
     rule("702.37", title="Morph"),
@@ -108,7 +129,9 @@ FR_RULES = [
     rule("7", title="Règles additionnelles"),
     rule("702", title="Capacités mot-clé"),
     rule("702.9", title="Vol"),
-    rule("702.9a", "Le vol est une capacité d’évasion : une créature volante plane au-dessus des bloqueurs terrestres."),
+    rule(
+        "702.9a", "Le vol est une capacité d’évasion : une créature volante plane au-dessus des bloqueurs terrestres."
+    ),
     rule("702.9b", "Une créature bloquée par une créature avec la portée reste bloquée."),
 ]
 
@@ -153,7 +176,13 @@ def test_rule_number_query_702_37a_finds_that_subrule_first(toy_index, text):
 def test_rule_number_query_702_9_lists_the_rule_in_each_language_then_its_subrules_then_rules_citing_it(toy_index):
     hits = search(toy_index, "702.9").hits
     assert [(h.lang, h.number) for h in hits[:6]] == [
-        ("en", "702.9"), ("fr", "702.9"), ("en", "702.9a"), ("fr", "702.9a"), ("en", "702.9b"), ("fr", "702.9b")]
+        ("en", "702.9"),
+        ("fr", "702.9"),
+        ("en", "702.9a"),
+        ("fr", "702.9a"),
+        ("en", "702.9b"),
+        ("fr", "702.9b"),
+    ]
     assert {h.number for h in hits[6:8]} == {"800.4", "flying"}
     assert numbers(search(toy_index, "702.9", lang="en"))[:3] == ["702.9", "702.9a", "702.9b"]
 
@@ -258,7 +287,7 @@ def test_impacts_follow_the_bm25f_formula(toy_index):
     import math
     import os
 
-    from comprules.indexer.impacts import B, FIELD_WEIGHTS, K1, SCALE, Impacts, RawPostings
+    from comprules.indexer.impacts import FIELD_WEIGHTS, K1, SCALE, B, Impacts, RawPostings
 
     real = Path(os.path.realpath(toy_index))
     raw, impacts = RawPostings.load(real), Impacts(real)
@@ -284,7 +313,9 @@ def test_impacts_follow_the_bm25f_formula(toy_index):
 # --- languages and accents ----------------------------------------------------------
 
 
-@pytest.mark.parametrize("text", ["créature bloquée", "creature bloquee", "CRÉATURE BLOQUÉE", "cre\u0301ature bloque\u0301e"])
+@pytest.mark.parametrize(
+    "text", ["créature bloquée", "creature bloquee", "CRÉATURE BLOQUÉE", "cre\u0301ature bloque\u0301e"]
+)
 def test_accents_fold_to_the_same_french_terms(toy_index, text):
     assert numbers(search(toy_index, text, lang="fr")) == numbers(search(toy_index, "créature bloquée", lang="fr"))
     assert numbers(search(toy_index, text, lang="fr"))[0] == "702.9b"
@@ -311,7 +342,9 @@ def test_lang_option_keeps_one_language(toy_index):
 def test_default_scope_is_the_latest_edition_of_each_language_and_fragments(toy_index):
     assert {h.edition for h in search(toy_index, "creature", limit=50, lang="en").hits} == {"en/2021-01-01"}
     assert {h.edition for h in search(toy_index, "creature", limit=50, lang="fr").hits} == {
-        "fr/2020-06-01", "fr/notes_abc"}
+        "fr/2020-06-01",
+        "fr/notes_abc",
+    }
 
 
 def test_a_word_no_text_holds_matches_nothing_and_gets_a_suggestion(toy_index):
@@ -346,8 +379,13 @@ def test_all_editions_scope_shows_each_distinct_text_once(toy_index):
 
 @pytest.mark.parametrize(
     "name, expected",
-    [("en/2020-01-01", "en/2020-01-01"), ("2020-01-01", "en/2020-01-01"), ("en/latest", "en/2021-01-01"),
-     ("notes_abc", "fr/notes_abc"), ("fr/latest", "fr/2020-06-01")],
+    [
+        ("en/2020-01-01", "en/2020-01-01"),
+        ("2020-01-01", "en/2020-01-01"),
+        ("en/latest", "en/2021-01-01"),
+        ("notes_abc", "fr/notes_abc"),
+        ("fr/latest", "fr/2020-06-01"),
+    ],
 )
 def test_edition_names_resolve_by_full_name_bare_date_latest_and_stem(toy_index, name, expected):
     assert {h.edition for h in search(toy_index, "creature OR notes", edition=name, limit=50).hits} == {expected}
@@ -385,8 +423,19 @@ def test_long_text_snippet_is_a_window_around_the_match(toy_index):
 def test_hit_json_has_plain_snippet_and_highlight_offsets(toy_index):
     data = search(toy_index, "morph").as_json()
     assert set(data) == {"query", "hits", "suggestion", "lang"}
-    assert set(data["hits"][0]) == {"edition", "number", "title", "kind", "score", "snippet", "highlights", "also_in",
-                                    "id", "lang", "translation"}
+    assert set(data["hits"][0]) == {
+        "edition",
+        "number",
+        "title",
+        "kind",
+        "score",
+        "snippet",
+        "highlights",
+        "also_in",
+        "id",
+        "lang",
+        "translation",
+    }
     assert "**" not in data["hits"][0]["snippet"]
 
 
@@ -407,10 +456,36 @@ def test_known_words_and_stop_words_get_no_suggestion(toy_index):
 
 @pytest.mark.parametrize(
     "text",
-    ['"flying', "AND", "flying AND", "OR flying", "flying AND OR reach", "(flying", "flying)", "", "   ",
-     "x" * 10240, "NOT flying", "*", "f*"],
-    ids=["unbalanced-quote", "lone-AND", "trailing-AND", "leading-OR", "two-operators", "open-paren",
-         "close-paren", "empty", "blank", "10KB", "only-NOT", "lone-star", "one-letter-prefix"],
+    [
+        '"flying',
+        "AND",
+        "flying AND",
+        "OR flying",
+        "flying AND OR reach",
+        "(flying",
+        "flying)",
+        "",
+        "   ",
+        "x" * 10240,
+        "NOT flying",
+        "*",
+        "f*",
+    ],
+    ids=[
+        "unbalanced-quote",
+        "lone-AND",
+        "trailing-AND",
+        "leading-OR",
+        "two-operators",
+        "open-paren",
+        "close-paren",
+        "empty",
+        "blank",
+        "10KB",
+        "only-NOT",
+        "lone-star",
+        "one-letter-prefix",
+    ],
 )
 def test_malformed_query_is_a_one_line_usage_error(toy_index, text):
     with pytest.raises(UsageError) as info:
@@ -419,8 +494,11 @@ def test_malformed_query_is_a_one_line_usage_error(toy_index, text):
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.lists(st.sampled_from(list('ab é7.~*?"()[]{}:^+-!\\/|&') + [" AND ", " OR ", " NOT ", "702.9", "fly"]),
-                max_size=12).map("".join))
+@given(
+    st.lists(
+        st.sampled_from(list('ab é7.~*?"()[]{}:^+-!\\/|&') + [" AND ", " OR ", " NOT ", "702.9", "fly"]), max_size=12
+    ).map("".join)
+)
 def test_any_typed_query_gives_hits_or_a_usage_error_never_a_traceback(toy_index, text):
     try:
         result = search(toy_index, text)
@@ -666,8 +744,12 @@ def builder(tmp_path: Path, index_dir: Path, wait: float) -> subprocess.Popen:
     data = tmp_path / "editions.pkl"
     if not data.exists():
         data.write_bytes(pickle.dumps(toy_editions()))
-    return subprocess.Popen([sys.executable, "-c", _BUILDER, str(data), str(index_dir), str(wait)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen(
+        [sys.executable, "-c", _BUILDER, str(data), str(index_dir), str(wait)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 def test_two_processes_building_the_same_index_one_waits_for_the_other(tmp_path):
@@ -688,8 +770,10 @@ def test_second_build_that_cannot_wait_fails_with_one_clear_line(tmp_path):
         proc = builder(tmp_path, index_dir, 0)
         out, err = proc.communicate(timeout=120)
     assert proc.returncode == 2
-    assert err == f"another build of the search index {index_dir} is running (pid {os.getpid()}); " \
-                  "try again when it has finished\n"
+    assert (
+        err == f"another build of the search index {index_dir} is running (pid {os.getpid()}); "
+        "try again when it has finished\n"
+    )
     assert not index_dir.exists()
 
 

@@ -50,8 +50,12 @@ def test_build_on_a_folder_that_is_not_a_knowledge_base_is_refused_and_nothing_m
     (kb / "index" / "notes.md").write_text("mine too")
     (kb / "site").mkdir()
     before = sorted(str(p.relative_to(kb)) for p in kb.rglob("*"))
-    result = subprocess.run([*CLI, "build", str(en_dir / "2026-08-07.txt"), "--kb", str(kb), "--only", "data"],
-                            capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [*CLI, "build", str(en_dir / "2026-08-07.txt"), "--kb", str(kb), "--only", "data"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode == 2
     assert result.stderr.count("\n") == 1 and str(kb) in result.stderr
     assert "not a comprules knowledge base" in result.stderr
@@ -132,20 +136,23 @@ def test_export_to_a_regular_file_replaces_it_atomically_and_keeps_its_mode(smal
 # 3. Output errors: one line, exit 2; a closed pipe is quiet
 
 
-@pytest.mark.parametrize("args", [["export", "en/latest"], ["search", "trample"], ["show", "702.19"],
-                                  ["show", "702.19", "--json"]])
+@pytest.mark.parametrize(
+    "args", [["export", "en/latest"], ["search", "trample"], ["show", "702.19"], ["show", "702.19", "--json"]]
+)
 def test_output_to_a_full_disk_is_one_line_and_exit_2(small_kb, args):
     with open("/dev/full", "w") as full:
-        result = subprocess.run([*CLI, *args, "--kb", str(small_kb)], stdout=full, stderr=subprocess.PIPE,
-                                text=True, timeout=120)
+        result = subprocess.run(
+            [*CLI, *args, "--kb", str(small_kb)], stdout=full, stderr=subprocess.PIPE, text=True, timeout=120
+        )
     assert result.returncode == 2, result.stderr
     assert "Traceback" not in result.stderr
     assert result.stderr == "comprules: cannot write the output: No space left on device\n"
 
 
 def test_a_closed_pipe_exits_quietly(small_kb):
-    proc = subprocess.Popen([*CLI, "export", "en/latest", "--kb", str(small_kb)], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [*CLI, "export", "en/latest", "--kb", str(small_kb)], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
     proc.stdout.close()  # the reader is gone before the first write, as with `| head -c 0` or `| true`
     _, err = proc.communicate(timeout=120)
     assert err == b""
@@ -169,8 +176,11 @@ def test_an_oserror_of_the_library_is_one_line_and_exit_2(small_kb, tmp_path, mo
 
 
 def _edition_with_a_long_line(path: Path, length: int) -> None:
-    path.write_text("Magic Rules\n\nThese rules are effective as of June 1, 2030.\n\n100. General\n\n"
-                    f"100.1. A rule {'x' * length}.\n\nGlossary\n\nTerm\nA term.\n", encoding="utf-8")
+    path.write_text(
+        "Magic Rules\n\nThese rules are effective as of June 1, 2030.\n\n100. General\n\n"
+        f"100.1. A rule {'x' * length}.\n\nGlossary\n\nTerm\nA term.\n",
+        encoding="utf-8",
+    )
 
 
 def test_a_line_longer_than_the_limit_is_refused_naming_file_and_line_before_parsing(tmp_path):
@@ -178,14 +188,22 @@ def test_a_line_longer_than_the_limit_is_refused_naming_file_and_line_before_par
     _edition_with_a_long_line(source, 20_000_000)
     # The command, saying its own peak memory as it exits (VmHWM: of this program, not of the
     # forked test process it started from, which getrusage would report).
-    peak = ("import atexit, sys; from comprules.cli import main; atexit.register(lambda: sys.stderr.write("
-            "next(l for l in open('/proc/self/status') if l.startswith('VmHWM')))); "
-            "main(sys.argv[1:], prog_name='comprules')")
-    result = subprocess.run([sys.executable, "-c", peak, "build", str(source), "--kb", str(tmp_path / "kb"),
-                             "--only", "data"], capture_output=True, text=True, timeout=300)
+    peak = (
+        "import atexit, sys; from comprules.cli import main; atexit.register(lambda: sys.stderr.write("
+        "next(l for l in open('/proc/self/status') if l.startswith('VmHWM')))); "
+        "main(sys.argv[1:], prog_name='comprules')"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", peak, "build", str(source), "--kb", str(tmp_path / "kb"), "--only", "data"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert result.returncode == 2
-    assert (f"{source}: line 7: line of 20,000,015 characters, longer than the limit of 1,000,000 "
-            "(--max-line-length): not parsed") in result.stderr
+    assert (
+        f"{source}: line 7: line of 20,000,015 characters, longer than the limit of 1,000,000 "
+        "(--max-line-length): not parsed"
+    ) in result.stderr
     assert "Traceback" not in result.stderr
     # refused before the memory is spent: the 20 MB text, decoded once, and the interpreter
     (hwm,) = [int(line.split()[1]) for line in result.stderr.splitlines() if line.startswith("VmHWM")]
@@ -208,10 +226,12 @@ def test_a_source_larger_than_the_limit_is_refused_without_being_read(tmp_path, 
         fh.truncate(60_000_000)  # sparse: refused on its size alone
     result = run("check", big)
     assert result.exit_code == 2
-    assert f"{big}: 60,000,000 bytes, larger than the limit of 50,000,000 (--max-source-size): not parsed" \
-        in result.output
-    small = run("build", en_dir / "2026-08-07.txt", "--kb", tmp_path / "kb", "--only", "data",
-                "--max-source-size", "100K")
+    assert (
+        f"{big}: 60,000,000 bytes, larger than the limit of 50,000,000 (--max-source-size): not parsed" in result.output
+    )
+    small = run(
+        "build", en_dir / "2026-08-07.txt", "--kb", tmp_path / "kb", "--only", "data", "--max-source-size", "100K"
+    )
     assert small.exit_code == 2 and "larger than the limit of 100,000" in small.output
 
 
@@ -219,8 +239,10 @@ def test_a_source_larger_than_the_limit_is_refused_without_being_read(tmp_path, 
 def test_a_text_with_no_cr_shape_is_refused(command, tmp_path):
     result = run(command, "/etc/passwd")
     assert result.exit_code == 2
-    assert ("/etc/passwd: line 1: not a Comprehensive Rules text: no rule number, and no heading or glossary term "
-            "of the lexicon") in result.output
+    assert (
+        "/etc/passwd: line 1: not a Comprehensive Rules text: no rule number, and no heading or glossary term "
+        "of the lexicon"
+    ) in result.output
     assert "en/passwd" not in result.output
 
 
@@ -238,8 +260,10 @@ def test_a_folder_holding_only_folders_says_so_and_names_them(tmp_path, corpus_d
     result = run("build", corpus_dir, "--kb", tmp_path / "kb")
     assert result.exit_code == 2
     assert result.output.count("comprules:") == 1
-    assert (f"comprules: no edition could be built from the sources given: {corpus_dir}: no .txt, .pdf or .docx "
-            "file in this folder, 1 other file and the folders: en, formats, metadata, raw, zh") in result.output
+    assert (
+        f"comprules: no edition could be built from the sources given: {corpus_dir}: no .txt, .pdf or .docx "
+        "file in this folder, 1 other file and the folders: en, formats, metadata, raw, zh"
+    ) in result.output
     only = tmp_path / "only"
     (only / "a").mkdir(parents=True)
     (only / "b").mkdir()
@@ -294,19 +318,31 @@ def test_one_changed_edition_rewrites_only_what_depends_on_it(three_editions, tm
     build([three_editions], kb, only=("data",))
     before = _inodes(kb / "data")
     changed = three_editions / "1999-11-01.txt"
-    changed.write_text(changed.read_text(encoding="utf-8").replace("assume a game between two players",
-                                                                   "assume a game between two or more players"),
-                       encoding="utf-8")
+    changed.write_text(
+        changed.read_text(encoding="utf-8").replace(
+            "assume a game between two players", "assume a game between two or more players"
+        ),
+        encoding="utf-8",
+    )
     report = build([three_editions], kb, only=("data",))
     fragment = "fr/002_89b48a7ac2467f84"
-    assert sorted(report.written) == sorted([
-        "en/1999-11-01.json", "graph/en/1999-11-01.json",
-        f"{fragment}.json", f"graph/{fragment}.json",  # its citations resolve in an English edition it picks
-        "graph.graphml"])
+    assert sorted(report.written) == sorted(
+        [
+            "en/1999-11-01.json",
+            "graph/en/1999-11-01.json",
+            f"{fragment}.json",
+            f"graph/{fragment}.json",  # its citations resolve in an English edition it picks
+            "graph.graphml",
+        ]
+    )
     after = _inodes(kb / "data")
     same = {k for k in after if before.get(k) == after[k]}
-    assert {"en/1999-04-23.json", "en/2001-09-24.json", "graph/en/1999-04-23.json",
-            "alignments/en/1999-04-23..1999-11-01.json"} - same == {"alignments/en/1999-04-23..1999-11-01.json"}
+    assert {
+        "en/1999-04-23.json",
+        "en/2001-09-24.json",
+        "graph/en/1999-04-23.json",
+        "alignments/en/1999-04-23..1999-11-01.json",
+    } - same == {"alignments/en/1999-04-23..1999-11-01.json"}
     assert "alignments/en/1999-11-01..2001-09-24.json" not in same
     data = json.loads((kb / "data" / "en" / "1999-11-01.json").read_text(encoding="utf-8"))
     assert "two or more players" in next(r["text"] for r in data["rules"] if r["number"] == "100.1")

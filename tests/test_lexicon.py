@@ -8,8 +8,15 @@ import re
 
 import pytest
 
-from comprules.align.crosslang import (TermPair, align_languages, aligned_terms, choose_english, lexicon,
-                                 lexicon_entries, lexicon_fr)
+from comprules.align.crosslang import (
+    TermPair,
+    align_languages,
+    aligned_terms,
+    choose_english,
+    lexicon,
+    lexicon_entries,
+    lexicon_fr,
+)
 
 
 def key(term: str) -> str:
@@ -71,18 +78,30 @@ def test_every_heading_aligned_from_the_seeds_is_in_the_table(seed_terms):
 def test_aligned_headings_give_mue_offrande_folie_and_capacites_de_mana(seed_terms):
     found = {(t.fr, t.en) for t in seed_terms}
     # found by structure (numbers, references, subrules), not read from the table
-    assert {("Mue", "Morph"), ("Offrande", "Offering"), ("Folie", "Madness"),
-            ("Capacités de mana", "Mana Abilities"), ("Ninjutsu", "Ninjutsu")} <= found
+    assert {
+        ("Mue", "Morph"),
+        ("Offrande", "Offering"),
+        ("Folie", "Madness"),
+        ("Capacités de mana", "Mana Abilities"),
+        ("Ninjutsu", "Ninjutsu"),
+    } <= found
     mue = next(t for t in seed_terms if t.fr == "Mue")
     assert (mue.fr_id, mue.en_id) == ("502.26", "502.26")
 
 
 def test_rulebook_headings_of_seed_003_align_through_the_table(seed_terms):
     rulebook = {(t.fr, t.en) for t in seed_terms if t.fr_edition == "fr/003_816c607ad111474a"}
-    assert rulebook == {("Peur", "Fear"), ("Initiative", "First Strike"), ("Vol", "Flying"),
-                        ("Célérité", "Haste"), ("Traversée de terrain", "Landwalk"),
-                        ("Protection contre", "Protection"), ("Régénération", "Regenerate"),
-                        ("Piétinement", "Trample"), ("Double initiative", "Double Strike")}
+    assert rulebook == {
+        ("Peur", "Fear"),
+        ("Initiative", "First Strike"),
+        ("Vol", "Flying"),
+        ("Célérité", "Haste"),
+        ("Traversée de terrain", "Landwalk"),
+        ("Protection contre", "Protection"),
+        ("Régénération", "Regenerate"),
+        ("Piétinement", "Trample"),
+        ("Double initiative", "Double Strike"),
+    }
 
 
 def test_aligned_pairs_complete_the_lexicon():

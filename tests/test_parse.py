@@ -58,12 +58,15 @@ def test_rule_lines_parsed_equal_an_independent_count(en_files, stem):
     assert len(edition.numbered()) == independent_rule_line_count(path), path.name
 
 
-@pytest.mark.parametrize("name,rules,sections,glossary", [
-    ("1999-04-23", 347, 63, 175),      # hard-wrapped, indented subrules, "-----" dividers, "305.3.After"
-    ("2003-10-01", 686, 69, 299),      # hard-wrapped with "See rule\n103.4." continuations
-    ("2009-07-11", 1472, 104, 408),    # the Magic 2010 renumbering; "702. 37a" misprint
-    ("2026-08-07", 3162, 147, 739),
-])
+@pytest.mark.parametrize(
+    "name,rules,sections,glossary",
+    [
+        ("1999-04-23", 347, 63, 175),  # hard-wrapped, indented subrules, "-----" dividers, "305.3.After"
+        ("2003-10-01", 686, 69, 299),  # hard-wrapped with "See rule\n103.4." continuations
+        ("2009-07-11", 1472, 104, 408),  # the Magic 2010 renumbering; "702. 37a" misprint
+        ("2026-08-07", 3162, 147, 739),
+    ],
+)
 def test_counts_of_landmark_editions(en_dir, name, rules, sections, glossary):
     edition = parsed(str(en_dir / f"{name}.txt"))
     assert len(edition.numbered()) == rules
@@ -149,6 +152,7 @@ def test_1999_glossary_joins_indented_wrapped_definitions(en_dir):
 
 # --- French seeds ------------------------------------------------------------------
 
+
 def seed(seeds_dir, prefix):
     return parsed(str(next(seeds_dir.glob(f"{prefix}_*.txt"))))
 
@@ -193,8 +197,16 @@ def test_seed_002_section_with_colon_and_repeated_quote_kept_once(seeds_dir):
 def test_seed_003_rulebook_headings_become_glossary_entries(seeds_dir):
     edition = seed(seeds_dir, "003")
     assert [g.term for g in edition.glossary] == [
-        "Peur", "Initiative", "Vol", "Célérité", "Traversée de terrain", "Protection contre",
-        "Régénération", "Piétinement", "Double initiative"]
+        "Peur",
+        "Initiative",
+        "Vol",
+        "Célérité",
+        "Traversée de terrain",
+        "Protection contre",
+        "Régénération",
+        "Piétinement",
+        "Double initiative",
+    ]
     vol = edition.glossary[2]
     assert (vol.slug, vol.line) == ("vol", 15) and vol.text.startswith("Une créature volante")
     assert not edition.numbered() and not [r for r in edition.rules if r.kind == "passage"]
@@ -240,8 +252,10 @@ def test_french_edition_header_date_and_glossary():
 
 
 def test_example_after_a_no_break_space_line_still_attaches():
-    text = "Intro\n\nThese rules are effective as of May 1, 2020.\n\n1. Game\n\n100. General\n\n" \
-           "100.1. A rule.\n\u00a0\nExample: the example.\n\nGlossary\n\nTerm\nDefinition.\n"
+    text = (
+        "Intro\n\nThese rules are effective as of May 1, 2020.\n\n1. Game\n\n100. General\n\n"
+        "100.1. A rule.\n\u00a0\nExample: the example.\n\nGlossary\n\nTerm\nDefinition.\n"
+    )
     edition = parse_text(text, "nbsp.txt")
     assert edition.get("100.1").examples == ("the example.",)
 
@@ -261,7 +275,8 @@ def test_602_2a_printed_twice_in_2005_08_01_is_read_once_with_a_warning(en_dir):
     edition = parsed(str(en_dir / "2005-08-01.txt"))
     assert edition.get("602.2a").text.startswith("Any rule, object, or effect that refers to")
     assert [(w.kind, w.number, w.line) for w in edition.warnings if w.kind == "repeated-number"] == [
-        ("repeated-number", "602.2a", 2013)]
+        ("repeated-number", "602.2a", 2013)
+    ]
 
 
 def test_keyword_headings_ending_in_a_bang_for_mirrodin_and_start_your_engines_are_titles(en_dir):
@@ -279,7 +294,7 @@ def test_sentences_ending_in_a_colon_like_704_5_are_not_titles(en_dir):
 
 def test_704_5_lists_its_subrules_past_the_skipped_letters_l_and_o(en_dir):
     edition = parsed(str(en_dir / "2026-08-07.txt"))
-    letters = [r.number[len("704.5"):] for r in edition.children["704.5"]]
+    letters = [r.number[len("704.5") :] for r in edition.children["704.5"]]
     assert letters == list("abcdefghijkmnpqrstuvwxyz") + ["aa"]
 
 

@@ -34,8 +34,20 @@ IMG = '"><img src=x onerror=alert(2)>'
 def fixture_text(date: str, word: str) -> str:
     """A small edition of our own, effective ``date``, whose rules all say ``word``."""
     month, day, year = date[5:7], date[8:10], date[:4]
-    months = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-              "November", "December"]
+    months = [
+        "January",
+        "February",
+        "March",
+        "April",
+        "May",
+        "June",
+        "July",
+        "August",
+        "September",
+        "October",
+        "November",
+        "December",
+    ]
     return f"""Fixture Rules
 
 These rules are effective as of {months[int(month) - 1]} {int(day)}, {year}.
@@ -131,8 +143,9 @@ def test_script_and_tags_in_rule_text_are_escaped_on_every_page(hostile_kb):
         for tag in ("<script>alert", "<img src=x", "<iframe", "<svg onload", "<b>bold", "</textarea>"):
             assert tag not in html, f"{name}: {tag!r} not escaped"
         # the only scripts are the site's own
-        assert set(re.findall(r"<script[^>]*>", html)) <= {f'<script src="{src}" defer>'
-                                                         for src in re.findall(r'<script src="([^"]+)" defer>', html)}
+        assert set(re.findall(r"<script[^>]*>", html)) <= {
+            f'<script src="{src}" defer>' for src in re.findall(r'<script src="([^"]+)" defer>', html)
+        }
     section = pages["en/2030-06-01/100.html"]
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in section
     assert "&lt;img src=x onerror=alert(2)&gt;" in section
@@ -160,27 +173,48 @@ def test_show_prints_the_script_text_unchanged(hostile_kb):
 # Names from sources cannot escape the knowledge base
 
 
-@pytest.mark.parametrize("name,safe", [
-    ("en/2026-08-07", True), ("fr/000_f51ad62258817a66", True), ("fr/été", True),
-    ("../x", False), ("/etc/passwd", False), ("en/..", False), ("en/.", False), ("en/a/b", False),
-    ("../../en/x", False), ("en/", False), ("EN/x", False), ("en/a b", False), ("en/x\x00", False),
-])
+@pytest.mark.parametrize(
+    "name,safe",
+    [
+        ("en/2026-08-07", True),
+        ("fr/000_f51ad62258817a66", True),
+        ("fr/été", True),
+        ("../x", False),
+        ("/etc/passwd", False),
+        ("en/..", False),
+        ("en/.", False),
+        ("en/a/b", False),
+        ("../../en/x", False),
+        ("en/", False),
+        ("EN/x", False),
+        ("en/a b", False),
+        ("en/x\x00", False),
+    ],
+)
 def test_edition_names_are_two_safe_path_parts(name, safe):
     assert is_safe_name(name) is safe
 
 
 def test_unsafe_file_stems_are_made_safe():
     assert [safe_stem(s) for s in ("..", "my notes (v2)", ".hidden", "~draft", "a/b")] == [
-        "document", "my-notes-v2", "hidden", "draft", "a-b"]
+        "document",
+        "my-notes-v2",
+        "hidden",
+        "draft",
+        "a-b",
+    ]
 
 
-@pytest.mark.parametrize("entry,message", [
-    ('lang = "../../evil"', "bad lang '../../evil'"),
-    ('lang = "/tmp/evil"', "bad lang '/tmp/evil'"),
-    ('kind = "../x"', "bad kind '../x'"),
-    ("date = 2030-01-01T10:00:00", "bad date"),
-    ("title = 5", "bad title 5"),
-])
+@pytest.mark.parametrize(
+    "entry,message",
+    [
+        ('lang = "../../evil"', "bad lang '../../evil'"),
+        ('lang = "/tmp/evil"', "bad lang '/tmp/evil'"),
+        ('kind = "../x"', "bad kind '../x'"),
+        ("date = 2030-01-01T10:00:00", "bad date"),
+        ("title = 5", "bad title 5"),
+    ],
+)
 def test_editions_toml_values_that_could_escape_the_kb_are_refused(tmp_path, entry, message):
     src = tmp_path / "src"
     src.mkdir()
@@ -206,8 +240,14 @@ def test_build_from_hostile_names_writes_nothing_outside_the_kb(tmp_path):
     assert sorted(e.name for e in report.editions) == ["en/document", "fr/my-notes"]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out", "src"]
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["kb"]
-    assert editions_files(kb / "data") == ["editions.json", "en/document.json", "fr/my-notes.json",
-                                           "graph/en/document.json", "graph/fr/my-notes.json", "graph.graphml"]
+    assert editions_files(kb / "data") == [
+        "editions.json",
+        "en/document.json",
+        "fr/my-notes.json",
+        "graph/en/document.json",
+        "graph/fr/my-notes.json",
+        "graph.graphml",
+    ]
     assert (kb / "site" / "en" / "document").is_dir() and (kb / "site" / "index.html").is_file()
 
 
@@ -281,8 +321,14 @@ def usable(kb: Path, word: str) -> None:
     assert found.exit_code == 0 and json.loads(found.stdout)["hits"], found.output
 
 
-KILLS = [("parse", signal.SIGKILL), ("data", signal.SIGKILL), ("site", signal.SIGKILL), ("index", signal.SIGKILL),
-         ("data", signal.SIGINT), ("index", signal.SIGINT)]
+KILLS = [
+    ("parse", signal.SIGKILL),
+    ("data", signal.SIGKILL),
+    ("site", signal.SIGKILL),
+    ("index", signal.SIGKILL),
+    ("data", signal.SIGINT),
+    ("index", signal.SIGINT),
+]
 
 
 @pytest.mark.parametrize("point,sig", KILLS, ids=[f"{p}-{s.name}" for p, s in KILLS])
@@ -315,8 +361,12 @@ def test_build_killed_between_swaps_leaves_complete_outputs(old_kb, sources, tmp
     proc.kill()
     proc.wait(timeout=60)
     # data/ and index/ are the new ones, whole; site/ is the old one, whole
-    assert editions_files(kb / "data") == ["editions.json", "en/2030-09-01.json", "graph/en/2030-09-01.json",
-                                           "graph.graphml"]
+    assert editions_files(kb / "data") == [
+        "editions.json",
+        "en/2030-09-01.json",
+        "graph/en/2030-09-01.json",
+        "graph.graphml",
+    ]
     assert tree(kb / "site") == site_before
     usable(kb, "omega")
 
@@ -342,7 +392,10 @@ def test_recover_puts_back_an_output_renamed_aside_by_a_killed_build(old_kb, tmp
     before = tree(kb / "data")
     os.replace(kb / "data", kb / ".data.old-123")  # killed between the two renames of the fallback
     (kb / ".build-xyz").mkdir()
-    assert recover(kb) == ["restored data/ from an interrupted build", "removed .build-xyz left by an interrupted build"]
+    assert recover(kb) == [
+        "restored data/ from an interrupted build",
+        "removed .build-xyz left by an interrupted build",
+    ]
     assert tree(kb / "data") == before
 
 
@@ -352,11 +405,16 @@ def test_second_concurrent_build_says_clearly_that_one_is_running(old_kb, source
     first = start_build(kb, [sources / "b"], "data", tmp_path / "paused")
     try:
         wait_for(tmp_path / "paused", first)
-        second = subprocess.run([sys.executable, "-m", "comprules.cli", "build", str(sources / "b"), "--kb", str(kb)],
-                                capture_output=True, text=True, timeout=120)
+        second = subprocess.run(
+            [sys.executable, "-m", "comprules.cli", "build", str(sources / "b"), "--kb", str(kb)],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         assert second.returncode == 2
-        assert second.stderr == (f"comprules: another build is running on {kb} (pid {first.pid}); "
-                                 "wait for it to finish\n")
+        assert second.stderr == (
+            f"comprules: another build is running on {kb} (pid {first.pid}); wait for it to finish\n"
+        )
     finally:
         first.kill()
         first.wait(timeout=60)
@@ -379,26 +437,46 @@ def test_building_twice_from_the_same_sources_gives_byte_identical_data_and_site
     assert sorted(p.name for p in (first / "site" / "search").iterdir()) == ["en.js", "fr.js"]
     for dot in (".fingerprint", ".stats.json"):  # the site's own records, left out by tree()
         assert (first / "site" / dot).read_bytes() == (second / "site" / dot).read_bytes()
-    assert editions_files(first / "data") == ["editions.json", "en/1999-04-23.json", "en/1999-11-01.json",
-                                            f"fr/{seed_files[2].stem}.json",
-                                            "graph/en/1999-04-23.json", "graph/en/1999-11-01.json",
-                                            f"graph/fr/{seed_files[2].stem}.json", "graph.graphml"]
+    assert editions_files(first / "data") == [
+        "editions.json",
+        "en/1999-04-23.json",
+        "en/1999-11-01.json",
+        f"fr/{seed_files[2].stem}.json",
+        "graph/en/1999-04-23.json",
+        "graph/en/1999-11-01.json",
+        f"graph/fr/{seed_files[2].stem}.json",
+        "graph.graphml",
+    ]
 
 
 # ---------------------------------------------------------------------------
 # SIGINT and SIGTERM: one line saying what was kept, 130 / 143 (issue 12)
 
-SIGNALS = [("data", signal.SIGINT, 130, "interrupted: the previous knowledge base is intact", "alpha"),
-           ("index", signal.SIGTERM, 143, "interrupted: the previous knowledge base is intact "
-            "(the finished data/ is kept for the next build)", "alpha"),
-           ("swap", signal.SIGTERM, 143, "interrupted: data/ and index/ are new, site/ is the previous one "
-            "(the finished site/ is kept for the next build)", "omega"),
-           ("swapped", signal.SIGINT, 130, "interrupted after the new knowledge base was in place", "omega")]
+SIGNALS = [
+    ("data", signal.SIGINT, 130, "interrupted: the previous knowledge base is intact", "alpha"),
+    (
+        "index",
+        signal.SIGTERM,
+        143,
+        "interrupted: the previous knowledge base is intact (the finished data/ is kept for the next build)",
+        "alpha",
+    ),
+    (
+        "swap",
+        signal.SIGTERM,
+        143,
+        "interrupted: data/ and index/ are new, site/ is the previous one "
+        "(the finished site/ is kept for the next build)",
+        "omega",
+    ),
+    ("swapped", signal.SIGINT, 130, "interrupted after the new knowledge base was in place", "omega"),
+]
 
 
 @pytest.mark.parametrize("point,sig,code,line,word", SIGNALS, ids=[f"{p}-{s.name}" for p, s, *_ in SIGNALS])
-def test_a_signal_ends_the_build_with_one_line_saying_what_was_kept(point, sig, code, line, word, old_kb, sources,
-                                                                     tmp_path):
+def test_a_signal_ends_the_build_with_one_line_saying_what_was_kept(
+    point, sig, code, line, word, old_kb, sources, tmp_path
+):
     kb = tmp_path / "kb"
     shutil.copytree(old_kb, kb, symlinks=True)
     proc = start_build(kb, [sources / "a", sources / "b"], point, tmp_path / "paused")

@@ -20,8 +20,14 @@ import pytest
 
 from comprules.indexer import rank, search
 from comprules.indexer.evaluate import QUESTIONS_EDITION
-from comprules.indexer.expand import (EXPANSIONS_FILE, PLAYER_TERMS, Expansions, build_expansions,
-                                      load_player_terms, obsolete_terms)
+from comprules.indexer.expand import (
+    EXPANSIONS_FILE,
+    PLAYER_TERMS,
+    Expansions,
+    build_expansions,
+    load_player_terms,
+    obsolete_terms,
+)
 from comprules.indexer.inflect import inflections
 from comprules.indexer.rank import rule_key
 
@@ -56,8 +62,10 @@ def test_player_terms_table_names_public_sources_for_every_term():
 
 def test_a_term_without_a_known_source_is_a_one_line_error_naming_the_file(tmp_path):
     bad = tmp_path / "terms.toml"
-    bad.write_text('[source]\na = "x: https://example.org"\n\n[[term]]\nsay = ["fizzle"]\nrules = ["resolve"]\n'
-                   'source = ["b"]\n', encoding="utf-8")
+    bad.write_text(
+        '[source]\na = "x: https://example.org"\n\n[[term]]\nsay = ["fizzle"]\nrules = ["resolve"]\nsource = ["b"]\n',
+        encoding="utf-8",
+    )
     with pytest.raises(ValueError, match=r"terms\.toml: term 1 \('fizzle'\): unknown source 'b'"):
         load_player_terms(bad)
 
@@ -81,8 +89,10 @@ def test_the_index_stores_the_expansions_by_the_terms_of_what_is_typed(index_dir
 
 def test_obsolete_glossary_entries_of_2026_08_07_name_the_current_terms(editions):
     latest = editions["en/2026-08-07"]
-    found = dict((names[0], rules[0]) for names, rules in
-                 obsolete_terms([([g.term, *g.aliases], g.text) for g in latest.glossary if g.obsolete]))
+    found = dict(
+        (names[0], rules[0])
+        for names, rules in obsolete_terms([([g.term, *g.aliases], g.text) for g in latest.glossary if g.obsolete])
+    )
     assert found["Converted Mana Cost"] == "mana value"
     assert found["Remove from the Game"] == "exile"
     assert found["Totem Armor"] == "Umbra Armor"
@@ -96,18 +106,21 @@ def test_obsolete_glossary_entries_of_2026_08_07_name_the_current_terms(editions
 # --- searching in players' words -----------------------------------------------------
 
 
-@pytest.mark.parametrize("query, expected", [
-    ("fizzle", "608.2b"),
-    ("does the spell fizzle if its target is gone", "608.2b"),
-    ("ETB trigger", "603.6a"),
-    ("trampler blocked", "702.19b"),
-])
+@pytest.mark.parametrize(
+    "query, expected",
+    [
+        ("fizzle", "608.2b"),
+        ("does the spell fizzle if its target is gone", "608.2b"),
+        ("ETB trigger", "603.6a"),
+        ("trampler blocked", "702.19b"),
+    ],
+)
 def test_players_words_find_the_rule_in_the_crs_words_first(index_dir, query, expected):
     assert top(index_dir, query, 1) == [expected]
 
 
 def test_ltb_finds_the_two_rules_of_leaves_the_battlefield_triggers_first(index_dir):
-    """"LTB" is the players' word for leaves-the-battlefield: 603.6c defines those abilities,
+    """ "LTB" is the players' word for leaves-the-battlefield: 603.6c defines those abilities,
     603.10 says they look back in time; the two are within 1 % of each other on the full
     knowledge base (4.61 and 4.56), so their order is not asserted."""
     assert set(top(index_dir, "LTB trigger", 2)) == {"603.6c", "603.10"}

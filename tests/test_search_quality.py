@@ -14,8 +14,8 @@ import dataclasses
 import json
 import os
 import shutil
-import unicodedata
 import time
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -23,8 +23,15 @@ from click.testing import CliRunner
 
 from comprules.cli import main
 from comprules.indexer import ALL_EDITIONS, build_index, search
-from comprules.indexer.evaluate import (FORMS, QUESTIONS_EDITION, evaluate, load_cases, load_questions, result_key,
-                                        run_case)
+from comprules.indexer.evaluate import (
+    FORMS,
+    QUESTIONS_EDITION,
+    evaluate,
+    load_cases,
+    load_questions,
+    result_key,
+    run_case,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -98,8 +105,11 @@ def _found(index_dir, query, options):
 @pytest.mark.parametrize("form", ["NFD", "NFKC"])
 def test_nfc_nfd_and_nfkc_spellings_of_every_query_of_both_sets_give_identical_results(index_dir, form):
     queries = every_query()
-    differ = [q for q, o in queries
-              if _found(index_dir, unicodedata.normalize("NFC", q), o) != _found(index_dir, unicodedata.normalize(form, q), o)]
+    differ = [
+        q
+        for q, o in queries
+        if _found(index_dir, unicodedata.normalize("NFC", q), o) != _found(index_dir, unicodedata.normalize(form, q), o)
+    ]
     assert len(queries) > 200 and differ == []
 
 
@@ -107,7 +117,8 @@ def test_decomposed_accents_and_ligatures_find_what_the_composed_spelling_finds(
     assert _found(index_dir, "pie\u0301tinement", {}) == _found(index_dir, "piétinement", {})
     assert search(index_dir, "pie\u0301tinement", lang="fr").hits[0].title == "Piétinement"
     assert _found(index_dir, "cre\u0301ature bloque\u0301e", {"lang": "fr"}) == _found(
-        index_dir, "créature bloquée", {"lang": "fr"})
+        index_dir, "créature bloquée", {"lang": "fr"}
+    )
     assert search(index_dir, "cre\u0301ature bloque\u0301e", lang="fr").suggestion is None
     assert _found(index_dir, "ﬂying", {}) == _found(index_dir, "flying", {})
     assert search(index_dir, "ﬂying").hits[0].number == "flying"
@@ -144,8 +155,11 @@ def test_phasing_lists_702_26b_in_top_five(index_dir):
 
 def test_every_glossary_headword_of_the_latest_edition_shows_its_definition_first(index_dir, editions):
     latest = editions["en/2026-08-07"]
-    wrong = [g.term for g in latest.glossary
-             if [h.number for h in search(index_dir, g.term, edition=latest.name, limit=1).hits] != [g.slug]]
+    wrong = [
+        g.term
+        for g in latest.glossary
+        if [h.number for h in search(index_dir, g.term, edition=latest.name, limit=1).hits] != [g.slug]
+    ]
     assert len(latest.glossary) > 700 and wrong == []
 
 
@@ -160,11 +174,15 @@ def test_pietinement_in_english_finds_trample(index_dir):
 
 def test_creature_bloquee_without_accents_finds_what_creature_bloquee_finds(index_dir):
     accented = [(h.edition, h.number) for h in search(index_dir, "créature bloquée", lang="fr").hits]
-    assert accented and accented == [(h.edition, h.number) for h in search(index_dir, "creature bloquee", lang="fr").hits]
+    assert accented and accented == [
+        (h.edition, h.number) for h in search(index_dir, "creature bloquee", lang="fr").hits
+    ]
 
 
 def test_rule_702_36_in_every_edition_lists_each_keyword_that_had_the_number(index_dir):
-    titles = [h.title for h in search(index_dir, "702.36", edition=ALL_EDITIONS, lang="en").hits if h.number == "702.36"]
+    titles = [
+        h.title for h in search(index_dir, "702.36", edition=ALL_EDITIONS, lang="en").hits if h.number == "702.36"
+    ]
     # renumbered as keywords were added: Fear now, Morph before it
     assert titles[:2] == ["Fear", "Morph"] and len(titles) == len(set(titles))
 
@@ -208,7 +226,9 @@ def test_cli_kind_example_shows_the_examples(full_kb):
 
 def test_cli_kind_note_finds_forum_chatter_of_the_seeds(full_kb):
     result = run("search", "gulain", "--kind", "note", "--kb", full_kb[0], "--json")
-    assert {(h["edition"], h["kind"]) for h in json.loads(result.stdout)["hits"]} == {("fr/002_89b48a7ac2467f84", "note")}
+    assert {(h["edition"], h["kind"]) for h in json.loads(result.stdout)["hits"]} == {
+        ("fr/002_89b48a7ac2467f84", "note")
+    }
 
 
 def test_cli_edition_and_all_editions_together_is_bad_usage(full_kb):
@@ -218,9 +238,13 @@ def test_cli_edition_and_all_editions_together_is_bad_usage(full_kb):
 
 @pytest.mark.parametrize(
     "text, message",
-    [('"phased out', 'unbalanced quote (") in query'), ("AND", "AND needs a word after it"),
-     ("flying OR", "OR needs a word after it"), ("x" * 10240, "query too long (10240 characters, at most 1000)"),
-     ("(flying", "unbalanced parenthesis in query")],
+    [
+        ('"phased out', 'unbalanced quote (") in query'),
+        ("AND", "AND needs a word after it"),
+        ("flying OR", "OR needs a word after it"),
+        ("x" * 10240, "query too long (10240 characters, at most 1000)"),
+        ("(flying", "unbalanced parenthesis in query"),
+    ],
     ids=["unbalanced-quote", "lone-AND", "trailing-OR", "10KB", "open-paren"],
 )
 def test_cli_malformed_query_is_one_line_and_exit_2(full_kb, text, message):

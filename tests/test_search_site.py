@@ -22,12 +22,11 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from test_browser import ROOT, browser, page, served  # noqa: F401  (fixtures)
 
 from comprules.indexer import ALL_EDITIONS, search
 from comprules.indexer import text as T
 from comprules.indexer.evaluate import FORMS, load_cases, load_questions
-
-from test_browser import ROOT, browser, page, served  # noqa: F401  (fixtures)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -39,13 +38,32 @@ QUESTIONS = load_questions(HERE / "questions.toml")
 def default_scope_queries() -> list[tuple[str, dict]]:
     """Every query of both sets that the site answers from disk (the default scope), with
     its options, and the issue's own examples."""
-    out = [(c.query, dict(c.options)) for c in CASES if "edition" not in c.options and not c.options.get("all_editions")]
+    out = [
+        (c.query, dict(c.options)) for c in CASES if "edition" not in c.options and not c.options.get("all_editions")
+    ]
     out += [(q.text(form), {}) for q in QUESTIONS for form in FORMS]
-    out += [(q, {}) for q in ("layer 7", "layer 2", "{T}", "{2}", "pie\u0301tinement", "ﬂying", "Blood Moon",
-                              "deathtuch", "I love werewolf", "Deflecting Swat",
-                              # players' words, obsolete terms and inflections (indexer/expand.py, inflect.py)
-                              "does it fizzle after a board wipe", "ETB trigger of a blinked creature", "SBA",
-                              "converted mana cost of a removed card", "creatures died trampling", "ward uncounterable spell")]
+    out += [
+        (q, {})
+        for q in (
+            "layer 7",
+            "layer 2",
+            "{T}",
+            "{2}",
+            "pie\u0301tinement",
+            "ﬂying",
+            "Blood Moon",
+            "deathtuch",
+            "I love werewolf",
+            "Deflecting Swat",
+            # players' words, obsolete terms and inflections (indexer/expand.py, inflect.py)
+            "does it fizzle after a board wipe",
+            "ETB trigger of a blinked creature",
+            "SBA",
+            "converted mana cost of a removed card",
+            "creatures died trampling",
+            "ward uncounterable spell",
+        )
+    ]
     return out
 
 
@@ -94,8 +112,9 @@ def test_fold_and_tokens_agree_on_every_word_and_character_of_the_corpus(from_di
         chars.update(w)
     words |= {"pie\u0301tinement", "cre\u0301ature bloque\u0301e", "ﬂying", "Æther", "{W/U}", "ＡＢＣ１２", "²"}
     words, chars = sorted(words), sorted(chars)
-    js = from_disk.evaluate("([ws, cs]) => [ws.map(w => CRSearch.tokens(w)), cs.map(c => CRSearch.fold(c))]",
-                            [words, chars])
+    js = from_disk.evaluate(
+        "([ws, cs]) => [ws.map(w => CRSearch.tokens(w)), cs.map(c => CRSearch.fold(c))]", [words, chars]
+    )
     assert len(words) > 15_000 and len(chars) > 100
     assert [c for c, f in zip(chars, js[1]) if T.fold(c) != f] == []
     assert [w for w, t in zip(words, js[0]) if T.tokens(w) != t] == []
@@ -116,8 +135,12 @@ def test_site_from_disk_ranks_every_query_of_both_sets_as_the_python_engine(from
 
 def test_cli_json_top_5_is_what_the_site_shows_from_disk(from_disk, full_kb):
     for query in ("phasing", "layer 7", QUESTIONS[0].question, "mue"):
-        out = subprocess.run([sys.executable, "-m", "comprules.cli", "search", query, "--kb", str(full_kb[0]), "--json",
-                              "-n", "5"], capture_output=True, text=True, cwd=ROOT)
+        out = subprocess.run(
+            [sys.executable, "-m", "comprules.cli", "search", query, "--kb", str(full_kb[0]), "--json", "-n", "5"],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+        )
         cli = [(h["lang"], h["number"], h["score"]) for h in json.loads(out.stdout)["hits"]]
         js = from_disk.evaluate("q => CRSearch.search(q, {limit: 5}).hits.map(h => [h.lang, h.number, h.score])", query)
         assert cli == [tuple(h) for h in js], query
@@ -142,8 +165,11 @@ def test_typing_on_the_page_from_disk_shows_the_first_results_within_300_ms(from
         pg.wait_for_function("document.querySelectorAll('#results li').length > 0")
         timings.append(pg.evaluate("() => performance.now()") - started)
         # on a loaded machine the prefix's own run may draw first: wait for the whole query's
-        pg.wait_for_function("q => new URLSearchParams(location.search).get('q') === q"
-                             " && document.querySelectorAll('#results li').length > 0", arg=query)
+        pg.wait_for_function(
+            "q => new URLSearchParams(location.search).get('q') === q"
+            " && document.querySelectorAll('#results li').length > 0",
+            arg=query,
+        )
         shown = [li.get_attribute("data-number") for li in pg.locator("#results li").all()[:5]]
         assert shown == [h.number for h in search(full_kb[0] / "index", query, limit=20).hits[:5]]
     assert max(timings) <= 300, timings
@@ -191,10 +217,13 @@ def test_site_through_the_server_shows_the_cli_top_5_for_every_query_of_both_set
             if key in options:
                 params[key] = options[key]
         pg.goto(served + "search.html?" + urllib.parse.urlencode(params))
-        pg.wait_for_function("document.getElementById('status').getAttribute('data-source') === 'server'",
-                             timeout=15_000)
-        shown = [(li.get_attribute("data-lang"), li.get_attribute("data-number"))
-                 for li in pg.locator("#results li").all()[:5]]
+        pg.wait_for_function(
+            "document.getElementById('status').getAttribute('data-source') === 'server'", timeout=15_000
+        )
+        shown = [
+            (li.get_attribute("data-lang"), li.get_attribute("data-number"))
+            for li in pg.locator("#results li").all()[:5]
+        ]
         if shown != [(lang, number) for lang, number, _, _ in expected]:
             differ.append((query, options, shown, expected))
     context.close()

@@ -38,8 +38,12 @@ REFERENCE = Path(__file__).resolve().parent.parent.parent / "shared" / "referenc
 
 def start_server(kb: Path, *extra: str, timeout: float = 30.0) -> tuple[subprocess.Popen, str, list[str]]:
     """``comprules serve --kb KB --port 0`` in a subprocess: (process, base URL, lines it printed)."""
-    proc = subprocess.Popen([sys.executable, "-m", "comprules.cli", "serve", "--kb", str(kb), "--port", "0", *extra],
-                            stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "comprules.cli", "serve", "--kb", str(kb), "--port", "0", *extra],
+        stderr=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        text=True,
+    )
     lines = []
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -112,10 +116,10 @@ def test_every_example_of_the_contract_is_answered_with_its_status_and_body(serv
             if isinstance(first, dict):
                 assert {k: body[k] for k in first} == first, route
             else:
-                assert body[:len(first)] == first, route
+                assert body[: len(first)] == first, route
         elif isinstance(want, dict) and all(isinstance(v, dict) and "_count" in v for v in want.values()):
             for key, part in want.items():  # /cr/keywords: three abridged lists
-                assert body[key][:len(part["_first"])] == part["_first"], route
+                assert body[key][: len(part["_first"])] == part["_first"], route
                 assert len(body[key]) == OURS.get(key, part["_count"]), (route, key)
         else:
             assert body == want, route
@@ -133,8 +137,17 @@ def test_cr_lists_3109_rules_with_navigation_and_all_examples_not_three(server):
     assert len(server.get(f"/ar/cr/example/{number}").json()["examples"]) == many[number]
 
 
-@pytest.mark.parametrize("number, found", [("702.3", "702.3b"), ("702.14", "702.14c"), ("702.22", "702.22c"),
-                                           ("702.19", "702.19a"), ("701.3", "701.3a"), ("100.1", "100.1")])
+@pytest.mark.parametrize(
+    "number, found",
+    [
+        ("702.3", "702.3b"),
+        ("702.14", "702.14c"),
+        ("702.22", "702.22c"),
+        ("702.19", "702.19a"),
+        ("701.3", "701.3a"),
+        ("100.1", "100.1"),
+    ],
+)
 def test_find_definition_walks_to_the_defining_subrule(server, number, found):
     resp = server.get(f"/ar/cr/{number}", params={"find_definition": "true"})
     assert resp.status_code == 200 and resp.json()["ruleNumber"] == found
@@ -153,7 +166,8 @@ def test_error_bodies_are_those_of_the_contract(server):
     assert server.get("/ar").status_code == 400
     assert server.get("/ar/file/cr/ZZZ").json() == {"detail": "CR not available for this set"}
     assert server.get("/ar/file/cr/BLB", params={"format": "pdf"}).json() == {
-        "detail": "CR for this set not available in specified format"}
+        "detail": "CR for this set not available in specified format"
+    }
     missing = server.get("/ar/diff/cr", params={"old": "AAA", "new": "BBB"})
     assert missing.status_code == 404
     assert missing.json() == {"detail": "No diff between these set codes found", "old": "AAA", "new": "BBB"}
@@ -161,8 +175,21 @@ def test_error_bodies_are_those_of_the_contract(server):
     assert one.status_code == 404 and one.json()["old"] == "AAA" and one.json()["new"] is None
 
 
-@pytest.mark.parametrize("value, ok", [("true", True), ("1", True), ("yes", True), ("on", True), ("false", True),
-                                       ("0", True), ("no", True), ("off", True), ("maybe", False), ("2", False)])
+@pytest.mark.parametrize(
+    "value, ok",
+    [
+        ("true", True),
+        ("1", True),
+        ("yes", True),
+        ("on", True),
+        ("false", True),
+        ("0", True),
+        ("no", True),
+        ("off", True),
+        ("maybe", False),
+        ("2", False),
+    ],
+)
 def test_booleans_take_the_contract_spellings_and_refuse_others_with_422(server, value, ok):
     resp = server.get("/ar/cr/702.19", params={"find_definition": value})
     if ok:
@@ -184,16 +211,18 @@ def test_unknown_parameters_are_ignored_and_slashes_redirect_with_the_query(serv
 def test_cors_star_preflight_and_head_405(server):
     resp = server.get("/ar/cr/100.1", headers={"Origin": "https://example.org"})
     assert resp.headers["access-control-allow-origin"] == "*"
-    pre = server.options("/ar/cr/100.1", headers={"Origin": "https://example.org",
-                                                  "Access-Control-Request-Method": "GET"})
+    pre = server.options(
+        "/ar/cr/100.1", headers={"Origin": "https://example.org", "Access-Control-Request-Method": "GET"}
+    )
     assert pre.status_code == 200 and pre.headers["access-control-allow-origin"] == "*"
     assert pre.headers["access-control-max-age"] == "600"
     assert server.head("/ar/cr/100.1").status_code == 405
 
 
 def test_fuzzy_glossary_matches_parts_and_the_obsolete_entries(server):
-    assert server.get("/ar/cr/glossary/banding", params={"fuzzy": "true"}).json()["term"] == \
-        "Banding, “Bands with Other”"
+    assert (
+        server.get("/ar/cr/glossary/banding", params={"fuzzy": "true"}).json()["term"] == "Banding, “Bands with Other”"
+    )
     assert server.get("/ar/cr/glossary/mana burn", params={"fuzzy": "true"}).json()["term"] == "Mana Burn (Obsolete)"
     assert server.get("/ar/cr/glossary/xqzvw", params={"fuzzy": "true"}).status_code == 404
     ability = server.get("/ar/cr/glossary").json()["ability"]
@@ -210,9 +239,9 @@ def test_raw_text_is_utf8_lf_without_bom_in_the_layout_judgebot_reads(server):
     assert re.search(r"effective as of (.*?)\.", text).group(1) == "November 14, 2025"
     # judgebot's loader (modules/cr.ts parseCr): rules after the first "Credits", glossary
     # between the next "Glossary" and "Credits", entries separated by blank lines
-    rules = text[text.index("\nCredits\n") + 9:].strip()
+    rules = text[text.index("\nCredits\n") + 9 :].strip()
     glossary_at = rules.index("\nGlossary\n") + 10
-    glossary = rules[glossary_at:rules.index("\nCredits\n")].strip()
+    glossary = rules[glossary_at : rules.index("\nCredits\n")].strip()
     entries = [e for e in rules[:glossary_at].split("\n\n") if re.match(r"^\d{3}\.\w*\.?", e)]
     numbers = {e.split(" ", 1)[0].rstrip(".") for e in entries}
     assert len(numbers) >= 3000 and {"100.1", "100.1a", "702.19a", "702.37a"} <= numbers
@@ -257,8 +286,12 @@ def test_trace_of_morph_goes_back_through_the_2009_renumbering(server):
     assert body["ruleNumber"] == "702.37a"
     items = body["items"]
     assert items[-1]["old"]["ruleNumber"] == "502.26a" and items[-1]["new"]["ruleNumber"] == "702.34a"
-    assert items[-1]["diff"] == {"sourceSet": "Alara Reborn", "sourceCode": "ARB", "destSet": "Magic 2010",
-                                 "destCode": "M10"}
+    assert items[-1]["diff"] == {
+        "sourceSet": "Alara Reborn",
+        "sourceCode": "ARB",
+        "destSet": "Magic 2010",
+        "destCode": "M10",
+    }
     assert all(i["action"] in ("created", "edited", "replaced", "moved") for i in items)
     assert server.get("/ar/cr/trace/702.19", params={"find_definition": "true"}).json()["ruleNumber"] == "702.19a"
 
@@ -282,12 +315,21 @@ def test_api_answers_what_the_command_line_prints(server, kb):
     cases = [
         ("/api/v1/rules/702.37a", {"edition": "BLB"}, ["show", "702.37a", "--edition", "BLB", *k]),
         ("/api/v1/search", {"q": "morph", "limit": 5}, ["search", "morph", "--limit", "5", *k]),
-        ("/api/v1/search", {"q": "trample", "all_editions": "true", "kind": "rule"},
-         ["search", "trample", "--all-editions", "--kind", "rule", *k]),
-        ("/api/v1/search", {"q": "deathtouch", "edition": "2024-08-02", "section": "702"},
-         ["search", "deathtouch", "--edition", "2024-08-02", "--section", "702", *k]),
-        ("/api/v1/diff", {"old": "2009-05-01", "new": "2009-07-11", "section": "702"},
-         ["diff", "2009-05-01", "2009-07-11", "--section", "702", *k]),
+        (
+            "/api/v1/search",
+            {"q": "trample", "all_editions": "true", "kind": "rule"},
+            ["search", "trample", "--all-editions", "--kind", "rule", *k],
+        ),
+        (
+            "/api/v1/search",
+            {"q": "deathtouch", "edition": "2024-08-02", "section": "702"},
+            ["search", "deathtouch", "--edition", "2024-08-02", "--section", "702", *k],
+        ),
+        (
+            "/api/v1/diff",
+            {"old": "2009-05-01", "new": "2009-07-11", "section": "702"},
+            ["diff", "2009-05-01", "2009-07-11", "--section", "702", *k],
+        ),
         ("/api/v1/history/702.37a", {}, ["history", "702.37a", *k]),
         ("/api/v1/editions", {}, ["editions", *k]),
         ("/api/v1/check", {"edition": "FDN"}, ["check", "--edition", "FDN", *k]),
@@ -315,8 +357,9 @@ def test_api_edition_names_and_errors_have_one_json_shape(server, kb):
 
 def test_openapi_and_an_offline_docs_page(server):
     spec = server.get("/api/v1/openapi.json").json()
-    assert {"/rules/{number}", "/search", "/diff", "/history/{number}", "/glossary", "/check", "/editions"} <= \
-        set(spec["paths"])
+    assert {"/rules/{number}", "/search", "/diff", "/history/{number}", "/glossary", "/check", "/editions"} <= set(
+        spec["paths"]
+    )
     for path in spec["paths"].values():
         names = {p["name"] for p in path["get"].get("parameters", [])}
         assert {"edition", "lang"} <= names
@@ -334,8 +377,9 @@ def test_static_pages_are_compressed_validated_and_cached_by_kind(server, kb):
     assert resp.status_code == 200 and resp.headers["content-encoding"] == "gzip"
     assert resp.headers["cache-control"] == "no-cache" and "last-modified" in resp.headers
     assert 'id="702.37a"' in resp.text
-    again = server.get("/en/2025-11-14/702.html", headers={"Accept-Encoding": "gzip",
-                                                            "If-None-Match": resp.headers["etag"]})
+    again = server.get(
+        "/en/2025-11-14/702.html", headers={"Accept-Encoding": "gzip", "If-None-Match": resp.headers["etag"]}
+    )
     assert again.status_code == 304 and again.content == b""
     since = server.get("/en/2025-11-14/702.html", headers={"If-Modified-Since": resp.headers["last-modified"]})
     assert since.status_code == 304
@@ -368,10 +412,22 @@ def raw_request(base: str, target: bytes) -> tuple[int, bytes]:
     return int(head.split()[1]), body
 
 
-@pytest.mark.parametrize("target", [b"/%00", b"/en/%00.html", b"/../../etc/passwd", b"/en/..%2f..%2fdata/editions.json",
-                                    b"/%2e%2e/%2e%2e/etc/passwd", b"/ar/cr/%00", b"/api/v1/rules/%00",
-                                    b"/" + b"a" * 6000, b"/ar/cr/" + b"9" * 6000, b"/%ff%fe.html",
-                                    b"/api/v1/search?q=" + b"x" * 7000])
+@pytest.mark.parametrize(
+    "target",
+    [
+        b"/%00",
+        b"/en/%00.html",
+        b"/../../etc/passwd",
+        b"/en/..%2f..%2fdata/editions.json",
+        b"/%2e%2e/%2e%2e/etc/passwd",
+        b"/ar/cr/%00",
+        b"/api/v1/rules/%00",
+        b"/" + b"a" * 6000,
+        b"/ar/cr/" + b"9" * 6000,
+        b"/%ff%fe.html",
+        b"/api/v1/search?q=" + b"x" * 7000,
+    ],
+)
 def test_hostile_paths_get_a_4xx_with_a_body_never_a_traceback(server, target):
     status, body = raw_request(str(server.base_url), target)
     assert 400 <= status < 500, target
@@ -403,11 +459,17 @@ def test_binds_loopback_and_warns_once_for_another_host(kb):
 
 
 def test_a_folder_that_is_not_a_knowledge_base_is_refused_in_one_line(tmp_path):
-    result = subprocess.run([sys.executable, "-m", "comprules.cli", "serve", "--kb", str(tmp_path), "--port", "0"],
-                            capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        [sys.executable, "-m", "comprules.cli", "serve", "--kb", str(tmp_path), "--port", "0"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert result.returncode == 2
-    assert result.stderr.strip().splitlines() == [f"comprules: no knowledge base at {tmp_path.resolve()} "
-                                                  f"(run: comprules build SOURCE... --kb {tmp_path.resolve()})"]
+    assert result.stderr.strip().splitlines() == [
+        f"comprules: no knowledge base at {tmp_path.resolve()} "
+        f"(run: comprules build SOURCE... --kb {tmp_path.resolve()})"
+    ]
 
 
 def test_a_rebuild_is_picked_up_without_restart_and_never_half_of_each(tmp_path, en_dir):

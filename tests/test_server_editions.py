@@ -30,8 +30,21 @@ def run(*args):
     return CliRunner().invoke(main, list(args))
 
 
-@pytest.mark.parametrize("name", ["2024-08-02", "BLB", "blb", "Bloomburrow", "bloomburrow", "2024-09-01",
-                                  "en/BLB", "en/2024-08-02", "2024-07-30", "2024-10-31"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "2024-08-02",
+        "BLB",
+        "blb",
+        "Bloomburrow",
+        "bloomburrow",
+        "2024-09-01",
+        "en/BLB",
+        "en/2024-08-02",
+        "2024-07-30",
+        "2024-10-31",
+    ],
+)
 def test_show_702_37a_reaches_bloomburrow_by_every_name(kb, name):
     result = run("show", "702.37a", "--edition", name, "--kb", str(kb), "--json")
     assert result.exit_code == 0, result.output
@@ -44,11 +57,14 @@ def test_the_next_set_and_the_day_it_came_into_force(kb):
         assert json.loads(result.stdout)["edition"] == "en/2024-11-08", name
 
 
-@pytest.mark.parametrize("name, nearest", [
-    ("Blomburrow", "en/2024-07-30 (Bloomburrow, BLB)"),            # a typo of a set name
-    ("DSK", "nearest:"),                                             # a set without an edition in the table
-    ("2003-03-15", "en/2024-02-02 (Murders at Karlov Manor, MKM)"),  # before the first edition built
-])
+@pytest.mark.parametrize(
+    "name, nearest",
+    [
+        ("Blomburrow", "en/2024-07-30 (Bloomburrow, BLB)"),  # a typo of a set name
+        ("DSK", "nearest:"),  # a set without an edition in the table
+        ("2003-03-15", "en/2024-02-02 (Murders at Karlov Manor, MKM)"),  # before the first edition built
+    ],
+)
 def test_an_unknown_edition_is_one_line_naming_the_nearest(kb, name, nearest):
     result = run("show", "702.37a", "--edition", name, "--kb", str(kb))
     assert result.exit_code == 2
@@ -66,8 +82,12 @@ def test_a_day_whose_edition_is_not_built_names_that_edition(kb):
 def test_editions_lists_date_set_code_and_rule_count(kb):
     rows = json.loads(run("editions", "--kb", str(kb), "--json").stdout)["editions"]
     blb = next(r for r in rows if r["name"] == "en/2024-07-30")
-    assert (blb["set"], blb["code"], blb["file_date"], blb["effective"]) == ("Bloomburrow", "BLB", "2024-08-02",
-                                                                              "2024-07-30")
+    assert (blb["set"], blb["code"], blb["file_date"], blb["effective"]) == (
+        "Bloomburrow",
+        "BLB",
+        "2024-08-02",
+        "2024-07-30",
+    )
     assert blb["rules"] == 2993
     text = run("editions", "--kb", str(kb)).output.splitlines()
     assert len(text) == 3 and "BLB" in text[1] and "2993 rules" in text[1] and "Bloomburrow" in text[1]

@@ -144,79 +144,126 @@ def fake_extract(text: str, lang: str = "en") -> list[Reference]:
         elif m["num"]:
             n = m["num"]
             kind = "rule" if "." in n else "section"
-            out.append(Reference(m.start("num"), m.end("num"), kind, (n,),
-                                     ((m.start("num"), m.end("num"), n),)))
+            out.append(Reference(m.start("num"), m.end("num"), kind, (n,), ((m.start("num"), m.end("num"), n),)))
         elif m["chapter"]:
             c = m["chapter"]
-            out.append(Reference(m.start("chapter"), m.end("chapter"), "chapter", (c,),
-                                     ((m.start("chapter"), m.end("chapter"), c),)))
+            out.append(
+                Reference(
+                    m.start("chapter"), m.end("chapter"), "chapter", (c,), ((m.start("chapter"), m.end("chapter"), c),)
+                )
+            )
         else:
             t = m["term"]
-            out.append(Reference(m.start("term"), m.end("term"), "glossary", (t,),
-                                     ((m.start("term"), m.end("term"), t),)))
+            out.append(
+                Reference(m.start("term"), m.end("term"), "glossary", (t,), ((m.start("term"), m.end("term"), t),))
+            )
     return out
 
 
-def make_rule(number: str, text: str = "", *, title: str | None = None,
-              examples: tuple[str, ...] = (), rule_id: str | None = None) -> Rule:
+def make_rule(
+    number: str, text: str = "", *, title: str | None = None, examples: tuple[str, ...] = (), rule_id: str | None = None
+) -> Rule:
     kind = number_kind(number)
     section = number[:3] if kind != "chapter" else None
-    return Rule(id=rule_id or number, number=number, kind=kind, text=text or (title or ""),
-                line=1, title=title, examples=examples, parent=parent_number(number),
-                section=section, chapter=number[0])
+    return Rule(
+        id=rule_id or number,
+        number=number,
+        kind=kind,
+        text=text or (title or ""),
+        line=1,
+        title=title,
+        examples=examples,
+        parent=parent_number(number),
+        section=section,
+        chapter=number[0],
+    )
 
 
-def entry(term: str, text: str, *, aliases: tuple[str, ...] = (), obsolete: bool = False,
-          slug: str | None = None) -> GlossaryEntry:
-    return GlossaryEntry(term=term, aliases=aliases, obsolete=obsolete, senses=(text,),
-                         text=text, line=1, slug=slug or U.slugify(term))
+def entry(
+    term: str, text: str, *, aliases: tuple[str, ...] = (), obsolete: bool = False, slug: str | None = None
+) -> GlossaryEntry:
+    return GlossaryEntry(
+        term=term, aliases=aliases, obsolete=obsolete, senses=(text,), text=text, line=1, slug=slug or U.slugify(term)
+    )
 
 
-def make_edition(name: str, rules: list[Rule], glossary: tuple[GlossaryEntry, ...] = (),
-                 *, kind: str = "edition") -> Edition:
+def make_edition(
+    name: str, rules: list[Rule], glossary: tuple[GlossaryEntry, ...] = (), *, kind: str = "edition"
+) -> Edition:
     lang, _, key = name.partition("/")
     effective = date.fromisoformat(key) if kind == "edition" else None
-    return Edition(name=name, lang=lang, effective=effective, kind=kind, source=f"{key}.txt",
-                   sha256="0" * 64, title=f"Test rules {key}", rules=tuple(rules),
-                   glossary=glossary)
+    return Edition(
+        name=name,
+        lang=lang,
+        effective=effective,
+        kind=kind,
+        source=f"{key}.txt",
+        sha256="0" * 64,
+        title=f"Test rules {key}",
+        rules=tuple(rules),
+        glossary=glossary,
+    )
 
 
 def small_edition(name: str = "en/2030-01-01") -> Edition:
-    return make_edition(name, [
-        make_rule("1", title="Basics"),
-        make_rule("100", title="General"),
-        make_rule("100.1", "A game has two sides. See rule 101.2a, and rules 101.2a–c."),
-        make_rule("100.1a", "Hostile text <script>alert(1)</script> & friends stay text."),
-        make_rule("100.2", "1. not a list\n# not a heading\n    not code, and _Tabletop_ is italic "
-                           "while 1+* stays a star."),
-        make_rule("101", title="Turns"),
-        make_rule("101.1", title="Untapping"),
-        make_rule("101.1a", "Untapping happens first. See section 2.",
-                  examples=("A player untaps. See rule 100.1.",)),
-        make_rule("101.2", "Steps follow each other."),
-        make_rule("101.2a", "The first step. See Mana Pool."),
-        make_rule("101.2b", "The second step, see rule 999.9 which does not exist."),
-        make_rule("101.2c", "The third step, see rule 100."),
-        make_rule("2", title="More"),
-        make_rule("200", title="Other Things"),
-        make_rule("200.1", "Other things follow rule 100.1a."),
-        make_rule("200.1", "A duplicated number is kept.", rule_id="200.1~2"),
-    ], (
-        entry("Control, Controller", "Who decides. See rule 100.1.", aliases=("Controller",),
-              slug="control-controller"),
-        entry("Mana Pool", "Where mana waits. See Control."),
-        entry("Old Term", "No longer used.", obsolete=True),
-    ))
+    return make_edition(
+        name,
+        [
+            make_rule("1", title="Basics"),
+            make_rule("100", title="General"),
+            make_rule("100.1", "A game has two sides. See rule 101.2a, and rules 101.2a–c."),
+            make_rule("100.1a", "Hostile text <script>alert(1)</script> & friends stay text."),
+            make_rule(
+                "100.2",
+                "1. not a list\n# not a heading\n    not code, and _Tabletop_ is italic while 1+* stays a star.",
+            ),
+            make_rule("101", title="Turns"),
+            make_rule("101.1", title="Untapping"),
+            make_rule(
+                "101.1a", "Untapping happens first. See section 2.", examples=("A player untaps. See rule 100.1.",)
+            ),
+            make_rule("101.2", "Steps follow each other."),
+            make_rule("101.2a", "The first step. See Mana Pool."),
+            make_rule("101.2b", "The second step, see rule 999.9 which does not exist."),
+            make_rule("101.2c", "The third step, see rule 100."),
+            make_rule("2", title="More"),
+            make_rule("200", title="Other Things"),
+            make_rule("200.1", "Other things follow rule 100.1a."),
+            make_rule("200.1", "A duplicated number is kept.", rule_id="200.1~2"),
+        ],
+        (
+            entry(
+                "Control, Controller",
+                "Who decides. See rule 100.1.",
+                aliases=("Controller",),
+                slug="control-controller",
+            ),
+            entry("Mana Pool", "Where mana waits. See Control."),
+            entry("Old Term", "No longer used.", obsolete=True),
+        ),
+    )
 
 
 def fragment() -> Edition:
-    return make_edition("fr/000_abcdef", [
-        Rule(id="¶1", number="¶1", kind="passage", text="Une question de forum.", line=1),
-        make_rule("402", title="Capacités"),
-        Rule(id="402¶1", number="402¶1", kind="passage", text="Voir règle 402.1.", line=3,
-             parent="402", section="402", chapter="4"),
-        make_rule("402.1", "Une règle citée, voir rule 402.1 et rule 999.1."),
-    ], kind="fragment")
+    return make_edition(
+        "fr/000_abcdef",
+        [
+            Rule(id="¶1", number="¶1", kind="passage", text="Une question de forum.", line=1),
+            make_rule("402", title="Capacités"),
+            Rule(
+                id="402¶1",
+                number="402¶1",
+                kind="passage",
+                text="Voir règle 402.1.",
+                line=3,
+                parent="402",
+                section="402",
+                chapter="4",
+            ),
+            make_rule("402.1", "Une règle citée, voir rule 402.1 et rule 999.1."),
+        ],
+        kind="fragment",
+    )
 
 
 @pytest.fixture
@@ -273,8 +320,11 @@ def test_home_lists_documents_first_then_editions_by_language_latest_first(small
     html = read(small_site / "index.html")
     assert html.index("en/2030-01-01/index.html") < html.index("en/2020-05-05/index.html")
     docs = html.index('<section class="docs" lang="fr" id="fr-documents"')
-    assert docs < html.index('<a href="fr/000_abcdef/index.html">Test rules 000_abcdef</a>') < html.index(
-        '<section class="lang" lang="en" id="en">')
+    assert (
+        docs
+        < html.index('<a href="fr/000_abcdef/index.html">Test rules 000_abcdef</a>')
+        < html.index('<section class="lang" lang="en" id="en">')
+    )
     assert "Extrait des Règles complètes · section 402" in html  # what the document is, in its language
     assert 'href="en/latest/index.html"' in html
 
@@ -311,8 +361,7 @@ def test_glossary_has_an_anchor_per_entry_aliases_and_obsolete_marked(small_site
 def test_fragment_has_one_page_showing_its_passages_and_rules_in_order(small_site):
     page = small_site / "fr/000_abcdef/index.html"
     html = read(page)
-    assert html.index("Une question de forum") < html.index("Capacités") < html.index(
-        "Une règle citée")
+    assert html.index("Une question de forum") < html.index("Capacités") < html.index("Une règle citée")
     assert {"¶1", "402", "402¶1", "402.1"} <= parse_page(page).ids
     assert 'href="#402.1"' in html  # a reference inside a fragment stays on its page
     assert "Aller à une règle" in html  # the go-to box speaks French on a French document
@@ -347,8 +396,7 @@ def test_reference_to_a_subrule_on_another_page_links_to_its_section_page_anchor
 
 def test_range_101_2a_to_c_links_each_printed_member(small_site):
     html = read(small_site / "en/2030-01-01/100.html")
-    assert ('rules <a href="101.html#101.2a">101.2a</a>–<a href="101.html#101.2c">c</a>'
-            in html)
+    assert 'rules <a href="101.html#101.2a">101.2a</a>–<a href="101.html#101.2c">c</a>' in html
 
 
 def test_section_reference_links_to_the_section_page(small_site):
@@ -400,8 +448,7 @@ def test_underscore_italics_render_as_emphasis_but_a_lone_star_does_not(small_si
 def test_reference_inside_emphasis_is_linked():
     md = make_markdown()
     layout, _ = U.layout(small_edition(), 100_000)
-    env = {"extract": fake_extract, "lang": "en", "known": {"101.2a"},
-           "urls": U.Urls("en/2030-01-01/100.html", layout)}
+    env = {"extract": fake_extract, "lang": "en", "known": {"101.2a"}, "urls": U.Urls("en/2030-01-01/100.html", layout)}
     html = render_text(md, "_see rule 101.2a_ now", env)
     assert html == '<em>see rule <a href="101.html#101.2a">101.2a</a></em> now'
 
@@ -409,13 +456,25 @@ def test_reference_inside_emphasis_is_linked():
 def test_plugin_is_a_core_rule_splitting_text_tokens_into_link_tokens():
     md = make_markdown()
     layout, _ = U.layout(small_edition(), 100_000)
-    env = {"extract": fake_extract, "lang": "en", "known": {"101.2a", "101.2c"},
-           "urls": U.Urls("en/2030-01-01/100.html", layout)}
+    env = {
+        "extract": fake_extract,
+        "lang": "en",
+        "known": {"101.2a", "101.2c"},
+        "urls": U.Urls("en/2030-01-01/100.html", layout),
+    }
     tokens = md.parseInline("rules 101.2a–c apply", env)[0].children
-    assert [t.type for t in tokens] == ["text", "link_open", "text", "link_close", "text",
-                                        "link_open", "text", "link_close", "text"]
-    assert [t.content for t in tokens if t.type == "text"] == ["rules ", "101.2a", "–", "c",
-                                                               " apply"]
+    assert [t.type for t in tokens] == [
+        "text",
+        "link_open",
+        "text",
+        "link_close",
+        "text",
+        "link_open",
+        "text",
+        "link_close",
+        "text",
+    ]
+    assert [t.content for t in tokens if t.type == "text"] == ["rules ", "101.2a", "–", "c", " apply"]
 
 
 # -- urls -----------------------------------------------------------------------------
@@ -450,15 +509,23 @@ def test_go_to_rule_box_understands_702_37a_and_R70237a():
     )
     result = subprocess.run(["node", "-e", script], capture_output=True, text=True, check=True)
     assert json.loads(result.stdout) == [
-        "en/latest/702.html#702.37a", "en/latest/702.html#702.37a",
-        "en/latest/702.html#702.37a", "en/latest/702.html", "en/latest/index.html#7", None,
+        "en/latest/702.html#702.37a",
+        "en/latest/702.html#702.37a",
+        "en/latest/702.html#702.37a",
+        "en/latest/702.html",
+        "en/latest/index.html#7",
+        None,
     ]
 
 
 def test_go_to_rule_box_is_on_every_page_with_the_edition_it_looks_in(small_site):
-    assert re.search(r'class="find goto" role="search" data-edition="en/2030-01-01" data-base="en/latest/" data-root=""',
-                     read(small_site / "index.html"))
-    assert 'data-edition="en/2030-01-01" data-base="" data-root="../../"' in read(small_site / "en/2030-01-01/index.html")
+    assert re.search(
+        r'class="find goto" role="search" data-edition="en/2030-01-01" data-base="en/latest/" data-root=""',
+        read(small_site / "index.html"),
+    )
+    assert 'data-edition="en/2030-01-01" data-base="" data-root="../../"' in read(
+        small_site / "en/2030-01-01/index.html"
+    )
     assert 'data-edition="en/2020-05-05" data-base="" data-root="../../"' in read(small_site / "en/2020-05-05/101.html")
     for path in ("diff/index.html", "fr/000_abcdef/index.html"):
         assert '<form class="find goto" role="search"' in read(small_site / path), path
@@ -495,12 +562,15 @@ def test_long_section_is_split_into_parts_and_links_point_to_the_right_part(tmp_
 
 
 def test_section_without_a_heading_unit_still_gets_its_page(tmp_path):
-    edition = make_edition("en/2032-01-01", [
-        make_rule("1", title="One"),
-        make_rule("100.1", "A rule whose section heading was lost. See rule 101.1."),
-        make_rule("101", title="Kept"),
-        make_rule("101.1", "Back to rule 100.1."),
-    ])
+    edition = make_edition(
+        "en/2032-01-01",
+        [
+            make_rule("1", title="One"),
+            make_rule("100.1", "A rule whose section heading was lost. See rule 101.1."),
+            make_rule("101", title="Kept"),
+            make_rule("101.1", "Back to rule 100.1."),
+        ],
+    )
     out = tmp_path / "site"
     render_site([edition], out, extract=fake_extract, search=False)
     assert "100.1" in parse_page(out / "en/2032-01-01/100.html").ids
@@ -520,9 +590,11 @@ def test_cited_by_list_under_each_cited_rule_links_back_to_the_citing_rules(tmp_
     out = tmp_path / "site"
     render_site([small_edition()], out, graph=graph, extract=fake_extract, search=False)
     html = read(out / "en/2030-01-01/100.html")
-    assert ('<span class="cb">Cited by: <a href="#100.1">100.1</a>, '  # inside 100.1a's own paragraph
-            '<a href="200.html#200.1">200.1</a>, '
-            '<a href="glossary.html#mana-pool">Mana Pool</a></span></p>') in html
+    assert (
+        '<span class="cb">Cited by: <a href="#100.1">100.1</a>, '  # inside 100.1a's own paragraph
+        '<a href="200.html#200.1">200.1</a>, '
+        '<a href="glossary.html#mana-pool">Mana Pool</a></span></p>'
+    ) in html
     assert 'Cited by: <a href="101.html#101.1a">101.1a</a>' in html  # under the section heading
     assert html.count('class="cb"') == 2
     assert broken_links(out) == []
@@ -571,7 +643,6 @@ def test_a_failed_render_leaves_the_previous_site_in_place(tmp_path):
 @pytest.fixture(scope="module")
 def real_site(en_dir, tmp_path_factory) -> Path:
     from comprules.corpus import parse_file
-
     from comprules.graph import kb_graph
 
     edition = parse_file(en_dir / "2026-08-07.txt")
@@ -603,8 +674,12 @@ def test_real_702_html_holds_702_37a_even_when_the_section_is_split_into_parts(r
 def test_real_reference_to_rule_702_37_links_to_its_anchor_on_the_702_page(real_site):
     folder = real_site / "en/2026-08-07"
     pattern = re.compile(r'rule <a href="(?P<href>(?:702(?:-\d)?\.html)?#702\.37)">702\.37</a>')
-    found = [(page, m["href"]) for page in sorted(folder.glob("*.html")) if page.name != "all.html"
-             for m in pattern.finditer(read(page))]
+    found = [
+        (page, m["href"])
+        for page in sorted(folder.glob("*.html"))
+        if page.name != "all.html"
+        for m in pattern.finditer(read(page))
+    ]
     assert found, "no page cites rule 702.37"
     for page, href in found:
         target = (page.parent / href.partition("#")[0]).resolve() if not href.startswith("#") else page
@@ -653,25 +728,33 @@ def test_whole_corpus_renders_with_every_link_resolving_and_section_pages_under_
 
 
 def test_glossary_terms_link_longest_first_with_plurals_once_per_rule(tmp_path):
-    edition = make_edition("en/2033-01-01", [
-        make_rule("1", title="One"),
-        make_rule("100", title="Things"),
-        make_rule("100.1", "Two mana pools hold mana; the mana pool empties, and mana pools again."),
-        make_rule("100.2", "Abilities are not an Ability Word."),
-    ], (
-        entry("Mana", "Coloured resource."),
-        entry("Mana Pool", "Where mana waits."),
-        entry("Ability", "Text on an object."),
-        entry("Ability Word", "An italic word."),
-        entry("Old Term", "No longer used.", obsolete=True),
-    ))
+    edition = make_edition(
+        "en/2033-01-01",
+        [
+            make_rule("1", title="One"),
+            make_rule("100", title="Things"),
+            make_rule("100.1", "Two mana pools hold mana; the mana pool empties, and mana pools again."),
+            make_rule("100.2", "Abilities are not an Ability Word."),
+        ],
+        (
+            entry("Mana", "Coloured resource."),
+            entry("Mana Pool", "Where mana waits."),
+            entry("Ability", "Text on an object."),
+            entry("Ability Word", "An italic word."),
+            entry("Old Term", "No longer used.", obsolete=True),
+        ),
+    )
     out = tmp_path / "site"
     render_site([edition], out, extract=fake_extract, search=False)
     html = read(out / "en/2033-01-01/100.html")
-    assert ('Two <a class="g" href="glossary.html#mana-pool">mana pools</a> hold '
-            '<a class="g" href="glossary.html#mana">mana</a>; the mana pool empties') in html
-    assert ('<a class="g" href="glossary.html#ability">Abilities</a> are not an '
-            '<a class="g" href="glossary.html#ability-word">Ability Word</a>') in html
+    assert (
+        'Two <a class="g" href="glossary.html#mana-pool">mana pools</a> hold '
+        '<a class="g" href="glossary.html#mana">mana</a>; the mana pool empties'
+    ) in html
+    assert (
+        '<a class="g" href="glossary.html#ability">Abilities</a> are not an '
+        '<a class="g" href="glossary.html#ability-word">Ability Word</a>'
+    ) in html
     assert broken_links(out) == []
 
 
@@ -679,9 +762,15 @@ def test_term_matcher_leaves_out_obsolete_and_frequent_terms_and_matches_whole_w
     from comprules.site.terms import TermMatcher
 
     rules = [make_rule("100.1", f"A player plays card {k}.") for k in range(60)]
-    edition = make_edition("en/2034-01-01", rules, (
-        entry("Player", "Someone."), entry("Card", "A card."), entry("Old Term", "Gone.", obsolete=True),
-    ))
+    edition = make_edition(
+        "en/2034-01-01",
+        rules,
+        (
+            entry("Player", "Someone."),
+            entry("Card", "A card."),
+            entry("Old Term", "Gone.", obsolete=True),
+        ),
+    )
     matcher = TermMatcher.for_edition(edition)
     assert list(matcher.find("A player plays an old term.")) == []  # frequent, obsolete
     full = TermMatcher.of(edition.glossary)
@@ -697,9 +786,16 @@ def test_fast_path_renders_exactly_what_markdown_it_renders_for_a_whole_real_edi
     edition = editions["en/2026-08-07"]
     md = make_markdown()
     layout, _ = U.layout(edition, 90_000)
-    env = {"extract": extract, "lang": "en", "known": frozenset(edition.by_id), "edition": edition.name,
-           "urls": U.Urls("en/2026-08-07/702.html", layout), "stats": {},
-           "terms": TermMatcher.for_edition(edition), "glossary": "glossary.html"}
+    env = {
+        "extract": extract,
+        "lang": "en",
+        "known": frozenset(edition.by_id),
+        "edition": edition.name,
+        "urls": U.Urls("en/2026-08-07/702.html", layout),
+        "stats": {},
+        "terms": TermMatcher.for_edition(edition),
+        "glossary": "glossary.html",
+    }
     texts = [r.text for r in edition.rules] + [ex for r in edition.rules for ex in r.examples]
     fast = [t for t in texts if not re.search(r"[_*\\\r\0]", t)]
     assert len(fast) > 3000
@@ -724,12 +820,16 @@ def test_diff_text_marks_play_deleted_and_cast_inserted_and_escapes():
     a, b = texts.side_by_side("You may play this card <b>now</b>.", "You may cast this card <b>now</b>.")
     assert str(a) == "You may <del>play</del> this card &lt;b&gt;now&lt;/b&gt;."
     assert str(b) == "You may <ins>cast</ins> this card &lt;b&gt;now&lt;/b&gt;."
-    assert str(texts.inline("you may play it now", "you may cast it")) == \
-        "you may <del>play</del> <ins>cast</ins> it <del>now</del>"
+    assert (
+        str(texts.inline("you may play it now", "you may cast it"))
+        == "you may <del>play</del> <ins>cast</ins> it <del>now</del>"
+    )
     # quotes and dashes are folded when words are compared, shown when the change is typography
     assert str(texts.inline("It is a “card” -- now.", 'It is a "card" — now.')) == "It is a &quot;card&quot; — now."
-    assert str(texts.inline('Choose "face-down"', "Choose “face down”", typography=True)) == \
-        "Choose <del>&quot;</del><ins>“</ins>face<del>-</del> down<del>&quot;</del><ins>”</ins>"
+    assert (
+        str(texts.inline('Choose "face-down"', "Choose “face down”", typography=True))
+        == "Choose <del>&quot;</del><ins>“</ins>face<del>-</del> down<del>&quot;</del><ins>”</ins>"
+    )
 
 
 def test_one_renderer_shows_italics_urls_and_the_symbol_font():
@@ -737,14 +837,18 @@ def test_one_renderer_shows_italics_urls_and_the_symbol_font():
 
     md = make_markdown()
     assert render_text(md, "These _Magic_ rules cost {o3}{oU}.", {}) == "These <em>Magic</em> rules cost {3}{U}."
-    html = render_text(md, "See <http://www.wizards.com/Magic/TCG/Events.aspx>. Or www.wizards.com/customerservice.", {})
+    html = render_text(
+        md, "See <http://www.wizards.com/Magic/TCG/Events.aspx>. Or www.wizards.com/customerservice.", {}
+    )
     assert '<a href="http://www.wizards.com/Magic/TCG/Events.aspx" class="url" rel="external">' in html
     assert '<a href="http://www.wizards.com/customerservice" class="url" rel="external">' in html
     assert "&lt;http" not in html
     # the change marks nest inside links and emphasis, and do not keep the symbol font from being read
     assert render_text(md, "_Magic_ costs {o3}", {}, [(14, 18, "ins")]) == "<em>Magic</em> costs <ins>{3}</ins>"
-    assert render_text(md, "a cost of {o0}", {}, [(10, 11, "ins"), (13, 14, "ins")]) == \
-        "a cost of <ins>{</ins>0<ins>}</ins>"
+    assert (
+        render_text(md, "a cost of {o0}", {}, [(10, 11, "ins"), (13, 14, "ins")])
+        == "a cost of <ins>{</ins>0<ins>}</ins>"
+    )
 
 
 # -- the whole corpus: diffs, history, switcher, FR ⇄ EN, search, home -------------------
@@ -770,15 +874,18 @@ def test_home_lists_editions_with_set_names_diffs_and_data(site):
 def test_diff_index_has_every_pair_and_the_2009_renumbering_moves_502_to_702(site):
     assert len(list((site / "diff/en").glob("*/index.html"))) == 73
     index = read(site / "diff/en/2009-05-01..2009-07-11/index.html")
-    assert re.search(r'<a href="../../../en/2009-05-01/502.html">502</a> Keyword Abilities</td><td>→</td>'
-                     r'<td><a href="../../../en/2009-07-11/702.html">702</a> Keyword Abilities', index)
+    assert re.search(
+        r'<a href="../../../en/2009-05-01/502.html">502</a> Keyword Abilities</td><td>→</td>'
+        r'<td><a href="../../../en/2009-07-11/702.html">702</a> Keyword Abilities',
+        index,
+    )
     assert re.search(r'<span class="k k-moved-edited">moved \+ edited</span> \d{3,}', index)
     assert re.search(r'<h2 id="moves">Moves \(renumbered, words unchanged\) <span class="muted">\(\d{3,}\)', index)
     pages = sorted((site / "diff/en/2009-05-01..2009-07-11").glob("702*.html"))
     text = "".join(read(p) for p in pages)
     m = re.search(r'<h2 class="move"><a href="[^"]*#502.26a">502.26a</a> → <a href="[^"]*#702.34a">702.34a</a>', text)
     assert m, "502.26a → 702.34a not shown"
-    after = text[m.end():m.end() + 3000]
+    after = text[m.end() : m.end() + 3000]
     assert "<del>play</del>" in after and "<ins>cast</ins>" in after
 
 
@@ -796,11 +903,10 @@ def test_history_of_702_37a_walks_back_to_502_26a_in_2002_10_07(site):
 
 @pytest.mark.slow
 def test_switcher_tables_send_morph_702_37a_to_702_34a_in_2009_07_11(site):
-    page = read(site / "en/2009-07-11/702.html") + "".join(
-        read(p) for p in (site / "en/2009-07-11").glob("702-*.html"))
+    page = read(site / "en/2009-07-11/702.html") + "".join(read(p) for p in (site / "en/2009-07-11").glob("702-*.html"))
     assert '<p id="702.34a" class="sr" data-l="702.37a">' in page
     table = read(site / "lineage/en/2009-07-11.js")
-    data = json.loads(table[table.index("=", table.index("]")) + 1:].rstrip(";\n"))
+    data = json.loads(table[table.index("=", table.index("]")) + 1 :].rstrip(";\n"))
     assert data["m"]["702.37a"] == "702.34a"
     editions = read(site / "lineage/editions.js")
     assert '["2009-07-11","Magic 2010 (first renumbered CR)"]' in editions
@@ -816,8 +922,11 @@ def test_french_documents_side_by_side_with_their_english_edition_and_the_lexico
     row = re.search(r'<tr id="502.26">(.*?)</tr>', html).group(1)
     assert "Mue" in row and "Morph" in row and '<td lang="en">' in row
     lexicon = read(site / "compare/lexicon.html")
-    assert re.search(r'<td lang="en"><a href="[^"]*#morph">Morph</a></td>'
-                     r'<td><a href="[^"]*004_99dc3338bd3ea994/index.html#502.26">Mue</a></td>', lexicon)
+    assert re.search(
+        r'<td lang="en"><a href="[^"]*#morph">Morph</a></td>'
+        r'<td><a href="[^"]*004_99dc3338bd3ea994/index.html#502.26">Mue</a></td>',
+        lexicon,
+    )
 
 
 @pytest.mark.slow
@@ -846,23 +955,36 @@ def test_search_data_is_the_index_s_own_and_under_3_mb_per_language(site, full_k
     # segment.js: the vocabulary Chinese queries are cut with (comprules.segment)
     assert set(sizes) == {"en", "fr", "zh", "segment"} and all(size <= 3_000_000 for size in sizes.values()), sizes
     raw = (site / "search" / "en.js").read_text(encoding="utf-8")
-    data = json.loads(raw[raw.index("=", raw.index("CR_SEARCH[")) + 1:].rstrip().rstrip(";"))
+    data = json.loads(raw[raw.index("=", raw.index("CR_SEARCH[")) + 1 :].rstrip().rstrip(";"))
     assert data == json.loads(json.dumps(site_data(full_kb[0] / "index", "en"), ensure_ascii=False))
     assert {d[7] for d in data["docs"]} == {"en/2026-08-07"} and len(data["docs"]) > 3900
     search = read(site / "search.html")
-    assert '<script src="search/en.js" defer></script>' in search and '<script src="search/fr.js" defer></script>' in search
+    assert (
+        '<script src="search/en.js" defer></script>' in search
+        and '<script src="search/fr.js" defer></script>' in search
+    )
     assert 'src="static/search.js"' in search and "comprules serve" in search
     # the search box in the header of every page, with the search page's address from there
     assert '<form class="find goto" role="search" action="../../search.html" method="get"' in read(
-        site / "en" / "2026-08-07" / "702.html")
+        site / "en" / "2026-08-07" / "702.html"
+    )
     assert '<form class="find goto" role="search" action="search.html" method="get"' in read(site / "index.html")
 
 
 @pytest.mark.slow
 def test_whole_site_has_every_kind_of_page_and_its_fingerprint(full_kb):
     site = full_kb[0] / "site"
-    for path in ("index.html", "search.html", "diff/index.html", "compare/index.html", "compare/lexicon.html",
-                 "history/en/702.37a.html", "lineage/editions.js", "data/graph.graphml", "en/latest/702.html"):
+    for path in (
+        "index.html",
+        "search.html",
+        "diff/index.html",
+        "compare/index.html",
+        "compare/lexicon.html",
+        "history/en/702.37a.html",
+        "lineage/editions.js",
+        "data/graph.graphml",
+        "en/latest/702.html",
+    ):
         assert (site / path).is_file(), path
     from comprules.site import cache
 
@@ -903,7 +1025,9 @@ def test_crawler_reports_missing_files_missing_anchors_and_external_links(tmp_pa
     (tmp_path / "a").mkdir()
     (tmp_path / "a/index.html").write_text(
         '<p id="x">x</p><a href="b.html">b</a><a href="index.html#y">y</a><a href="#x">x</a>'
-        '<a href="https://example.org/">e</a><a href="../a/index.html#x">ok</a>', encoding="utf-8")
+        '<a href="https://example.org/">e</a><a href="../a/index.html#x">ok</a>',
+        encoding="utf-8",
+    )
     assert broken_links(tmp_path) == [
         "a/index.html: b.html (no such file)",
         "a/index.html: index.html#y (no such anchor)",
@@ -913,45 +1037,63 @@ def test_crawler_reports_missing_files_missing_anchors_and_external_links(tmp_pa
 
 # -- bulletins, facets, history, any two editions (issue 13) -------------------------------
 
+
 def _bulletin_heads(html: str) -> list[tuple[str, int]]:
-    main = html[html.index("<main"):]
+    main = html[html.index("<main") :]
     return [(h, int(n)) for h, n in re.findall(r'<h2 id="([\w-]+)">[^<]+ <span class="muted">\((\d+)\)</span>', main)]
 
 
 @pytest.mark.slow
 def test_bulletin_2026_08_07_lists_9_added_5_edited_5_moved_and_edited_then_12_moves(site):
     html = read(site / "diff/en/2026-06-19..2026-08-07/index.html")
-    assert _bulletin_heads(html) == [("added", 9), ("edited", 5), ("moved-edited", 5), ("glossary-added", 4),
-                                     ("moves", 12)]
+    assert _bulletin_heads(html) == [
+        ("added", 9),
+        ("edited", 5),
+        ("moved-edited", 5),
+        ("glossary-added", 4),
+        ("moves", 12),
+    ]
     # every number links into its edition: old → new for a move, both for an edit in place
-    assert re.search(r'<a href="../../../en/2026-06-19/310.html#310.8a">310.8a</a> → '
-                     r'<a href="../../../en/2026-08-07/310.html#310.9a">310.9a</a> '
-                     r'<span class="k k-moved-edited">moved \+ edited</span>', html)
-    assert re.search(r'<a href="../../../en/2026-06-19/722.html#722.3a">722.3a</a> <a class="also" '
-                     r'href="../../../en/2026-08-07/722.html#722.3a"', html)
-    moves = html[html.index('<h2 id="moves">'):]
+    assert re.search(
+        r'<a href="../../../en/2026-06-19/310.html#310.8a">310.8a</a> → '
+        r'<a href="../../../en/2026-08-07/310.html#310.9a">310.9a</a> '
+        r'<span class="k k-moved-edited">moved \+ edited</span>',
+        html,
+    )
+    assert re.search(
+        r'<a href="../../../en/2026-06-19/722.html#722.3a">722.3a</a> <a class="also" '
+        r'href="../../../en/2026-08-07/722.html#722.3a"',
+        html,
+    )
+    moves = html[html.index('<h2 id="moves">') :]
     assert moves.count("<tr ") == 12
-    assert '<td><a href="../../../en/2026-06-19/704.html#704.5z">704.5z</a></td><td>→</td><td><a href=' \
-           '"../../../en/2026-08-07/704.html#704.5aa">704.5aa</a></td>' in moves
+    assert (
+        '<td><a href="../../../en/2026-06-19/704.html#704.5z">704.5z</a></td><td>→</td><td><a href='
+        '"../../../en/2026-08-07/704.html#704.5aa">704.5aa</a></td>' in moves
+    )
     # references in the texts are links too, into the new edition
-    edited = html[html.index('<h2 id="edited">'):html.index('<h2 id="moved-edited">')]
+    edited = html[html.index('<h2 id="edited">') : html.index('<h2 id="moved-edited">')]
     assert '<a href="../../../en/2026-08-07/704.html">704</a>' in edited
     assert "<del>,</del><ins>.</ins>" in edited  # 722.3a's comma became a period
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("pair, group, number, mark", [
-    ("2022-04-29..2022-10-07", "typography", "702.124g", "<ins>“</ins>"),
-    ("2026-04-17..2026-06-19", "typography", "708.2b", "<del>-</del>"),
-    ("2023-04-14..2023-09-01", "typography", "111.10i", "<del>“</del>"),
-    ("2022-04-29..2022-10-07", "rewritten", "100.7", "<ins>"),
-])
+@pytest.mark.parametrize(
+    "pair, group, number, mark",
+    [
+        ("2022-04-29..2022-10-07", "typography", "702.124g", "<ins>“</ins>"),
+        ("2026-04-17..2026-06-19", "typography", "708.2b", "<del>-</del>"),
+        ("2023-04-14..2023-09-01", "typography", "111.10i", "<del>“</del>"),
+        ("2022-04-29..2022-10-07", "rewritten", "100.7", "<ins>"),
+    ],
+)
 def test_bulletins_show_typography_and_rewrites_as_changes(site, pair, group, number, mark):
     html = read(site / f"diff/en/{pair}/index.html")
     start = html.index(f'<h2 id="{group}">')
-    part = html[start:html.index("<h2 ", start + 10)]
-    row = re.search(rf'<section class="change k-edited" id="{re.escape(number)}&gt;{re.escape(number)}".*?</section>',
-                    part, re.S)
+    part = html[start : html.index("<h2 ", start + 10)]
+    row = re.search(
+        rf'<section class="change k-edited" id="{re.escape(number)}&gt;{re.escape(number)}".*?</section>', part, re.S
+    )
     assert row, f"{number} not under {group}"
     assert mark in row.group(0)
 
@@ -960,9 +1102,12 @@ def test_bulletins_show_typography_and_rewrites_as_changes(site, pair, group, nu
 def test_history_of_702_37a_says_when_it_last_changed_and_shows_facets(site):
     html = read(site / "history/en/702.37a.html")
     later = sorted(p.name for p in (site / "en").iterdir() if p.name[:4].isdigit() and p.name > "2021-07-23")
-    m = re.search(r'Last changed <time datetime="2021-07-23">2021-07-23</time> \(moved\); unchanged since: '
-                  r'(\d+) editions, ([\d.]+) years\. Words last changed <time datetime="2019-07-12">2019-07-12</time> '
-                  r'\(typography\)', html)
+    m = re.search(
+        r'Last changed <time datetime="2021-07-23">2021-07-23</time> \(moved\); unchanged since: '
+        r'(\d+) editions, ([\d.]+) years\. Words last changed <time datetime="2019-07-12">2019-07-12</time> '
+        r"\(typography\)",
+        html,
+    )
     assert m and int(m.group(1)) == len(later) and 4.9 < float(m.group(2)) < 5.1
     assert '<span class="k k-moved-edited">moved + edited</span> <span class="move"><a href=' in html
     assert html.count('<span class="k k-typography">typography</span>') == 8
@@ -971,7 +1116,9 @@ def test_history_of_702_37a_says_when_it_last_changed_and_shows_facets(site):
 @pytest.mark.slow
 def test_old_edition_pages_say_where_the_rule_is_now(site):
     page = "".join(read(p) for p in sorted((site / "en/2009-07-11").glob("702*.html")))
-    m = re.search(r'<p id="702\.34a".*?<p class="now">now <a href="([^"]+)">702\.37a</a> \(2026-08-07\)</p>', page, re.S)
+    m = re.search(
+        r'<p id="702\.34a".*?<p class="now">now <a href="([^"]+)">702\.37a</a> \(2026-08-07\)</p>', page, re.S
+    )
     assert m and "2026-08-07/702" in m.group(1)
     page = "".join(read(p) for p in sorted((site / "en/2009-05-01").glob("502*.html")))
     # 502.49 Substance was dropped by 2009-07-11
@@ -982,9 +1129,11 @@ def test_old_edition_pages_say_where_the_rule_is_now(site):
 
 @pytest.mark.slow
 def test_text_is_rendered_as_printed_everywhere_symbol_font_italics_and_urls(site):
-    pages = [*sorted((site / "en/2003-07-01").glob("*.html")),
-             *sorted((site / "diff/en/2003-03-15..2003-07-01").glob("*.html")),
-             *sorted((site / "diff/en/2004-10-01..2005-02-01").glob("*.html"))]
+    pages = [
+        *sorted((site / "en/2003-07-01").glob("*.html")),
+        *sorted((site / "diff/en/2003-03-15..2003-07-01").glob("*.html")),
+        *sorted((site / "diff/en/2004-10-01..2005-02-01").glob("*.html")),
+    ]
     texts = "".join(read(p) for p in pages)
     assert "{o" not in texts and "{3}" in texts and "{T}" in texts
     history = "".join(read(p) for p in sorted((site / "history/en").glob("107.*.html")))
@@ -993,7 +1142,8 @@ def test_text_is_rendered_as_printed_everywhere_symbol_font_italics_and_urls(sit
     intro = read(site / "en/2009-07-11/100.html")
     assert "<em>Magic</em>" in intro and "_Magic_" not in intro
     urls = read(site / "en/2012-10-01/108.html") + "".join(  # the glossary in its parts by letter
-        read(p) for p in sorted((site / "en/2012-10-01").glob("glossary*.html")))
+        read(p) for p in sorted((site / "en/2012-10-01").glob("glossary*.html"))
+    )
     assert "&lt;http" not in urls
     assert urls.count('<a href="http://gatherer.wizards.com" class="url" rel="external">') == 2
 

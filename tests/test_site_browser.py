@@ -12,7 +12,6 @@ import re
 from pathlib import Path
 
 import pytest
-
 from test_browser import SHOTS, browser  # noqa: F401 - the chromium fixture
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -48,13 +47,21 @@ def _fragment(site: Path) -> str:
 def page_kinds(site: Path) -> list[tuple[str, str]]:
     compare = _fragment(site)
     return [
-        ("home", "index.html"), ("contents", "en/2026-08-07/index.html"), ("section", "en/2026-08-07/702.html"),
-        ("glossary", "en/2026-08-07/glossary.html"), ("all", "en/2026-08-07/all.html"),
-        ("diff", "diff/en/2009-05-01..2009-07-11/index.html"), ("diff-section", "diff/en/2009-05-01..2009-07-11/702.html"),
-        ("history", "history/en/702.37a.html"), ("compare", f"compare/{compare}/502.html"),
-        ("compare-index", "compare/index.html"), ("lexicon", "compare/lexicon.html"),
-        ("document", "fr/004_99dc3338bd3ea994/index.html"), ("search", "search.html"),
-        ("data", "data.html"), ("go", "go.html"),
+        ("home", "index.html"),
+        ("contents", "en/2026-08-07/index.html"),
+        ("section", "en/2026-08-07/702.html"),
+        ("glossary", "en/2026-08-07/glossary.html"),
+        ("all", "en/2026-08-07/all.html"),
+        ("diff", "diff/en/2009-05-01..2009-07-11/index.html"),
+        ("diff-section", "diff/en/2009-05-01..2009-07-11/702.html"),
+        ("history", "history/en/702.37a.html"),
+        ("compare", f"compare/{compare}/502.html"),
+        ("compare-index", "compare/index.html"),
+        ("lexicon", "compare/lexicon.html"),
+        ("document", "fr/004_99dc3338bd3ea994/index.html"),
+        ("search", "search.html"),
+        ("data", "data.html"),
+        ("go", "go.html"),
     ]
 
 
@@ -69,17 +76,37 @@ def _ask(page, query: str) -> None:
 def _landed(page, rule_id: str) -> dict:
     """The rule's element once the page shows it (a split section's first part has sent
     the reader on), with where it is against the sticky header."""
-    page.wait_for_function("id => { const e = document.getElementById(id); return e !== null &&"
-                           " decodeURIComponent(location.hash.slice(1)) === id && !e.hasAttribute('data-go'); }", arg=rule_id)
+    page.wait_for_function(
+        "id => { const e = document.getElementById(id); return e !== null &&"
+        " decodeURIComponent(location.hash.slice(1)) === id && !e.hasAttribute('data-go'); }",
+        arg=rule_id,
+    )
     page.wait_for_timeout(150)
-    return page.evaluate("""id => { const e = document.getElementById(id), r = e.getBoundingClientRect(),
+    return page.evaluate(
+        """id => { const e = document.getElementById(id), r = e.getBoundingClientRect(),
         h = document.querySelector('header.top').getBoundingClientRect();
         return {text: e.textContent, top: r.top, header: h.bottom, visible: r.top >= h.bottom - 1 && r.top < innerHeight}; }""",
-                         rule_id)
+        rule_id,
+    )
 
 
-@pytest.mark.parametrize("kind", ["home", "contents", "section", "glossary", "all", "diff", "history", "compare",
-                                  "lexicon", "document", "data", "go"])
+@pytest.mark.parametrize(
+    "kind",
+    [
+        "home",
+        "contents",
+        "section",
+        "glossary",
+        "all",
+        "diff",
+        "history",
+        "compare",
+        "lexicon",
+        "document",
+        "data",
+        "go",
+    ],
+)
 def test_slash_then_morph_and_enter_lands_on_702_37_from_every_kind_of_page(page, site, kind):
     path = dict(page_kinds(site))[kind]
     page.goto((site / path).as_uri())
@@ -137,9 +164,18 @@ def test_a_rule_of_a_later_edition_says_where_it_is(page, site):
     assert links[1][0].startswith("2016-11-11 – 2021-02-15 → 702.124a") and links[1][1].endswith("#702.124a")
 
 
-@pytest.mark.parametrize("query,rule", [("layer 7", "613.1g"), ("Layer 7a", "613.4a"), ("R70237a", "702.37a"),
-                                        ("rule 702.37a", "702.37a"), ("702.37 a", "702.37a"), ("trample", "702.19"),
-                                        ("active player", "102.1")])
+@pytest.mark.parametrize(
+    "query,rule",
+    [
+        ("layer 7", "613.1g"),
+        ("Layer 7a", "613.4a"),
+        ("R70237a", "702.37a"),
+        ("rule 702.37a", "702.37a"),
+        ("702.37 a", "702.37a"),
+        ("trample", "702.19"),
+        ("active player", "102.1"),
+    ],
+)
 def test_box_takes_labels_number_forms_and_terms(page, site, query, rule):
     page.goto((site / "en/2026-08-07/100.html").as_uri())
     _ask(page, query)
@@ -160,9 +196,13 @@ def test_header_stays_on_a_long_page_at_1400_and_390_px(browser, site):  # noqa:
         pg.goto((site / "en/2026-08-07/702.html").as_uri())
         pg.mouse.wheel(0, 15000)
         pg.wait_for_timeout(300)
-        header = pg.evaluate("(() => { const r = document.querySelector('header.top').getBoundingClientRect();"
-                             " return [r.top, r.height]; })()")
-        assert pg.evaluate("scrollY") > 5000 and header[0] == 0 and header[1] < (60 if viewport is DESKTOP else 100), header
+        header = pg.evaluate(
+            "(() => { const r = document.querySelector('header.top').getBoundingClientRect();"
+            " return [r.top, r.height]; })()"
+        )
+        assert pg.evaluate("scrollY") > 5000 and header[0] == 0 and header[1] < (60 if viewport is DESKTOP else 100), (
+            header
+        )
         assert pg.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
         context.close()
 
@@ -172,8 +212,12 @@ def test_keyboard_reaches_home_switcher_and_box_in_order(page, site):
     seen = []
     for _ in range(6):
         page.keyboard.press("Tab")
-        seen.append(page.evaluate("document.activeElement.tagName + '.' + (document.activeElement.name || "
-                                  "document.activeElement.className || document.activeElement.textContent)"))
+        seen.append(
+            page.evaluate(
+                "document.activeElement.tagName + '.' + (document.activeElement.name || "
+                "document.activeElement.className || document.activeElement.textContent)"
+            )
+        )
     assert seen[0] == "A.skip"
     assert seen.index("SELECT.edition") < seen.index("INPUT.q")
     assert "A.Comprehensive Rules" in seen[:3]
@@ -192,15 +236,18 @@ def test_one_page_edition_lands_on_702_123a_by_yawgatog_and_mtgwtf_anchors(page,
     page.screenshot(path=str(SHOTS / "21-all-html-R702123a.png"))
 
 
-@pytest.mark.parametrize("link,rule", [
-    ("index.html#R70237a", "702.37a"),
-    ("index.html#section-702-37a", "702.37a"),
-    ("go.html?u=https%3A%2F%2Fyawgatog.com%2Fresources%2Fmagic-rules%2F%23R702123a", "702.123a"),
-    ("go.html?u=https%3A%2F%2Fmtg.wtf%2Fhelp%2Frules%23section-702-123a", "702.123a"),
-    ("index.html#active_player_nonactive_player_order", "active-player-nonactive-player-order"),
-])
+@pytest.mark.parametrize(
+    "link,rule",
+    [
+        ("index.html#R70237a", "702.37a"),
+        ("index.html#section-702-37a", "702.37a"),
+        ("go.html?u=https%3A%2F%2Fyawgatog.com%2Fresources%2Fmagic-rules%2F%23R702123a", "702.123a"),
+        ("go.html?u=https%3A%2F%2Fmtg.wtf%2Fhelp%2Frules%23section-702-123a", "702.123a"),
+        ("index.html#active_player_nonactive_player_order", "active-player-nonactive-player-order"),
+    ],
+)
 def test_root_redirect_takes_yawgatog_and_mtgwtf_links(page, site, link, rule):
-    page.goto((site / link.split("?")[0].split("#")[0]).as_uri() + link[len(link.split("?")[0].split("#")[0]):])
+    page.goto((site / link.split("?")[0].split("#")[0]).as_uri() + link[len(link.split("?")[0].split("#")[0]) :])
     page.wait_for_url(re.compile(r"/en/latest/"))
     page.wait_for_function(f"document.getElementById({rule!r}) !== null")
     page.wait_for_timeout(200)
@@ -240,7 +287,11 @@ def test_axe_finds_no_serious_or_critical_violation_on_any_kind_of_page(browser,
     for kind, path in page_kinds(site):
         pg.goto((site / path).as_uri())
         violations = axe.run(pg).response["violations"]
-        bad = [(v["id"], v["impact"], v["nodes"][0]["target"]) for v in violations if v["impact"] in ("serious", "critical")]
+        bad = [
+            (v["id"], v["impact"], v["nodes"][0]["target"])
+            for v in violations
+            if v["impact"] in ("serious", "critical")
+        ]
         if bad:
             found[kind] = bad
     context.close()

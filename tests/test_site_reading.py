@@ -8,11 +8,10 @@ import re
 from pathlib import Path
 
 import pytest
+from test_site import broken_links, parse_page, read
 
 from comprules.site import render_site
 from comprules.site import urls as U
-
-from test_site import broken_links, parse_page, read
 
 
 @pytest.fixture(scope="module")
@@ -41,25 +40,57 @@ def test_all_html_holds_every_unit_of_the_edition_with_our_yawgatog_and_mtgwtf_a
     page = real_site / "en/2026-08-07/all.html"
     ids = parse_page(page).ids
     assert {r.id for r in edition.rules} <= ids
-    assert {"702.123a", "R702123a", "section-702-123a", "R702", "section-702", "R7", "section-7",
-            "R1001", "section-100-1", "section-glossary", "section-contents", "section-introduction"} <= ids
+    assert {
+        "702.123a",
+        "R702123a",
+        "section-702-123a",
+        "R702",
+        "section-702",
+        "R7",
+        "section-7",
+        "R1001",
+        "section-100-1",
+        "section-glossary",
+        "section-contents",
+        "section-introduction",
+    } <= ids
     html = read(page)
-    assert re.search(r'<p id="702.123a" class="sr"><a id="R702123a" class="n" href="#702.123a">702.123a</a>'
-                     r'<span id="section-702-123a"></span> Fabricate is a triggered ability', html)
+    assert re.search(
+        r'<p id="702.123a" class="sr"><a id="R702123a" class="n" href="#702.123a">702.123a</a>'
+        r'<span id="section-702-123a"></span> Fabricate is a triggered ability',
+        html,
+    )
     # every reference stays on the page: 702.123a's "rule 122" → #122
     assert 'href="#702.37"' in html and 'href="702' not in html
 
 
 def test_all_html_glossary_answers_yawgatog_anchors_both_with_and_without_curly_quotes(real_site):
     ids = parse_page(real_site / "en/2026-08-07/all.html").ids
-    assert {"active_player_nonactive_player_order", "alternating_teams_variant", "free-for-all",
-            "citys_blessing", "city_s_blessing", "mana_burn", "partner_partner_text_partner_with_name",
-            "active-player-nonactive-player-order"} <= ids
+    assert {
+        "active_player_nonactive_player_order",
+        "alternating_teams_variant",
+        "free-for-all",
+        "citys_blessing",
+        "city_s_blessing",
+        "mana_burn",
+        "partner_partner_text_partner_with_name",
+        "active-player-nonactive-player-order",
+    } <= ids
 
 
 def test_all_html_links_resolve_and_the_contents_link_to_it(real_site):
-    assert broken_links(real_site, [real_site / "en/2026-08-07/all.html", real_site / "en/2026-08-07/index.html",
-                                    real_site / "go.html", real_site / "index.html"]) == []
+    assert (
+        broken_links(
+            real_site,
+            [
+                real_site / "en/2026-08-07/all.html",
+                real_site / "en/2026-08-07/index.html",
+                real_site / "go.html",
+                real_site / "index.html",
+            ],
+        )
+        == []
+    )
     assert '<a href="all.html">The whole edition on one page</a>' in read(real_site / "en/2026-08-07/index.html")
     assert (real_site / "en/latest/all.html").is_file()
 
@@ -71,7 +102,12 @@ def test_yawgatog_glossary_anchor_function_follows_judgebot():
     assert U.yawgatog_anchors('partner, "partner with [name]"') == ["partner_partner_with_name"]
     assert U.yawgatog_anchors("mana burn (obsolete)") == ["mana_burn"]
     assert [U.mtgwtf_anchor(n) for n in ("1.", "100.", "100.1.", "100.1a", "702.123a")] == [
-        "section-1", "section-100", "section-100-1", "section-100-1a", "section-702-123a"]
+        "section-1",
+        "section-100",
+        "section-100-1",
+        "section-100-1a",
+        "section-702-123a",
+    ]
 
 
 def test_redirect_page_and_home_take_other_sites_links(real_site):
@@ -96,14 +132,16 @@ def test_cited_by_sits_inside_its_own_rule_before_the_examples(real_site):
     html = _rule_html(real_site, "702.19b")
     assert re.search(r'<span class="cb">Cited by: <a href="#702\.19c">702\.19c</a></span></p>$', html)
     page = read(real_site / "en/2026-08-07/702.html")
-    after = page[page.index('<p id="702.19b"'):]
+    after = page[page.index('<p id="702.19b"') :]
     assert after.index('<span class="cb">') < after.index('<p class="ex">') < after.index('<p id="702.19c"')
 
 
 def test_glossary_terms_link_once_per_rule_never_to_the_rule_read_never_inside_quotes(real_site):
     pages = {p.name: read(p) for p in (real_site / "en/2026-08-07").glob("[0-9]*.html")}
     # Trample's entry cites 702.19: no rule of 702.19 links to it, but 122.1b does
-    rules_702_19 = re.findall(r'<p id="702\.19[a-z]?" .*?</p>', "".join(v for k, v in pages.items() if k.startswith("702")), re.S)
+    rules_702_19 = re.findall(
+        r'<p id="702\.19[a-z]?" .*?</p>', "".join(v for k, v in pages.items() if k.startswith("702")), re.S
+    )
     assert len(rules_702_19) >= 7 and not any("#trample" in r for r in rules_702_19)
     assert 'glossary-3.html#trample">trample</a>' in _rule_html(real_site, "122.1b")
     # never inside a quoted title: See rule 702.19, “Trample.”
@@ -113,7 +151,7 @@ def test_glossary_terms_link_once_per_rule_never_to_the_rule_read_never_inside_q
     page = pages["702.html"]
     blocks = re.split(r'(?=<(?:p|h3) id="702\.\d+[a-z]?")', page)
     for block in blocks[1:]:
-        block = block[:block.find("<p id=", 10)] if "<p id=" in block[10:] else block
+        block = block[: block.find("<p id=", 10)] if "<p id=" in block[10:] else block
         slugs = re.findall(r'<a class="g" href="[^"#]*#([^"]+)"', block)
         assert len(slugs) == len(set(slugs)), (block[:60], slugs)
 
@@ -132,8 +170,11 @@ def test_glossary_in_parts_by_letter_with_an_a_to_z_bar_and_used_in_rules(real_s
         assert len(ids) == len(set(ids)), part.name
     trample = re.search(r'<dt id="trample">.*?(?=<dt )', read(folder / "glossary-3.html"), re.S).group(0)
     # the rules whose text or examples say "trample", less 702.19 itself (its "See rule")
-    assert re.search(r'Used in 5 rules: <a href="111.html#111.4">111.4</a>, <a href="111.html#111.10k">111.10k</a>, '
-                     r'<a href="122.html#122.1b">122.1b</a>, <a href="702.html#702.1c">702.1c</a> …', trample), trample
+    assert re.search(
+        r'Used in 5 rules: <a href="111.html#111.4">111.4</a>, <a href="111.html#111.10k">111.10k</a>, '
+        r'<a href="122.html#122.1b">122.1b</a>, <a href="702.html#702.1c">702.1c</a> …',
+        trample,
+    ), trample
 
 
 def test_every_part_of_702_opens_with_the_index_of_all_its_keyword_abilities(real_site, edition):
@@ -168,6 +209,6 @@ def test_lexicon_has_one_row_per_term_each_side_linked(real_site):
     keys = [(_singular(re.sub("<[^>]+>", "", en)), _singular(re.sub("<[^>]+>", "", fr))) for en, fr in rows]
     assert len(keys) == len(set(keys)) > 100
     morph = next((en, fr) for en, fr in rows if ">Morph<" in en)
-    assert 'glossary' in morph[0] and "#morph" in morph[0]
+    assert "glossary" in morph[0] and "#morph" in morph[0]
     assert re.search(r'<a href="[^"]*004_99dc3338bd3ea994/index.html#502\.26">Mue</a>', morph[1])
     assert "004_99dc" not in re.sub(r'href="[^"]*"', "", html)  # documents named by title

@@ -33,8 +33,8 @@ import gc
 import hashlib
 import json
 import os
-import signal
 import shutil
+import signal
 import tempfile
 import time
 from collections.abc import Callable, Iterator
@@ -43,11 +43,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import export, graph
-from .align.history import link_previous as _link, write_alignments
+from .align.history import link_previous as _link
+from .align.history import write_alignments
 from .corpus.load import DEFAULT_LIMITS, Limits, expand_sources, load_items
 from .errors import Interrupted, SourceError
-from .locking import exclusive
 from .kb import default_kb  # noqa: F401  (the build's default knowledge base; kept importable from here)
+from .locking import exclusive
 from .model import Edition
 
 STAGES = ("data", "index", "site")
@@ -90,8 +91,10 @@ class BuildReport:
 
 #: The file that makes a folder a knowledge base: written by the first build into it.
 MARKER = ".comprules-kb"
-_MARKER_TEXT = ("comprules knowledge base: data/, index/ and site/ here are written by `comprules build`\n"
-                "and replaced whole by the next build. Do not keep files of your own in them.\n")
+_MARKER_TEXT = (
+    "comprules knowledge base: data/, index/ and site/ here are written by `comprules build`\n"
+    "and replaced whole by the next build. Do not keep files of your own in them.\n"
+)
 _OWN_NAMES = frozenset({MARKER, ".lock", "data", "index", "site"})
 _OWN_PREFIXES = (".build-", ".data.", ".site.", ".index.", ".stamps")
 
@@ -124,8 +127,10 @@ def claim(kb: Path) -> list[str]:
         legacy = all(_is_own(n) for n in names) and (not outputs or (kb / "data" / "editions.json").is_file())
         if names and not legacy:
             shown = ", ".join(names[:4]) + (", …" if len(names) > 4 else "")
-            raise UsageError(f"{kb} is not a comprules knowledge base (no {MARKER} file) and is not empty "
-                             f"({shown}): nothing in it was changed; give --kb an empty or new folder")
+            raise UsageError(
+                f"{kb} is not a comprules knowledge base (no {MARKER} file) and is not empty "
+                f"({shown}): nothing in it was changed; give --kb an empty or new folder"
+            )
         done = ["marked an existing knowledge base"] if outputs else []
     else:
         kb.mkdir(parents=True)
@@ -138,8 +143,7 @@ def claim(kb: Path) -> list[str]:
 def kb_lock(kb: Path) -> Iterator[None]:
     """Hold the knowledge base's build lock; :class:`BuildLocked` if another build has it."""
     kb.mkdir(parents=True, exist_ok=True)
-    with exclusive(kb / ".lock", lambda holder: f"another build is running on {kb} ({holder}); "
-                                                "wait for it to finish"):
+    with exclusive(kb / ".lock", lambda holder: f"another build is running on {kb} ({holder}); wait for it to finish"):
         yield
 
 
@@ -275,9 +279,16 @@ def _edition_keys(editions: list[Edition], sources: list[dict], common: str) -> 
     return {name: (key if name.startswith("en/") else _digest([key, english])) for name, key in own.items()}
 
 
-def write_data(editions: list[Edition], resolutions: dict, kb_graph, out: Path, *,
-               previous: Path | None = None, keys: dict[str, str] | None = None,
-               previous_keys: dict[str, str] | None = None) -> list[str]:
+def write_data(
+    editions: list[Edition],
+    resolutions: dict,
+    kb_graph,
+    out: Path,
+    *,
+    previous: Path | None = None,
+    keys: dict[str, str] | None = None,
+    previous_keys: dict[str, str] | None = None,
+) -> list[str]:
     """Write ``out/{lang}/{name}.json`` per edition, its graph part
     (``out/graph/{lang}/{name}.json``), ``out/editions.json`` and ``out/graph.graphml``.
 
@@ -292,22 +303,36 @@ def write_data(editions: list[Edition], resolutions: dict, kb_graph, out: Path, 
         path = export.edition_path(out, ed.name)
         gpath = graph.graph_path(out, ed.name)
         same = previous is not None and ed.name in keys and previous_keys.get(ed.name) == keys[ed.name]
-        if not (same and _link(export.edition_path(previous, ed.name), path)
-                and _link(graph.graph_path(previous, ed.name), gpath)):
+        if not (
+            same
+            and _link(export.edition_path(previous, ed.name), path)
+            and _link(graph.graph_path(previous, ed.name), gpath)
+        ):
             export.write_atomic(path, export.dumps(export.edition_to_dict(ed, res)))
             written.append(str(path.relative_to(out)))
             fresh.append(ed.name)
-        manifest.append({
-            "name": ed.name, "lang": ed.lang, "kind": ed.kind, "title": ed.title,
-            "effective": ed.effective.isoformat() if ed.effective else None,
-            "rules": len(ed.numbered()), "glossary": len(ed.glossary), "sha256": ed.sha256,
-            "path": str(path.relative_to(out)), "dangling": len(res.dangling),
-        })
+        manifest.append(
+            {
+                "name": ed.name,
+                "lang": ed.lang,
+                "kind": ed.kind,
+                "title": ed.title,
+                "effective": ed.effective.isoformat() if ed.effective else None,
+                "rules": len(ed.numbered()),
+                "glossary": len(ed.glossary),
+                "sha256": ed.sha256,
+                "path": str(path.relative_to(out)),
+                "dangling": len(res.dangling),
+            }
+        )
     written += [str(p.relative_to(out)) for p in graph.write_graph(kb_graph, out, fresh)]
     export.write_atomic(out / "editions.json", export.dumps({"editions": manifest}))
     old_names = sorted(previous_keys) if previous is not None else None
-    if fresh or old_names != sorted(e.name for e in editions) or not _link(previous / "graph.graphml",
-                                                                            out / "graph.graphml"):
+    if (
+        fresh
+        or old_names != sorted(e.name for e in editions)
+        or not _link(previous / "graph.graphml", out / "graph.graphml")
+    ):
         graph.write_graphml(kb_graph, out / "graph.graphml")
         written.append("graph.graphml")
     return written
@@ -315,6 +340,7 @@ def write_data(editions: list[Edition], resolutions: dict, kb_graph, out: Path, 
 
 def _kept_message(only: tuple[str, ...], new: list[str], pending: list[str]) -> str:
     """The line an interrupted build ends with: what of the knowledge base is new."""
+
     def names(stages):
         text = " and ".join(f"{s}/" for s in stages)
         return text, len(stages) > 1
@@ -327,8 +353,10 @@ def _kept_message(only: tuple[str, ...], new: list[str], pending: list[str]) -> 
         line = "interrupted after the new knowledge base was in place"
     else:
         (n, many_n), (o, many_o) = names([s for s in wanted if s in new]), names(old)
-        line = (f"interrupted: {n} {'are' if many_n else 'is'} new, "
-                f"{o} {'are the previous ones' if many_o else 'is the previous one'}")
+        line = (
+            f"interrupted: {n} {'are' if many_n else 'is'} new, "
+            f"{o} {'are the previous ones' if many_o else 'is the previous one'}"
+        )
     if pending:
         text, many = names(pending)
         line += f" (the finished {text} {'are' if many else 'is'} kept for the next build)"
@@ -428,20 +456,20 @@ class _Build:
         data_key = key if "data" in only else previous.get("key")
         fresh = {
             "data": previous.get("key") == key and _complete(kb / "data"),
-            "index": stamps.get("index") == {"inputs": key, "data": data_key,
-                                             "identity": _index_identity(kb)} and self.index_before is not None,
+            "index": stamps.get("index") == {"inputs": key, "data": data_key, "identity": _index_identity(kb)}
+            and self.index_before is not None,
             "site": stamps.get("site") == {"inputs": key, "data": data_key, "fingerprint": _fingerprint(kb / "site")},
         }
         if all(fresh[s] for s in only) and previous.get("key") == data_key:
             report.kept = [s for s in STAGES if s in only]
-            report.errors = expand_errors + [SourceError(e["path"], e["reason"], e["line"])
-                                             for e in previous.get("errors", ())]
+            report.errors = expand_errors + [
+                SourceError(e["path"], e["reason"], e["line"]) for e in previous.get("errors", ())
+            ]
             report.notices = list(previous.get("notices", ()))
             report.manifest = _read_json(kb / "data" / "editions.json").get("editions", [])
             report.dangling = {m["name"]: m["dangling"] for m in report.manifest}
             report.timings["check"] = time.perf_counter() - t
-            say(f"nothing changed: kept {', '.join(s + '/' for s in report.kept)} "
-                f"({report.timings['check']:.1f} s)")
+            say(f"nothing changed: kept {', '.join(s + '/' for s in report.kept)} ({report.timings['check']:.1f} s)")
             return
 
         loaded = load_items(items, expand_errors, jobs=self.jobs, limits=self.limits)
@@ -479,16 +507,31 @@ class _Build:
                 say("data/ taken from the interrupted build")
             else:
                 old = kb / "data" if previous else None
-                report.written = write_data(report.editions, resolutions, kb_graph, work / "data", previous=old,
-                                            keys=keys, previous_keys=previous.get("editions", {}))
+                report.written = write_data(
+                    report.editions,
+                    resolutions,
+                    kb_graph,
+                    work / "data",
+                    previous=old,
+                    keys=keys,
+                    previous_keys=previous.get("editions", {}),
+                )
                 unchanged = {n for n, k in keys.items() if previous.get("editions", {}).get(n) == k}
-                write_alignments(report.editions, work / "data", eras=eras, previous=old,
-                                 unchanged=unchanged)  # data/alignments/: where each rule went
-                errors = [{"path": e.path, "reason": e.reason, "line": e.line}
-                          for e in loaded.errors[len(expand_errors):]]
-                export.write_atomic(work / "data" / INPUTS, json.dumps(
-                    {"key": key, "editions": keys, "errors": errors, "notices": report.notices},
-                    sort_keys=True, indent=1) + "\n")  # written last: data/ is complete
+                write_alignments(
+                    report.editions, work / "data", eras=eras, previous=old, unchanged=unchanged
+                )  # data/alignments/: where each rule went
+                errors = [
+                    {"path": e.path, "reason": e.reason, "line": e.line} for e in loaded.errors[len(expand_errors) :]
+                ]
+                export.write_atomic(
+                    work / "data" / INPUTS,
+                    json.dumps(
+                        {"key": key, "editions": keys, "errors": errors, "notices": report.notices},
+                        sort_keys=True,
+                        indent=1,
+                    )
+                    + "\n",
+                )  # written last: data/ is complete
                 data_dir = work / "data"
                 say(f"wrote data/ ({len(report.written)} files, {time.perf_counter() - t:.1f} s)")
             report.timings["data"] = time.perf_counter() - t
@@ -508,8 +551,9 @@ class _Build:
                 from .indexer import build_index
 
                 # re-indexes only the editions whose sha256 changed; swapped in with data/ and site/
-                generation = build_index(report.editions, kb / "index", alignments=data_dir / "alignments",
-                                         swap=False).generation
+                generation = build_index(
+                    report.editions, kb / "index", alignments=data_dir / "alignments", swap=False
+                ).generation
             report.timings["index"] = time.perf_counter() - t
             say(f"wrote index/ ({report.timings['index']:.1f} s)")
         site_stamp = None
@@ -523,8 +567,14 @@ class _Build:
                 pending_site = kb / f".site{PENDING}"
                 # the site's search data comes from the index (same ranking as comprules search)
                 index = generation or (kb / "index" if (kb / "index").exists() else None)
-                stats = render_site(report.editions, work / "site", cited=cited, data_dir=data_dir, index=index,
-                                    reuse=[pending_site, kb / "site"])  # kept as is when nothing changed
+                stats = render_site(
+                    report.editions,
+                    work / "site",
+                    cited=cited,
+                    data_dir=data_dir,
+                    index=index,
+                    reuse=[pending_site, kb / "site"],
+                )  # kept as is when nothing changed
                 if stats.skipped and _fingerprint(pending_site) == _fingerprint(work / "site") is not None:
                     report.reused.append("site")
                 site_stamp = _fingerprint(work / "site")

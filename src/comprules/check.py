@@ -41,14 +41,34 @@ from .errors import SourceError, UsageError
 from .model import Edition, Rule, sort_key
 from .references import Resolution, expand_range, resolve
 
-__all__ = ["PROBLEM_KINDS", "NOTICE_KINDS", "Finding", "EditionReport", "CheckReport",
-           "check_edition", "numbering_findings", "check_sources", "check_kb", "format_text"]
+__all__ = [
+    "PROBLEM_KINDS",
+    "NOTICE_KINDS",
+    "Finding",
+    "EditionReport",
+    "CheckReport",
+    "check_edition",
+    "numbering_findings",
+    "check_sources",
+    "check_kb",
+    "format_text",
+]
 
 #: Parse warnings that are problems of the document (anything unknown is one too).
 NOTICE_KINDS = frozenset({"external", "repeated-quote", "repaired-artefact", "duplicate-source"})
-PROBLEM_KINDS = ("dangling", "title", "duplicate-number", "letter-gap", "order", "unparsed-line",
-                 "malformed-number", "repeated-number", "orphan-example", "suspect-artefact",
-                 "lost-symbol")
+PROBLEM_KINDS = (
+    "dangling",
+    "title",
+    "duplicate-number",
+    "letter-gap",
+    "order",
+    "unparsed-line",
+    "malformed-number",
+    "repeated-number",
+    "orphan-example",
+    "suspect-artefact",
+    "lost-symbol",
+)
 
 
 @dataclass(frozen=True)
@@ -64,8 +84,7 @@ class Finding:
     target: str | None = None
 
     def as_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "line": self.line, "rule": self.rule, "target": self.target,
-                "message": self.message}
+        return {"kind": self.kind, "line": self.line, "rule": self.rule, "target": self.target, "message": self.message}
 
 
 @dataclass(frozen=True)
@@ -95,9 +114,10 @@ class EditionReport:
 
     def as_json(self) -> dict[str, Any]:
         return {
-            "edition": self.edition, "kind": self.kind, "source": self.source,
-            "references": {"printed": self.references, "resolved": self.resolved,
-                           "share": round(self.share, 6)},
+            "edition": self.edition,
+            "kind": self.kind,
+            "source": self.source,
+            "references": {"printed": self.references, "resolved": self.resolved, "share": round(self.share, 6)},
             "problems": [f.as_json() for f in self.problems],
             "notices": [f.as_json() for f in self.notices],
         }
@@ -117,8 +137,11 @@ class CheckReport:
 
     def as_json(self) -> dict[str, Any]:
         """``{"editions": [...], "problems": N, "errors": ["file: reason", ...]}``."""
-        return {"editions": [e.as_json() for e in self.editions], "problems": self.problems,
-                "errors": [str(e) for e in self.errors]}
+        return {
+            "editions": [e.as_json() for e in self.editions],
+            "problems": self.problems,
+            "errors": [str(e) for e in self.errors],
+        }
 
 
 def numbering_findings(edition: Edition) -> list[Finding]:
@@ -137,21 +160,30 @@ def numbering_findings(edition: Edition) -> list[Finding]:
             if "~" in rule.id or rule.kind in ("passage", "note"):
                 continue
             if prev is not None and sort_key(rule.number) <= sort_key(prev.number):
-                out.append(Finding("order", rule.line, rule.id,
-                                   f"{rule.number} comes after {prev.number}"))
+                out.append(Finding("order", rule.line, rule.id, f"{rule.number} comes after {prev.number}"))
             elif rule.kind == "subrule" and parent is not None:
                 first = f"{parent}a"
                 if prev is None and rule.number != first:
                     missing = expand_range(first, rule.number)[:-1]
-                    out.append(Finding("letter-gap", rule.line, rule.id,
-                                       f"{rule.number} is the first subrule of {parent}: "
-                                       f"{', '.join(missing)} missing"))
+                    out.append(
+                        Finding(
+                            "letter-gap",
+                            rule.line,
+                            rule.id,
+                            f"{rule.number} is the first subrule of {parent}: {', '.join(missing)} missing",
+                        )
+                    )
                 elif prev is not None and prev.kind == "subrule":
                     missing = expand_range(prev.number, rule.number)[1:-1]
                     if missing:
-                        out.append(Finding("letter-gap", rule.line, rule.id,
-                                           f"{prev.number} is followed by {rule.number}: "
-                                           f"{', '.join(missing)} missing"))
+                        out.append(
+                            Finding(
+                                "letter-gap",
+                                rule.line,
+                                rule.id,
+                                f"{prev.number} is followed by {rule.number}: {', '.join(missing)} missing",
+                            )
+                        )
             prev = rule
     out.sort(key=lambda f: (f.line or 0, f.rule or ""))
     return out
@@ -176,17 +208,36 @@ def check_edition(edition: Edition, resolution: Resolution | None = None) -> Edi
     problems: list[Finding] = []
     notices: list[Finding] = []
     for source, line, citation, targets in _by_citation(res.dangling):
-        problems.append(Finding("dangling", line, source,
-                                f"{source} cites {', '.join(targets)} ({citation!r}): not in this edition",
-                                ", ".join(targets)))
+        problems.append(
+            Finding(
+                "dangling",
+                line,
+                source,
+                f"{source} cites {', '.join(targets)} ({citation!r}): not in this edition",
+                ", ".join(targets),
+            )
+        )
     for source, line, _citation, targets in _by_citation(res.external):
-        notices.append(Finding("external", line, source,
-                               f"{source} cites {', '.join(targets)}, outside this document", ", ".join(targets)))
+        notices.append(
+            Finding(
+                "external",
+                line,
+                source,
+                f"{source} cites {', '.join(targets)}, outside this document",
+                ", ".join(targets),
+            )
+        )
     for t in res.titles:
         actual = f"titled “{t.actual}”" if t.actual else "untitled"
-        problems.append(Finding("title", t.line, t.source,
-                                f"{t.source} cites {t.target} as “{t.quoted}”, but {t.target} is {actual}",
-                                t.target))
+        problems.append(
+            Finding(
+                "title",
+                t.line,
+                t.source,
+                f"{t.source} cites {t.target} as “{t.quoted}”, but {t.target} is {actual}",
+                t.target,
+            )
+        )
     for w in edition.warnings:
         finding = Finding(w.kind, w.line, w.number, w.message)
         (notices if w.kind in NOTICE_KINDS else problems).append(finding)
@@ -194,8 +245,9 @@ def check_edition(edition: Edition, resolution: Resolution | None = None) -> Edi
         problems.extend(numbering_findings(edition))
     problems.sort(key=lambda f: (f.line or 0, PROBLEM_KINDS.index(f.kind) if f.kind in PROBLEM_KINDS else 99))
     notices.sort(key=lambda f: f.line or 0)
-    return EditionReport(edition.name, edition.kind, edition.source, res.count, res.resolved,
-                         tuple(problems), tuple(notices))
+    return EditionReport(
+        edition.name, edition.kind, edition.source, res.count, res.resolved, tuple(problems), tuple(notices)
+    )
 
 
 def check_sources(paths: list[str | os.PathLike], jobs: int = 1) -> CheckReport:
@@ -229,8 +281,7 @@ def format_text(report: CheckReport, *, notices: bool = True) -> str:
         n = len(ed.problems)
         head = f"{n} problem{'s' if n != 1 else ''}" if n else "clean"
         if ed.kind == "fragment":
-            refs = (f"{ed.references} references, {ed.references - ed.resolved} of them to rules "
-                    f"outside this document")
+            refs = f"{ed.references} references, {ed.references - ed.resolved} of them to rules outside this document"
         else:
             refs = f"{ed.resolved} of {ed.references} references resolve ({ed.share * 100:.2f} %)"
         lines.append(f"{ed.edition}: {head}; {refs}")
@@ -240,6 +291,8 @@ def format_text(report: CheckReport, *, notices: bool = True) -> str:
             for f in ed.notices:
                 lines.append(f"  line {f.line or '?':<6} {'(' + f.kind + ')':<17} {f.message}")
     total = report.problems
-    lines.append(f"{len(report.editions)} document{'s' if len(report.editions) != 1 else ''} checked, "
-                 f"{total} problem{'s' if total != 1 else ''}")
+    lines.append(
+        f"{len(report.editions)} document{'s' if len(report.editions) != 1 else ''} checked, "
+        f"{total} problem{'s' if total != 1 else ''}"
+    )
     return "\n".join(lines)

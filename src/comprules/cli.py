@@ -115,8 +115,9 @@ class _Commands(click.Group):
     """The ``comprules`` group: each command runs with :func:`_signals`, and its
     interruptions, output errors and usage errors end in one line and an exit code."""
 
-    def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,
-                     **extra: Any) -> click.Context:
+    def make_context(
+        self, info_name: str | None, args: list[str], parent: click.Context | None = None, **extra: Any
+    ) -> click.Context:
         try:
             return super().make_context(info_name, args, parent, **extra)
         except click.exceptions.NoArgsIsHelpError:
@@ -187,12 +188,30 @@ def main() -> None:
 @click.argument("sources", nargs=-1, required=True, type=click.Path())
 @click.option("--kb", "kb_dir", type=click.Path(), help=KB_HELP)
 @click.option("--only", default="data,index,site", show_default=True, help="stages to write: data,index,site")
-@click.option("--jobs", "-j", default=1, show_default=True, type=click.IntRange(1, 64),
-              help="parallel parsing processes (1 is fastest for text)")
-@click.option("--max-source-size", "max_source", type=SIZE, default="50M", show_default=True,
-              help="refuse a source file larger than this (bytes; K, M, G)")
-@click.option("--max-line-length", "max_line", type=SIZE, default="1M", show_default=True,
-              help="refuse a source with a line longer than this (characters; K, M)")
+@click.option(
+    "--jobs",
+    "-j",
+    default=1,
+    show_default=True,
+    type=click.IntRange(1, 64),
+    help="parallel parsing processes (1 is fastest for text)",
+)
+@click.option(
+    "--max-source-size",
+    "max_source",
+    type=SIZE,
+    default="50M",
+    show_default=True,
+    help="refuse a source file larger than this (bytes; K, M, G)",
+)
+@click.option(
+    "--max-line-length",
+    "max_line",
+    type=SIZE,
+    default="1M",
+    show_default=True,
+    help="refuse a source with a line longer than this (characters; K, M)",
+)
 @click.option("--json", "as_json", is_flag=True, help="print the build report as JSON")
 def build(sources, kb_dir, only, jobs, max_source, max_line, as_json):
     """Build the knowledge base from SOURCES (files or folders of CR text, PDF, DOCX).
@@ -201,7 +220,8 @@ def build(sources, kb_dir, only, jobs, max_source, max_line, as_json):
     and the exit code is 2. What is up to date is kept: a build with nothing changed
     takes about a second.
     """
-    from .build import STAGES, build as run_build, default_kb
+    from .build import STAGES, default_kb
+    from .build import build as run_build
     from .corpus.load import Limits
 
     stages = tuple(s.strip() for s in only.split(",") if s.strip())
@@ -209,27 +229,38 @@ def build(sources, kb_dir, only, jobs, max_source, max_line, as_json):
     if unknown:
         raise Fail(f"--only: unknown stage {unknown[0]!r} (choose from {', '.join(STAGES)})")
     say = (lambda msg: None) if as_json else (lambda msg: click.echo(msg, err=True))
-    report = _run(run_build, list(sources), Path(kb_dir) if kb_dir else default_kb(), only=stages, jobs=jobs,
-                  progress=say, limits=Limits(max_source, max_line))
+    report = _run(
+        run_build,
+        list(sources),
+        Path(kb_dir) if kb_dir else default_kb(),
+        only=stages,
+        jobs=jobs,
+        progress=say,
+        limits=Limits(max_source, max_line),
+    )
     for err in report.errors:
         click.echo(f"error: {err}", err=True)
     for note in report.notices:
         click.echo(f"warning: {note}", err=True)
     if as_json:
-        _emit_json({
-            "kb": str(report.kb),
-            "editions": report.names,
-            "errors": [str(e) for e in report.errors],
-            "warnings": report.notices,
-            "kept": report.kept,
-            "reused": report.reused,
-            "written": report.written,
-            "timings": {k: round(v, 3) for k, v in report.timings.items()},
-        })
+        _emit_json(
+            {
+                "kb": str(report.kb),
+                "editions": report.names,
+                "errors": [str(e) for e in report.errors],
+                "warnings": report.notices,
+                "kept": report.kept,
+                "reused": report.reused,
+                "written": report.written,
+                "timings": {k: round(v, 3) for k, v in report.timings.items()},
+            }
+        )
     else:
         done = "nothing changed, kept" if report.kept and not report.editions else "built"
-        click.echo(f"{done} {len(report.names)} editions ({report.rules} rules) into {report.kb}"
-                   + (f"; {len(report.errors)} file(s) failed" if report.errors else ""))
+        click.echo(
+            f"{done} {len(report.names)} editions ({report.rules} rules) into {report.kb}"
+            + (f"; {len(report.errors)} file(s) failed" if report.errors else "")
+        )
     if report.errors:
         sys.exit(2)  # bad input: the good sources are built, the exit code still says so
 
@@ -238,12 +269,21 @@ def build(sources, kb_dir, only, jobs, max_source, max_line, as_json):
 @click.argument("query")
 @click.option("--kb", "kb_dir", type=click.Path(), help=KB_HELP)
 @click.option("--edition", "-e", help="edition to search (default: latest of each language)")
-@click.option("--all-editions", "all_editions", is_flag=True,
-              help="every edition; the versions of a rule make one hit (\"also in N editions\")")
+@click.option(
+    "--all-editions",
+    "all_editions",
+    is_flag=True,
+    help='every edition; the versions of a rule make one hit ("also in N editions")',
+)
 @click.option("--lang", type=click.Choice([*languages.codes(), "any"]), default="any", show_default=True)
 @click.option("--section", help="only rules of this section or chapter (702, 7)")
-@click.option("--kind", type=click.Choice(["rule", "example", "glossary", "note", "any"]), default="any",
-              show_default=True, help="only rules, examples, glossary entries or notes")
+@click.option(
+    "--kind",
+    type=click.Choice(["rule", "example", "glossary", "note", "any"]),
+    default="any",
+    show_default=True,
+    help="only rules, examples, glossary entries or notes",
+)
 @click.option("--limit", "-n", default=10, show_default=True)
 @click.option("--json", "as_json", is_flag=True)
 def search(query, kb_dir, edition, all_editions, lang, section, kind, limit, as_json):
@@ -253,8 +293,17 @@ def search(query, kb_dir, edition, all_editions, lang, section, kind, limit, as_
     if edition and all_editions:
         raise Fail("--edition and --all-editions exclude each other")
     kb = None if edition and Path(edition).is_file() else _kb(kb_dir)
-    result = _run(run_search, kb, query, edition=edition, all_editions=all_editions, lang=lang, section=section,
-                  kind=kind, limit=limit)
+    result = _run(
+        run_search,
+        kb,
+        query,
+        edition=edition,
+        all_editions=all_editions,
+        lang=lang,
+        section=section,
+        kind=kind,
+        limit=limit,
+    )
     if as_json:
         _emit_json(result.as_json())
     else:
@@ -277,8 +326,14 @@ def show(number, kb_dir, edition, as_json):
     kb = _kb(kb_dir)
     ed = _run(kb.load, edition)
     stored = edition is None or not Path(edition).is_file()  # a source file: citations within it only
-    view = _run(show_rule, ed, number, _run(kb.english_twin, ed),
-                cites=_run(kb.citations, ed.name) if stored else None, lookup=kb.load)
+    view = _run(
+        show_rule,
+        ed,
+        number,
+        _run(kb.english_twin, ed),
+        cites=_run(kb.citations, ed.name) if stored else None,
+        lookup=kb.load,
+    )
     if as_json:
         _emit_json(view.to_json())
     else:
@@ -313,7 +368,8 @@ def editions(kb_dir, as_json):
 @click.option("--json", "as_json", is_flag=True)
 def diff(old, new, kb_dir, section, as_json):
     """Compare two editions: where every rule went (renumbered too) and the words that changed."""
-    from .align.history import diff as run_diff, format_diff
+    from .align.history import diff as run_diff
+    from .align.history import format_diff
 
     both_files = Path(old).is_file() and Path(new).is_file()
     alignment = _run(run_diff, None if both_files else _kb(kb_dir), old, new, section=section)
@@ -386,8 +442,15 @@ def fetch(dates, latest, all_editions, dest, mirror, timeout, force):
     editions = _run(fetching.select, list(dates), latest=latest, all_editions=all_editions)
     bar = fetching.RichProgress() if sys.stderr.isatty() else None
     try:
-        done, failed = _run(fetching.fetch_editions, editions, Path(dest) if dest else None, mirror=mirror,
-                            timeout=timeout, progress=bar, force=force)
+        done, failed = _run(
+            fetching.fetch_editions,
+            editions,
+            Path(dest) if dest else None,
+            mirror=mirror,
+            timeout=timeout,
+            progress=bar,
+            force=force,
+        )
     finally:
         if bar is not None:
             bar.close()
@@ -434,12 +497,28 @@ def check(sources, kb_dir, edition, as_json):
 
 @main.command()
 @click.option("--kb", "kb_dir", type=click.Path(), help=KB_HELP)
-@click.option("--host", default="127.0.0.1", show_default=True,
-              help="address to listen on (anything but loopback prints a warning)")
-@click.option("--port", "-p", default=8000, show_default=True, type=click.IntRange(0, 65535),
-              help="port (0: any free port, printed)")
-@click.option("--workers", "-w", default=1, show_default=True, type=click.IntRange(1, 64),
-              help="server processes sharing the port")
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="address to listen on (anything but loopback prints a warning)",
+)
+@click.option(
+    "--port",
+    "-p",
+    default=8000,
+    show_default=True,
+    type=click.IntRange(0, 65535),
+    help="port (0: any free port, printed)",
+)
+@click.option(
+    "--workers",
+    "-w",
+    default=1,
+    show_default=True,
+    type=click.IntRange(1, 64),
+    help="server processes sharing the port",
+)
 @click.option("--verbose", "-v", is_flag=True, help="log each request")
 def serve(kb_dir, host, port, workers, verbose):
     """Serve the site, the JSON API (/api/v1/) and the Academy Ruins API (/ar/) over HTTP.
@@ -451,8 +530,15 @@ def serve(kb_dir, host, port, workers, verbose):
     from .build import default_kb
     from .server import run
 
-    _run(run, Path(kb_dir) if kb_dir else default_kb(), host=host, port=port, workers=workers,
-         verbose=verbose, say=lambda msg: click.echo(msg, err=True))
+    _run(
+        run,
+        Path(kb_dir) if kb_dir else default_kb(),
+        host=host,
+        port=port,
+        workers=workers,
+        verbose=verbose,
+        say=lambda msg: click.echo(msg, err=True),
+    )
 
 
 if __name__ == "__main__":  # pragma: no cover

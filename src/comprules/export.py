@@ -37,6 +37,7 @@ def edition_to_dict(edition: Edition, resolution=None) -> dict:
 
     def cited(source: str) -> list[dict]:
         return [c.as_json() for c in cites.get(source, ())]
+
     return {
         "edition": {
             "name": edition.name,
@@ -90,21 +91,48 @@ def edition_from_dict(data: dict) -> Edition:
     """Rebuild an :class:`Edition` from its export (the inverse of :func:`edition_to_dict`)."""
     meta = data["edition"]
     rules = tuple(
-        Rule(id=r["id"], number=r["number"], kind=r["kind"], text=r["text"], line=r["line"], title=r["title"],
-             examples=tuple(r["examples"]), parent=r["parent"], section=r["section"], chapter=r["chapter"])
+        Rule(
+            id=r["id"],
+            number=r["number"],
+            kind=r["kind"],
+            text=r["text"],
+            line=r["line"],
+            title=r["title"],
+            examples=tuple(r["examples"]),
+            parent=r["parent"],
+            section=r["section"],
+            chapter=r["chapter"],
+        )
         for r in data["rules"]
     )
     glossary = tuple(
-        GlossaryEntry(term=g["term"], aliases=tuple(g["aliases"]), obsolete=g["obsolete"], senses=tuple(g["senses"]),
-                      text=g["text"], line=g["line"], slug=g["slug"])
+        GlossaryEntry(
+            term=g["term"],
+            aliases=tuple(g["aliases"]),
+            obsolete=g["obsolete"],
+            senses=tuple(g["senses"]),
+            text=g["text"],
+            line=g["line"],
+            slug=g["slug"],
+        )
         for g in data["glossary"]
     )
     warnings = tuple(ParseWarning(w["kind"], w["message"], w["line"], w["number"]) for w in data["warnings"])
     effective = date.fromisoformat(meta["effective"]) if meta["effective"] else None
-    return Edition(name=meta["name"], lang=meta["lang"], effective=effective, kind=meta["kind"],
-                   source=meta["source"], sha256=meta["sha256"], title=meta["title"], rules=rules,
-                   glossary=glossary, warnings=warnings, sources=tuple(meta.get("sources", ())),
-                   description=meta.get("description", ""))
+    return Edition(
+        name=meta["name"],
+        lang=meta["lang"],
+        effective=effective,
+        kind=meta["kind"],
+        source=meta["source"],
+        sha256=meta["sha256"],
+        title=meta["title"],
+        rules=rules,
+        glossary=glossary,
+        warnings=warnings,
+        sources=tuple(meta.get("sources", ())),
+        description=meta.get("description", ""),
+    )
 
 
 def dumps(data: dict) -> str:
@@ -126,8 +154,14 @@ def write_atomic(path: Path, text: str) -> None:
         raise
 
 
-_NOT_A_FILE = ((stat.S_ISLNK, "a symbolic link"), (stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
-               (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"), (stat.S_ISSOCK, "a socket"))
+_NOT_A_FILE = (
+    (stat.S_ISLNK, "a symbolic link"),
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISFIFO, "a FIFO (named pipe)"),
+    (stat.S_ISCHR, "a device"),
+    (stat.S_ISBLK, "a device"),
+    (stat.S_ISSOCK, "a socket"),
+)
 
 
 def write_output(path: str | os.PathLike, text: str) -> None:

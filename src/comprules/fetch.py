@@ -41,8 +41,7 @@ CHECKSUMS = "SHA256SUMS"
 DEFAULT_TIMEOUT = 30.0
 CHUNK = 64 * 1024
 USER_AGENT = "comprules-fetch/0.1"
-OFFLINE_HINT = ("download the CR text yourself and build from its folder: "
-                "comprules build DIR (or make site CORPUS=DIR)")
+OFFLINE_HINT = "download the CR text yourself and build from its folder: comprules build DIR (or make site CORPUS=DIR)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,15 +83,27 @@ def edition_table() -> tuple[KnownEdition, ...]:
     """Every known edition, oldest first (``comprules/data/editions.toml``)."""
     raw = resources.files("comprules").joinpath("data/editions.toml").read_bytes()
     rows = tomllib.loads(raw.decode("utf-8"))["edition"]
-    table = [KnownEdition(date=r["date"], set=r.get("set", ""), urls=tuple(r.get("urls", ())),
-                          archived=tuple(r.get("archived", ())), file_date=r.get("file_date"),
-                          code=r.get("code"))
-             for r in rows]
+    table = [
+        KnownEdition(
+            date=r["date"],
+            set=r.get("set", ""),
+            urls=tuple(r.get("urls", ())),
+            archived=tuple(r.get("archived", ())),
+            file_date=r.get("file_date"),
+            code=r.get("code"),
+        )
+        for r in rows
+    ]
     return tuple(sorted(table, key=lambda e: e.date))
 
 
-def select(dates: Sequence[str] = (), *, latest: bool = False, all_editions: bool = False,
-           table: tuple[KnownEdition, ...] | None = None) -> list[KnownEdition]:
+def select(
+    dates: Sequence[str] = (),
+    *,
+    latest: bool = False,
+    all_editions: bool = False,
+    table: tuple[KnownEdition, ...] | None = None,
+) -> list[KnownEdition]:
     """The editions asked for; :class:`UsageError` for a date the table does not know."""
     table = table if table is not None else edition_table()
     if all_editions:
@@ -142,11 +153,26 @@ class RichProgress(Progress):
 
     def __init__(self) -> None:
         from rich.console import Console
-        from rich.progress import (BarColumn, DownloadColumn, Progress as Bar, TextColumn,
-                                   TimeRemainingColumn, TransferSpeedColumn)
+        from rich.progress import (
+            BarColumn,
+            DownloadColumn,
+            TextColumn,
+            TimeRemainingColumn,
+            TransferSpeedColumn,
+        )
+        from rich.progress import (
+            Progress as Bar,
+        )
 
-        self.bar = Bar(TextColumn("{task.description}"), BarColumn(), DownloadColumn(), TransferSpeedColumn(),
-                       TimeRemainingColumn(), console=Console(stderr=True), transient=False)
+        self.bar = Bar(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            DownloadColumn(),
+            TransferSpeedColumn(),
+            TimeRemainingColumn(),
+            console=Console(stderr=True),
+            transient=False,
+        )
         self.task = None
 
     def start(self, name, total, done):
@@ -192,9 +218,15 @@ def _sha256(path: Path) -> str:
     return h.hexdigest()
 
 
-def fetch_editions(editions: list[KnownEdition], dest: Path | None = None, *, mirror: str | None = None,
-                   timeout: float = DEFAULT_TIMEOUT, progress: Progress | None = None,
-                   force: bool = False) -> tuple[list[Fetched], list[FetchError]]:
+def fetch_editions(
+    editions: list[KnownEdition],
+    dest: Path | None = None,
+    *,
+    mirror: str | None = None,
+    timeout: float = DEFAULT_TIMEOUT,
+    progress: Progress | None = None,
+    force: bool = False,
+) -> tuple[list[Fetched], list[FetchError]]:
     """Fetch ``editions`` into ``dest`` (default :func:`cache_dir`); the failures are returned, not raised.
 
     A :class:`FetchError` for "no network" is raised at once: the other editions would fail the same way.
@@ -214,8 +246,15 @@ def fetch_editions(editions: list[KnownEdition], dest: Path | None = None, *, mi
     return done, failed
 
 
-def fetch_one(edition: KnownEdition, dest: Path, *, mirror: str | None = None, timeout: float = DEFAULT_TIMEOUT,
-              progress: Progress | None = None, force: bool = False) -> Fetched:
+def fetch_one(
+    edition: KnownEdition,
+    dest: Path,
+    *,
+    mirror: str | None = None,
+    timeout: float = DEFAULT_TIMEOUT,
+    progress: Progress | None = None,
+    force: bool = False,
+) -> Fetched:
     """Fetch one edition into ``dest`` unless the cache already holds it with the recorded checksum."""
     progress = progress or Progress()
     target = Path(dest) / edition.relpath
@@ -239,8 +278,9 @@ class _Offline(FetchError):
     """No route to any host: the network is missing, not the file."""
 
 
-def download_first(urls: list[str], target: Path, *, name: str, timeout: float = DEFAULT_TIMEOUT,
-                   progress: Progress | None = None) -> tuple[str, int]:
+def download_first(
+    urls: list[str], target: Path, *, name: str, timeout: float = DEFAULT_TIMEOUT, progress: Progress | None = None
+) -> tuple[str, int]:
     """Download the first of ``urls`` that works into ``target``; ``(url, bytes resumed)``.
 
     A 404/410 or an unreachable host moves on to the next URL; a broken or timed-out
@@ -261,8 +301,7 @@ def download_first(urls: list[str], target: Path, *, name: str, timeout: float =
             dead[host] = exc.reason
     if not missing:
         hosts = ", ".join(dead)
-        raise _Offline(f"no network or server down: cannot reach {hosts} ({next(iter(dead.values()))}); "
-                       f"{OFFLINE_HINT}")
+        raise _Offline(f"no network or server down: cannot reach {hosts} ({next(iter(dead.values()))}); {OFFLINE_HINT}")
     raise FetchError(f"{name}: not found at any of {len(urls)} URL(s) (last: {missing[-1]})")
 
 
@@ -282,8 +321,9 @@ def _host(url: str) -> str:
     return urllib.parse.urlsplit(url).netloc or url
 
 
-def download(url: str, target: Path, *, name: str = "", timeout: float = DEFAULT_TIMEOUT,
-             progress: Progress | None = None) -> int:
+def download(
+    url: str, target: Path, *, name: str = "", timeout: float = DEFAULT_TIMEOUT, progress: Progress | None = None
+) -> int:
     """Download ``url`` into ``target`` through ``target.part``, resuming a previous part.
 
     Returns the number of bytes that were already there (0: a fresh download).
@@ -329,19 +369,24 @@ def download(url: str, target: Path, *, name: str = "", timeout: float = DEFAULT
                     progress.advance(len(block))
         except http.client.IncompleteRead:
             size = f"{total:,}" if total is not None else "?"
-            raise FetchError(f"{url}: connection closed after {part.stat().st_size:,} of {size} bytes "
-                             f"(kept {part.name}; run fetch again to resume)") from None
+            raise FetchError(
+                f"{url}: connection closed after {part.stat().st_size:,} of {size} bytes "
+                f"(kept {part.name}; run fetch again to resume)"
+            ) from None
         except (TimeoutError, socket.timeout) as exc:
-            raise FetchError(f"{url}: timed out after {timeout:g} s mid-transfer ({exc or 'no data'}; "
-                             f"kept {part.name}; run fetch again to resume)") from None
+            raise FetchError(
+                f"{url}: timed out after {timeout:g} s mid-transfer ({exc or 'no data'}; "
+                f"kept {part.name}; run fetch again to resume)"
+            ) from None
         except OSError as exc:
             raise FetchError(f"{url}: transfer failed ({exc}; kept {part.name}; run fetch again to resume)") from None
         finally:
             progress.finish()
     got = part.stat().st_size
     if total is not None and got < total:
-        raise FetchError(f"{url}: connection closed after {got:,} of {total:,} bytes "
-                         f"(kept {part.name}; run fetch again to resume)")
+        raise FetchError(
+            f"{url}: connection closed after {got:,} of {total:,} bytes (kept {part.name}; run fetch again to resume)"
+        )
     origin.unlink(missing_ok=True)
     _check_cr_text(part, url)
     os.replace(part, target)

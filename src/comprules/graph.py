@@ -47,8 +47,20 @@ import networkx as nx
 from .model import Edition, sort_key
 from .references import Resolution, resolve, resolve_external
 
-__all__ = ["EDGE_KINDS", "edition_graph", "kb_graph", "cited_by", "defined_by", "write_graphml", "node_id",
-           "resolve_all", "write_graph", "read_graph", "graph_path", "GRAPH_DIR"]
+__all__ = [
+    "EDGE_KINDS",
+    "edition_graph",
+    "kb_graph",
+    "cited_by",
+    "defined_by",
+    "write_graphml",
+    "node_id",
+    "resolve_all",
+    "write_graph",
+    "read_graph",
+    "graph_path",
+    "GRAPH_DIR",
+]
 
 #: The stored graph's folder inside ``data/``: one file per edition.
 GRAPH_DIR = "graph"
@@ -73,22 +85,26 @@ def _add_edition(graph: nx.MultiDiGraph, edition: Edition, resolution: Resolutio
     lang = edition.lang
 
     def rule_attrs(rule):
-        attrs = {"kind": rule.kind, "number": rule.number, "edition": name, "lang": lang,
-                 "line": rule.line}
+        attrs = {"kind": rule.kind, "number": rule.number, "edition": name, "lang": lang, "line": rule.line}
         if rule.title:
             attrs["title"] = rule.title
         return attrs
 
     graph.add_nodes_from((f"{name}/{rule.id}", rule_attrs(rule)) for rule in edition.rules)
     graph.add_nodes_from(
-        (_glossary_node(name, e.slug),
-         {"kind": "glossary", "title": e.term, "edition": name, "lang": lang, "line": e.line})
-        for e in edition.glossary)
+        (
+            _glossary_node(name, e.slug),
+            {"kind": "glossary", "title": e.term, "edition": name, "lang": lang, "line": e.line},
+        )
+        for e in edition.glossary
+    )
     by_id = edition.by_id
     contains = {"kind": "contains"}
     graph.add_edges_from(
         (f"{name}/{rule.parent}", f"{name}/{rule.id}", "contains", contains)
-        for rule in edition.rules if rule.parent is not None and rule.parent in by_id)
+        for rule in edition.rules
+        if rule.parent is not None and rule.parent in by_id
+    )
     edges = []
     for source, citations in resolution.cites.items():
         origin = f"{name}/{source}"
@@ -100,11 +116,16 @@ def _add_edition(graph: nx.MultiDiGraph, edition: Edition, resolution: Resolutio
     defines = {"kind": "defines"}
     graph.add_edges_from(
         (_glossary_node(name, slug), f"{name}/{target}", "defines", defines)
-        for slug, targets in resolution.glossary_refs.items() for target in targets)
+        for slug, targets in resolution.glossary_refs.items()
+        for target in targets
+    )
 
 
-def resolve_all(editions: Iterable[Edition], resolutions: Mapping[str, Resolution] | None = None,
-                eras: Mapping[str, str] | None = None) -> dict[str, Resolution]:
+def resolve_all(
+    editions: Iterable[Edition],
+    resolutions: Mapping[str, Resolution] | None = None,
+    eras: Mapping[str, str] | None = None,
+) -> dict[str, Resolution]:
     """Every edition's :class:`~comprules.references.Resolution`, its external
     citations resolved across the knowledge base: edition name → resolution.
 
@@ -138,8 +159,7 @@ def edition_graph(edition: Edition, resolution: Resolution | None = None) -> nx.
     return graph
 
 
-def kb_graph(editions: Iterable[Edition],
-             resolutions: dict[str, Resolution] | None = None) -> nx.MultiDiGraph:
+def kb_graph(editions: Iterable[Edition], resolutions: dict[str, Resolution] | None = None) -> nx.MultiDiGraph:
     """The union of the editions' graphs (node names never collide: they start with
     the edition's name). ``resolutions`` maps edition names to precomputed ones."""
     graph = nx.MultiDiGraph()
@@ -215,8 +235,16 @@ def write_graph(graph: nx.MultiDiGraph, data_dir: str | os.PathLike, editions: I
     written = []
     for name, (nodes, edges) in wanted.items():
         path = graph_path(data_dir, name)
-        write_atomic(path, json.dumps({"edition": name, "nodes": nodes, "edges": edges}, ensure_ascii=False,
-                                      sort_keys=True, separators=(",", ":")) + "\n")
+        write_atomic(
+            path,
+            json.dumps(
+                {"edition": name, "nodes": nodes, "edges": edges},
+                ensure_ascii=False,
+                sort_keys=True,
+                separators=(",", ":"),
+            )
+            + "\n",
+        )
         written.append(path)
     return written
 
@@ -226,8 +254,7 @@ def read_graph(data_dir: str | os.PathLike, editions: Iterable[str] | None = Non
     those named). Raises :class:`OSError` or :class:`ValueError` for a missing or
     damaged file."""
     folder = Path(data_dir) / GRAPH_DIR
-    paths = ([graph_path(data_dir, n) for n in editions] if editions is not None
-             else sorted(folder.glob("*/*.json")))
+    paths = [graph_path(data_dir, n) for n in editions] if editions is not None else sorted(folder.glob("*/*.json"))
     graph = nx.MultiDiGraph()
     for path in paths:
         with open(path, encoding="utf-8") as fh:

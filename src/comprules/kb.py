@@ -26,6 +26,7 @@ def default_kb() -> Path:
 
     return Path(os.environ.get("COMPRULES_KB", "build"))
 
+
 _CITATION = re.compile(r"^R?(\d)(\d\d)(?:\.?(\d+)([a-z]{0,2}))?$")
 _ISO_DATE = re.compile(r"^\d{4}-\d\d-\d\d$")
 
@@ -59,9 +60,18 @@ class EditionInfo:
 
     def to_json(self) -> dict:
         """``{"name", "lang", "kind", "effective", "title", "set", "code", "file_date", "rules", "glossary"}``."""
-        return {"name": self.name, "lang": self.lang, "kind": self.kind, "effective": self.effective,
-                "title": self.title, "set": self.set or None, "code": self.code, "file_date": self.file_date,
-                "rules": self.rules, "glossary": self.glossary}
+        return {
+            "name": self.name,
+            "lang": self.lang,
+            "kind": self.kind,
+            "effective": self.effective,
+            "title": self.title,
+            "set": self.set or None,
+            "code": self.code,
+            "file_date": self.file_date,
+            "rules": self.rules,
+            "glossary": self.glossary,
+        }
 
 
 @dataclass(frozen=True)
@@ -123,11 +133,21 @@ class KnowledgeBase:
         self.editions = []
         for r in rows:
             fact = facts.get(r["effective"] or "")
-            self.editions.append(EditionInfo(
-                r["name"], r["lang"], r["kind"], r["effective"], r["title"], r["path"],
-                rules=r.get("rules", 0), glossary=r.get("glossary", 0),
-                set=fact.set_name if fact else "", code=fact.code if fact else None,
-                file_date=fact.file_date if fact else None))
+            self.editions.append(
+                EditionInfo(
+                    r["name"],
+                    r["lang"],
+                    r["kind"],
+                    r["effective"],
+                    r["title"],
+                    r["path"],
+                    rules=r.get("rules", 0),
+                    glossary=r.get("glossary", 0),
+                    set=fact.set_name if fact else "",
+                    code=fact.code if fact else None,
+                    file_date=fact.file_date if fact else None,
+                )
+            )
         self._cache: dict[str, Edition] = {}
         self._cites: dict[str, dict[str, list[dict]]] = {}
         #: Whether an edition may be named by a source file path (not for a server).
@@ -167,7 +187,9 @@ class KnowledgeBase:
         """
         langs = self.languages()
         if lang is not None and lang not in langs:
-            raise UsageError(f"no edition in language {lang!r} in {self.root} (languages: {', '.join(langs) or 'none'})")
+            raise UsageError(
+                f"no edition in language {lang!r} in {self.root} (languages: {', '.join(langs) or 'none'})"
+            )
         pool = [e for e in self.editions if lang is None or e.lang == lang]
         spec = None if spec is None else spec.strip()
         if not spec or spec == "latest":
@@ -241,8 +263,11 @@ class KnowledgeBase:
             if in_force is not None and not any(e.effective == in_force for e in dated):
                 fact = next(p for p in published() if p.date == in_force)
                 label = ", ".join(x for x in (fact.set_name, fact.code or "") if x)
-                head = (f"the edition in force on {iso} is en/{in_force}" + (f" ({label})" if label else "")
-                        + f", which is not {where}")
+                head = (
+                    f"the edition in force on {iso} is en/{in_force}"
+                    + (f" ({label})" if label else "")
+                    + f", which is not {where}"
+                )
             elif not before:
                 head = f"no edition {where} was in force on {iso}"
             else:
@@ -266,6 +291,7 @@ class KnowledgeBase:
         def label(e: EditionInfo) -> str:
             extra = ", ".join(x for x in (e.set, e.code or "") if x)
             return f"{e.name} ({extra})" if extra else e.name
+
         nearest = "; ".join(label(e) for e in near) or "none"
         return f"{head} (nearest: {nearest}; `comprules editions` lists all {len(self.editions)})"
 
@@ -347,19 +373,38 @@ class RuleView:
         "cited_by_glossary", "twin"}`` (``twin``: the English rule of the same number, with its
         ``edition``, for a translated edition; else ``null``; ``cites`` as in the export), each
         rule as ``{"number", "id", "kind", "title", "text", "examples", "parent"}``."""
+
         def one(r: Rule) -> dict:
-            return {"number": r.number, "id": r.id, "kind": r.kind, "title": r.title, "text": r.text,
-                    "examples": list(r.examples), "parent": r.parent}
+            return {
+                "number": r.number,
+                "id": r.id,
+                "kind": r.kind,
+                "title": r.title,
+                "text": r.text,
+                "examples": list(r.examples),
+                "parent": r.parent,
+            }
 
-        return {"edition": self.edition, "rule": one(self.rule), "subrules": [one(c) for c in self.children],
-                "refs": self.refs, "cites": self.cites, "cited_by": self.cited_by,
-                "cited_by_glossary": self.cited_by_glossary,
-                "twin": {"edition": self.twin_edition, **one(self.twin)} if self.twin is not None else None}
+        return {
+            "edition": self.edition,
+            "rule": one(self.rule),
+            "subrules": [one(c) for c in self.children],
+            "refs": self.refs,
+            "cites": self.cites,
+            "cited_by": self.cited_by,
+            "cited_by_glossary": self.cited_by_glossary,
+            "twin": {"edition": self.twin_edition, **one(self.twin)} if self.twin is not None else None,
+        }
 
 
-def show_rule(edition: Edition, number: str, twin: Edition | None = None, *,
-              cites: dict[str, list[dict]] | None = None,
-              lookup: Callable[[str], Edition] | None = None) -> RuleView:
+def show_rule(
+    edition: Edition,
+    number: str,
+    twin: Edition | None = None,
+    *,
+    cites: dict[str, list[dict]] | None = None,
+    lookup: Callable[[str], Edition] | None = None,
+) -> RuleView:
     """The rule ``number`` of ``edition`` with its subrules, references and backlinks,
     and, for a translated edition given its English ``twin`` edition, the English rule
     of the same number.
@@ -379,8 +424,7 @@ def show_rule(edition: Edition, number: str, twin: Edition | None = None, *,
     terms = {g.slug: g.term for g in edition.glossary}
     glossary = [terms[slug] for slug, targets in resolution.glossary_refs.items() if rule.id in targets]
     english = twin.get(rule.id) if twin is not None else None
-    own = (cites or {}).get(rule.id) if cites is not None else [
-        c.as_json() for c in resolution.cites.get(rule.id, ())]
+    own = (cites or {}).get(rule.id) if cites is not None else [c.as_json() for c in resolution.cites.get(rule.id, ())]
     titles: dict[str, str] = {}
     for c in own or ():
         where, _, target = (c.get("resolved") or "").rpartition("/")
@@ -390,13 +434,32 @@ def show_rule(edition: Edition, number: str, twin: Edition | None = None, *,
         found = other.get(target) if other is not None else None
         if found is not None and found.title:
             titles[c["resolved"]] = found.title
-    return RuleView(edition.name, rule, children, list(resolution.refs.get(rule.id, ())), cited, glossary,
-                    lang=edition.lang, twin=english, twin_edition=twin.name if english is not None else None,
-                    cites=list(own or ()), titles=titles)
+    return RuleView(
+        edition.name,
+        rule,
+        children,
+        list(resolution.refs.get(rule.id, ())),
+        cited,
+        glossary,
+        lang=edition.lang,
+        twin=english,
+        twin_edition=twin.name if english is not None else None,
+        cites=list(own or ()),
+        titles=titles,
+    )
 
 
-def search(kb: KnowledgeBase | None, query: str, *, edition: str | None = None, all_editions: bool = False,
-           lang: str | None = None, section: str | None = None, kind: str | None = None, limit: int = 10):
+def search(
+    kb: KnowledgeBase | None,
+    query: str,
+    *,
+    edition: str | None = None,
+    all_editions: bool = False,
+    lang: str | None = None,
+    section: str | None = None,
+    kind: str | None = None,
+    limit: int = 10,
+):
     """``comprules search``: the options as the command and the server take them, then
     :func:`comprules.indexer.search`; a :class:`~comprules.indexer.SearchResult`.
 
@@ -406,12 +469,17 @@ def search(kb: KnowledgeBase | None, query: str, *, edition: str | None = None, 
     ``kind`` may be ``"any"``. Raises :class:`UsageError` for bad options (both
     ``edition`` and ``all_editions``, an unknown edition, a malformed query).
     """
-    from .indexer import ALL_EDITIONS, search as run_search
+    from .indexer import ALL_EDITIONS
+    from .indexer import search as run_search
 
     if edition and all_editions:
         raise UsageError("an edition and all editions exclude each other")
-    options = dict(lang=None if lang in (None, "any") else lang, section=section,
-                   kind=None if kind in (None, "any") else kind, limit=limit)
+    options = dict(
+        lang=None if lang in (None, "any") else lang,
+        section=section,
+        kind=None if kind in (None, "any") else kind,
+        limit=limit,
+    )
     if edition and (kb is None or kb.files) and Path(edition).is_file():
         import tempfile
 
@@ -429,9 +497,15 @@ def search(kb: KnowledgeBase | None, query: str, *, edition: str | None = None, 
 
 
 def _glossary_row(entry, refs) -> dict:
-    return {"term": entry.term, "aliases": list(entry.aliases), "obsolete": entry.obsolete,
-            "senses": list(entry.senses), "text": entry.text, "slug": entry.slug,
-            "refs": list(refs.get(entry.slug, ()))}
+    return {
+        "term": entry.term,
+        "aliases": list(entry.aliases),
+        "obsolete": entry.obsolete,
+        "senses": list(entry.senses),
+        "text": entry.text,
+        "slug": entry.slug,
+        "refs": list(refs.get(entry.slug, ())),
+    }
 
 
 def glossary_json(edition: Edition) -> dict:
@@ -447,6 +521,6 @@ def glossary_entry(edition: Edition, term: str) -> dict:
     :func:`glossary_json`. Raises :class:`NotFound`."""
     key = _fold(term)
     for g in edition.glossary:
-        if key in {_fold(g.term), g.slug, *(_fold(a.strip("“”\"")) for a in g.aliases)}:
+        if key in {_fold(g.term), g.slug, *(_fold(a.strip('“”"')) for a in g.aliases)}:
             return {"edition": edition.name, "entry": _glossary_row(g, references.resolve(edition).glossary_refs)}
     raise NotFound(f"no glossary entry {term!r} in {edition.name}")

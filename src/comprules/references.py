@@ -199,9 +199,7 @@ _RANGE_END = re.compile(
 )
 #: French "Cf. règles 510.1 c-d": the letters printed apart from the rule number.
 _SPACED_LETTERS = re.compile(rf"{_SP}([a-z]{{1,2}}){_SP}?[-–]{_SP}?([a-z]{{1,2}})(?!\w)")
-_TITLE = re.compile(
-    rf"[,，]?{_SP}*(?:“([^”\n]{{1,120}})”|\"([^\"\n]{{1,120}})\"|«{_SP}*([^»\n]{{1,120}}?){_SP}*»)"
-)
+_TITLE = re.compile(rf"[,，]?{_SP}*(?:“([^”\n]{{1,120}})”|\"([^\"\n]{{1,120}})\"|«{_SP}*([^»\n]{{1,120}}?){_SP}*»)")
 _SEPARATORS = {
     "en": re.compile(rf"{_SP}*,{_SP}*(?:(?:and/or|and|or){_SP}+)?|{_SP}+(?:and/or|and|or){_SP}+"),
     "fr": re.compile(rf"{_SP}*,{_SP}*(?:(?:et|ou){_SP}+)?|{_SP}+(?:et|ou){_SP}+"),
@@ -215,6 +213,8 @@ def _unspaced_separators(words: Sequence[str]) -> re.Pattern[str]:
     anchor of the second "规则")."""
     alts = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True) if w not in "，、,")
     return re.compile(rf"{_SP}*(?:[,，、]{_SP}*(?:(?:{alts}){_SP}*)?|(?:{alts}){_SP}*)")
+
+
 _AFTER_TITLE = re.compile(f"{_SP}+")
 _SEPARATOR_STARTS = frozenset(", \t\u00a0\u202f，、和及以与或")
 #: A three-digit number later in a list must end there ("rules 614 and 615."),
@@ -233,7 +233,7 @@ class _Member(NamedTuple):
 
 
 _DASHES = frozenset("-–—?")
-_TITLE_OPENERS = frozenset(",“\"«，")
+_TITLE_OPENERS = frozenset(',“"«，')
 
 
 def _read_number(text: str, pos: int, *, chapters: bool) -> _Member | None:
@@ -246,14 +246,13 @@ def _read_number(text: str, pos: int, *, chapters: bool) -> _Member | None:
             if r and r.group(4) and len(r.group(4)) == 1 and not (r.group(1) or r.group(2)):
                 last = r.group(4)
                 if int(last) > int(first):
-                    return _Member(pos, r.end(), first, last,
-                                   ((pos, c.end(), first), (r.start(4), r.end(), last)))
+                    return _Member(pos, r.end(), first, last, ((pos, c.end(), first), (r.start(4), r.end(), last)))
             return _Member(pos, c.end(), first, None, ((pos, c.end(), first),))
         return None
     first = m.group(0)
     end = m.end()
     # Cheap look at what follows before any further regex: most citations end here.
-    nxt = text[end:end + 2]
+    nxt = text[end : end + 2]
     if nxt[:1] in _DASHES or (nxt[:1] in _SPACES and len(nxt) == 2 and nxt[1] in _DASHES):
         section, rule, letters = m.groups()
         r = _RANGE_END.match(text, end)
@@ -290,7 +289,7 @@ def _range_last(section: str, rule: str | None, letters: str, r: re.Match[str]) 
 
 def _read_title(text: str, pos: int) -> tuple[str, int] | None:
     """The quoted title printed after a number: ``, “Declare Blockers Step.”``."""
-    nxt = text[pos:pos + 2]
+    nxt = text[pos : pos + 2]
     if not nxt or (nxt[0] not in _TITLE_OPENERS and nxt[-1] not in _TITLE_OPENERS):
         return None
     m = _TITLE.match(text, pos)
@@ -315,8 +314,9 @@ def _clean_title(raw: str) -> str | None:
     return title
 
 
-def _read_list(text: str, pos: int, lang: str, *, chapters: bool = False,
-               first_needs_title: bool = False) -> tuple[list[Reference], int] | None:
+def _read_list(
+    text: str, pos: int, lang: str, *, chapters: bool = False, first_needs_title: bool = False
+) -> tuple[list[Reference], int] | None:
     """Read ``NUM[–END] [, “Title”] (SEP NUM[–END] [, “Title”])*`` from ``pos``.
 
     Returns the references and where the list ends, or ``None`` if no number starts
@@ -359,7 +359,7 @@ def _read_list(text: str, pos: int, lang: str, *, chapters: bool = False,
         kind = "rule" if len(first) > 3 else ("section" if len(first) == 3 else "chapter")
         refs.append(Reference(member.start, member.end, kind, targets, member.parts, title))
         prev, pos, list_end = member, end, end
-        if text[pos:pos + 1] not in _SEPARATOR_STARTS:
+        if text[pos : pos + 1] not in _SEPARATOR_STARTS:
             break
         s = sep.match(text, pos) or (title is not None and _AFTER_TITLE.match(text, pos))
         if not s:
@@ -433,7 +433,7 @@ def _after_section_word(text: str, start: int, end: int, lang: str) -> _Found:
     of an appendix is no chapter: "(See Appendix B, "Older Rules," section 5.)"
     (1999-11-01) is declined.
     """
-    before = text[max(0, start - 40):start]
+    before = text[max(0, start - 40) : start]
     if "Appendix" in before or "Annexe" in before:
         return None
     return _read_list(text, end, lang, chapters=True)
@@ -446,7 +446,7 @@ def _after_see(text: str, start: int, end: int, lang: str) -> _Found:
     (without one, "see 601.3d" is left to the bare-number family); ``See Cast.``,
     ``See also Dependency, Timestamp Order.``: see :func:`_glossary_see`.
     """
-    if text[end:end + 1].isdigit():
+    if text[end : end + 1].isdigit():
         return _read_list(text, end, lang, first_needs_title=True)
     return _glossary_see(text, start, end, lang)
 
@@ -508,7 +508,7 @@ def _read_term(text: str, pos: int, lang: str) -> tuple[int, int] | None:
 
 
 def _clean_term(term: str) -> str:
-    return term.strip().strip("“”\"‘’").rstrip(".,;:。，；：").strip().strip("“”\"‘’").strip()
+    return term.strip().strip('“”"‘’').rstrip(".,;:。，；：").strip().strip('“”"‘’').strip()
 
 
 def _glossary_see(text: str, start: int, end: int, lang: str) -> _Found:
@@ -525,7 +525,7 @@ def _glossary_see(text: str, start: int, end: int, lang: str) -> _Found:
         span = _read_term(text, pos, lang)
         if span is None:
             break
-        raw = text[span[0]:span[1]]
+        raw = text[span[0] : span[1]]
         term = _clean_term(raw)
         first = _WORD.match(term)
         if not term or (first and first.group(0) in _GLOSSARY_STOP):
@@ -627,45 +627,86 @@ def _script_families() -> list[Family]:
             return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
 
         if row.rule_words:
-            out.append(Family(f"rule-{row.code}", _after_word, anchors=(rf"(?:{alt(row.rule_words)}){_SP}*(?=[0-9])",),
-                              hints=tuple(row.rule_words), langs=langs))
+            out.append(
+                Family(
+                    f"rule-{row.code}",
+                    _after_word,
+                    anchors=(rf"(?:{alt(row.rule_words)}){_SP}*(?=[0-9])",),
+                    hints=tuple(row.rule_words),
+                    langs=langs,
+                )
+            )
         if row.section_words:
-            out.append(Family(f"division-{row.code}", _division,
-                              anchors=(rf"(?:{alt(row.section_words)}){_SP}*(?=[0-9])",),
-                              hints=tuple(row.section_words), langs=langs))
+            out.append(
+                Family(
+                    f"division-{row.code}",
+                    _division,
+                    anchors=(rf"(?:{alt(row.section_words)}){_SP}*(?=[0-9])",),
+                    hints=tuple(row.section_words),
+                    langs=langs,
+                )
+            )
         if row.see_words:
-            out.append(Family(f"see-{row.code}", _han_glossary_see,
-                              anchors=(rf"(?:{alt(row.see_words)}){_SP}*(?![0-9]|{alt(row.rule_words + row.section_words)})",),
-                              hints=tuple(row.see_words), langs=langs))
+            out.append(
+                Family(
+                    f"see-{row.code}",
+                    _han_glossary_see,
+                    anchors=(rf"(?:{alt(row.see_words)}){_SP}*(?![0-9]|{alt(row.rule_words + row.section_words)})",),
+                    hints=tuple(row.see_words),
+                    langs=langs,
+                )
+            )
     return out
 
 
 #: The chain, in order: where two anchors match at one place, the earlier family is
 #: tried first. Anchors lead with a literal so that the regex engine skips fast.
 FAMILIES: list[Family] = [
-    Family("rule", _after_word, anchors=(rf"ule(?<=[Rr]ule)s?{_SP}*(?=[0-9])",),
-           hints=("ule",), langs=frozenset({"en"})),
-    Family("section", _after_section_word,
-           anchors=(rf"ection(?<=\b[Ss]ection)s?{_SP}+(?=[0-9])",),
-           hints=("ection",), langs=frozenset({"en"})),
-    Family("regle", _after_word,
-           anchors=(rf"gle(?<=[Rr][èe]gle)s?{_SP}*(?=[0-9])",
-                    rf"aphe(?<=[Pp]aragraphe)s?{_SP}*(?=[0-9])",
-                    rf"icle(?<=[Aa]rticle)s?{_SP}*(?=[0-9])"),
-           hints=("gle", "aphe", "icle"), langs=frozenset({"fr"})),
-    Family("section-fr", _after_section_word,
-           anchors=(rf"ection(?<=\b[Ss]ection)s?{_SP}+(?=[0-9])",
-                    rf"hapitre(?<=\b[Cc]hapitre)s?{_SP}+(?=[0-9])"),
-           hints=("ection", "hapitre"), langs=frozenset({"fr"})),
-    Family("bare-number", _bare_number, anchors=(r"\.(?<=[1-9][0-9]{2}\.)(?=[0-9])",),
-           langs=frozenset(languages.codes())),
-    Family("see", _after_see,
-           anchors=(rf"ee(?<=\b[Ss]ee)(?:{_SP}+also)?{_SP}+(?=[“\"A-Z1-9])",),
-           hints=("See ", "see "), langs=frozenset({"en"})),
-    Family("voir", _after_see,
-           anchors=(rf"oir(?<=\b[Vv]oir)(?:{_SP}+aussi)?{_SP}+(?=[“\"«A-ZÀ-Ý1-9])",
-                    rf"f\.(?<=\b[Cc]f\.){_SP}+(?=[1-9])"),
-           hints=("Voir ", "voir ", "f. "), langs=frozenset({"fr"})),
+    Family(
+        "rule", _after_word, anchors=(rf"ule(?<=[Rr]ule)s?{_SP}*(?=[0-9])",), hints=("ule",), langs=frozenset({"en"})
+    ),
+    Family(
+        "section",
+        _after_section_word,
+        anchors=(rf"ection(?<=\b[Ss]ection)s?{_SP}+(?=[0-9])",),
+        hints=("ection",),
+        langs=frozenset({"en"}),
+    ),
+    Family(
+        "regle",
+        _after_word,
+        anchors=(
+            rf"gle(?<=[Rr][èe]gle)s?{_SP}*(?=[0-9])",
+            rf"aphe(?<=[Pp]aragraphe)s?{_SP}*(?=[0-9])",
+            rf"icle(?<=[Aa]rticle)s?{_SP}*(?=[0-9])",
+        ),
+        hints=("gle", "aphe", "icle"),
+        langs=frozenset({"fr"}),
+    ),
+    Family(
+        "section-fr",
+        _after_section_word,
+        anchors=(rf"ection(?<=\b[Ss]ection)s?{_SP}+(?=[0-9])", rf"hapitre(?<=\b[Cc]hapitre)s?{_SP}+(?=[0-9])"),
+        hints=("ection", "hapitre"),
+        langs=frozenset({"fr"}),
+    ),
+    Family(
+        "bare-number", _bare_number, anchors=(r"\.(?<=[1-9][0-9]{2}\.)(?=[0-9])",), langs=frozenset(languages.codes())
+    ),
+    Family(
+        "see",
+        _after_see,
+        anchors=(rf"ee(?<=\b[Ss]ee)(?:{_SP}+also)?{_SP}+(?=[“\"A-Z1-9])",),
+        hints=("See ", "see "),
+        langs=frozenset({"en"}),
+    ),
+    Family(
+        "voir",
+        _after_see,
+        anchors=(rf"oir(?<=\b[Vv]oir)(?:{_SP}+aussi)?{_SP}+(?=[“\"«A-ZÀ-Ý1-9])", rf"f\.(?<=\b[Cc]f\.){_SP}+(?=[1-9])"),
+        hints=("Voir ", "voir ", "f. "),
+        langs=frozenset({"fr"}),
+    ),
     *_script_families(),
 ]
 
@@ -678,10 +719,8 @@ def _chain(lang: str) -> tuple[tuple[Family, re.Pattern[str], tuple[str, ...]], 
     changing :data:`FAMILIES`). A language no family names reads as English."""
     chain = _CHAINS.get(lang)
     if chain is None:
-        chosen = [f for f in FAMILIES if lang in f.langs] or [
-            f for f in FAMILIES if "en" in f.langs]
-        chain = _CHAINS[lang] = tuple(
-            (f, re.compile(a), f.hints) for f in chosen for a in f.anchors)
+        chosen = [f for f in FAMILIES if lang in f.langs] or [f for f in FAMILIES if "en" in f.langs]
+        chain = _CHAINS[lang] = tuple((f, re.compile(a), f.hints) for f in chosen for a in f.anchors)
     return chain
 
 
@@ -820,8 +859,14 @@ class Citation(NamedTuple):
 
     def as_json(self) -> dict[str, str | bool | None]:
         """``{"target", "kind", "status", "resolved", "title", "title_agrees"}`` (DESIGN.md)."""
-        return {"target": self.target, "kind": self.kind, "status": self.status, "resolved": self.resolved,
-                "title": self.title, "title_agrees": self.title_agrees}
+        return {
+            "target": self.target,
+            "kind": self.kind,
+            "status": self.status,
+            "resolved": self.resolved,
+            "title": self.title,
+            "title_agrees": self.title_agrees,
+        }
 
 
 @dataclass(frozen=True)
@@ -895,8 +940,9 @@ def glossary_key(term: str) -> str:
 # Quoted titles
 
 _TITLE_WORD = re.compile(r"[^\W_]+")
-_TITLE_STOP = frozenset("of the a an and or to in on for with from by as "
-                        "de du des la le les l d et ou à au aux en sur par pour".split())
+_TITLE_STOP = frozenset(
+    "of the a an and or to in on for with from by as de du des la le les l d et ou à au aux en sur par pour".split()
+)
 
 
 @lru_cache(maxsize=8192)
@@ -906,7 +952,7 @@ def _title_words(title: str) -> tuple[str, ...]:
 
 
 def _singular(word: str) -> str:
-    """"abilities" → "ability", "lands" → "land"; "loss", "its" and short words unchanged."""
+    """ "abilities" → "ability", "lands" → "land"; "loss", "its" and short words unchanged."""
     if len(word) > 4 and word.endswith("ies"):
         return word[:-3] + "y"
     if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
@@ -951,8 +997,9 @@ def _untitled_agrees(quoted: str, text: str) -> bool:
     return all(w in words for w in wanted)
 
 
-def _check_title(edition: Edition, target: str, quoted: str,
-                 agree: Callable[[str, str], bool] | None = None) -> tuple[bool, str | None]:
+def _check_title(
+    edition: Edition, target: str, quoted: str, agree: Callable[[str, str], bool] | None = None
+) -> tuple[bool, str | None]:
     """(agrees, the title compared against) for a titled reference to ``target``.
 
     ``agree(quoted, actual)`` compares two titles (:func:`titles_agree`; a caller
@@ -1010,7 +1057,7 @@ def _resolve_glossary(run: list[Reference], text: str, index: dict[str, str]) ->
 
     The whole list may name one entry ("See Active Player, Nonactive Player Order.").
     """
-    if len(run) > 1 and (slug := index.get(glossary_key(text[run[0].start:run[-1].end]))):
+    if len(run) > 1 and (slug := index.get(glossary_key(text[run[0].start : run[-1].end]))):
         return [slug], []
     found: list[str] = []
     missing: list[Reference] = []
@@ -1079,7 +1126,7 @@ def resolve(edition: Edition) -> Resolution:
                     citation = Citation(t, ref.kind, "internal", f"{name}/{t}", ref.title if single else None)
                 else:
                     ok = False
-                    missing_all.append(Dangling(source, t, line, ref.kind, text[ref.start:ref.end]))
+                    missing_all.append(Dangling(source, t, line, ref.kind, text[ref.start : ref.end]))
                     citation = Citation(t, ref.kind, absent, None, ref.title if single else None)
                 printed.append(citation)
             unresolved += not ok
@@ -1087,8 +1134,9 @@ def resolve(edition: Edition) -> Resolution:
                 agrees, actual = _check_title(edition, ref.targets[0], ref.title)
                 printed[-1] = citation._replace(title_agrees=agrees)
                 if not agrees:
-                    titles.append(TitleMismatch(source, ref.targets[0], line, ref.title, actual,
-                                                text[ref.start:ref.end]))
+                    titles.append(
+                        TitleMismatch(source, ref.targets[0], line, ref.title, actual, text[ref.start : ref.end])
+                    )
         if not glossary_found:
             continue
         if gindex is None:
@@ -1100,32 +1148,42 @@ def resolve(edition: Edition) -> Resolution:
                 if source != f"glossary/{slug}":
                     slugs.setdefault(source, {})[slug] = None
             unresolved += len(missing)
-            missing_all.extend(Dangling(source, r.targets[0], line, "glossary", text[r.start:r.end])
-                               for r in missing)
+            missing_all.extend(Dangling(source, r.targets[0], line, "glossary", text[r.start : r.end]) for r in missing)
             # one citation per entry named ("See Active Player, Nonactive Player Order." names one)
             named = [Citation(r.targets[0], "glossary", absent) for r in missing]
             if found_slugs:
-                headword = text[run[0].start:run[-1].end] if len(found_slugs) == 1 and len(run) > 1 else None
+                headword = text[run[0].start : run[-1].end] if len(found_slugs) == 1 and len(run) > 1 else None
                 found_refs = [r for r in run if r not in missing] if headword is None else [run[0]]
-                named = [Citation(headword or r.targets[0], "glossary", "internal", f"{name}/glossary/{slug}")
-                         for r, slug in zip(found_refs, found_slugs)] + named
+                named = [
+                    Citation(headword or r.targets[0], "glossary", "internal", f"{name}/glossary/{slug}")
+                    for r, slug in zip(found_refs, found_slugs)
+                ] + named
             done[id(run[0])] = sorted(named, key=lambda c: text.find(c.target))
-        printed[:] = [c for item in printed
-                      for c in ((item,) if isinstance(item, Citation) else done.get(id(item), ()))]
+        printed[:] = [
+            c for item in printed for c in ((item,) if isinstance(item, Citation) else done.get(id(item), ()))
+        ]
 
     refs = {k: tuple(v) for k, v in targets.items() if not k.startswith("glossary/")}
-    glossary_refs = {k.removeprefix("glossary/"): tuple(v) for k, v in targets.items()
-                     if k.startswith("glossary/")}
+    glossary_refs = {k.removeprefix("glossary/"): tuple(v) for k, v in targets.items() if k.startswith("glossary/")}
     links = {k: tuple(v) for k, v in slugs.items()}
     fragment = edition.kind == "fragment"
-    return Resolution(edition.name, refs, glossary_refs, links,
-                      dangling=[] if fragment else missing_all, count=count,
-                      external=missing_all if fragment else [], titles=titles, unresolved=unresolved,
-                      cites={k: tuple(c for c in v if isinstance(c, Citation)) for k, v in cites.items() if v})
+    return Resolution(
+        edition.name,
+        refs,
+        glossary_refs,
+        links,
+        dangling=[] if fragment else missing_all,
+        count=count,
+        external=missing_all if fragment else [],
+        titles=titles,
+        unresolved=unresolved,
+        cites={k: tuple(c for c in v if isinstance(c, Citation)) for k, v in cites.items() if v},
+    )
 
 
-def resolve_external(resolution: Resolution, target: Edition,
-                     agree: Callable[[str, str], bool] | None = None) -> Resolution:
+def resolve_external(
+    resolution: Resolution, target: Edition, agree: Callable[[str, str], bool] | None = None
+) -> Resolution:
     """``resolution`` with its ``external`` citations resolved in the edition ``target``.
 
     A fragment quotes a few rules and cites others: seed 000 (French, 2002) cites

@@ -55,8 +55,9 @@ def print_rule(view) -> None:
         line.append(f" {rule.text}")
         console.print(line)
         for ex in rule.examples:
-            console.print(Text(f"{indent}    {mark}{' ' if lang.spaced else ''}", style="italic dim")
-                          .append(ex, style="italic"))
+            console.print(
+                Text(f"{indent}    {mark}{' ' if lang.spaced else ''}", style="italic dim").append(ex, style="italic")
+            )
 
     console.print(Text(view.edition, style="dim"))
     if lang.community:

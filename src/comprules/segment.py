@@ -102,8 +102,7 @@ class Segmenter:
         tok = _jieba()
         freq = dict(tok.FREQ)
         total = tok.total
-        words = sorted({term[s:e] for term in terms for s, e in han_runs(term) if e - s > 1},
-                       key=lambda w: (len(w), w))
+        words = sorted({term[s:e] for term in terms for s, e in han_runs(term) if e - s > 1}, key=lambda w: (len(w), w))
         for word in words:  # shortest first: a longer term made of added ones stays cut
             pieces = _cut(word, freq, total)
             if len(pieces) == 1 or all(len(p) > 1 for p in pieces):
@@ -167,7 +166,7 @@ class Segmenter:
 
     def words(self, text: str) -> list[str]:
         """The words of the Han runs of ``text``, in order (other characters skipped)."""
-        return [text[s + a:s + b] for s, e in han_runs(text) for a, b in self.spans(text[s:e])]
+        return [text[s + a : s + b] for s, e in han_runs(text) for a, b in self.spans(text[s:e])]
 
     def terms(self, word: str) -> list[str]:
         """A word and the vocabulary words of two or three characters inside it (for
@@ -176,7 +175,7 @@ class Segmenter:
         if len(word) > 2:
             for n in (2, 3):
                 for k in range(len(word) - n + 1):
-                    piece = word[k:k + n]
+                    piece = word[k : k + n]
                     if piece != word and piece in self.scores and piece not in out:
                         out.append(piece)
         return out

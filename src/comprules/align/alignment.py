@@ -111,11 +111,30 @@ _IGNORED = frozenset({"(TM)", "™", "'", "-"})
 #: Quotes fold to one mark, single or double, and dashes to "-": the 2008-05-01
 #: edition even printed every curly quote and apostrophe as "?" (a wrong code page),
 #: folded too in such editions (:func:`_prints_quotes_as_qmarks`).
-_FOLD = str.maketrans({
-    "“": "'", "”": "'", "„": "'", "«": "'", "»": "'", "″": "'", '"': "'",
-    "‘": "'", "’": "'", "‚": "'", "′": "'", "`": "'", "´": "'",
-    "‐": "-", "‑": "-", "‒": "-", "–": "-", "—": "-", "―": "-", "−": "-",
-})
+_FOLD = str.maketrans(
+    {
+        "“": "'",
+        "”": "'",
+        "„": "'",
+        "«": "'",
+        "»": "'",
+        "″": "'",
+        '"': "'",
+        "‘": "'",
+        "’": "'",
+        "‚": "'",
+        "′": "'",
+        "`": "'",
+        "´": "'",
+        "‐": "-",
+        "‑": "-",
+        "‒": "-",
+        "–": "-",
+        "—": "-",
+        "―": "-",
+        "−": "-",
+    }
+)
 _FOLD_RE = re.compile("[" + "".join(map(chr, _FOLD)) + "]")
 _FOLD_CHARS = {chr(k): v for k, v in _FOLD.items()}
 _REF = "\x00"  # prefix of a reference token: "\x00702.34a" cites 702.34a
@@ -204,8 +223,9 @@ def _fold_char(m: re.Match) -> str:
     return _FOLD_CHARS[m.group()]
 
 
-def _token_spans(text: str, toks: list[str] | tuple[str, ...],
-                 parts: list[tuple[int, int, str]], qmarks: bool = False) -> list[tuple[int, int]]:
+def _token_spans(
+    text: str, toks: list[str] | tuple[str, ...], parts: list[tuple[int, int, str]], qmarks: bool = False
+) -> list[tuple[int, int]]:
     """The span in ``text`` of each token of ``toks`` (:func:`_token_list` of ``text``)."""
     folded = _fold(text, qmarks)
     if "(TM)" in text:  # a "(" could be found inside an ignored "(TM)"
@@ -414,9 +434,16 @@ class RuleChange:
         return " + ".join(parts) or "unchanged"
 
     def to_json(self) -> dict:
-        return {"old": self.old, "new": self.new, "kind": self.kind, "similarity": round(self.similarity, 4),
-                "moved": self.moved, "words": self.words, "edited": self.edited,
-                "changes": [c.to_json() for c in self.changes]}
+        return {
+            "old": self.old,
+            "new": self.new,
+            "kind": self.kind,
+            "similarity": round(self.similarity, 4),
+            "moved": self.moved,
+            "words": self.words,
+            "edited": self.edited,
+            "changes": [c.to_json() for c in self.changes],
+        }
 
     @classmethod
     def from_json(cls, data: dict) -> "RuleChange":
@@ -428,8 +455,14 @@ class RuleChange:
 
     def mirror(self) -> "RuleChange":
         """The same row from the new edition's side (added ⇄ removed, split ⇄ merged)."""
-        return RuleChange(self.new, self.old, _MIRROR_KIND.get(self.kind, self.kind), self.similarity,
-                          tuple(c.mirror() for c in self.changes), self.words)
+        return RuleChange(
+            self.new,
+            self.old,
+            _MIRROR_KIND.get(self.kind, self.kind),
+            self.similarity,
+            tuple(c.mirror() for c in self.changes),
+            self.words,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -443,16 +476,20 @@ class SectionChange:
     new_title: str | None = None
 
     def to_json(self) -> dict:
-        return {"old": self.old, "new": self.new, "kind": self.kind,
-                "old_title": self.old_title, "new_title": self.new_title}
+        return {
+            "old": self.old,
+            "new": self.new,
+            "kind": self.kind,
+            "old_title": self.old_title,
+            "new_title": self.new_title,
+        }
 
     @classmethod
     def from_json(cls, data: dict) -> "SectionChange":
         return cls(data["old"], data["new"], data["kind"], data.get("old_title"), data.get("new_title"))
 
     def mirror(self) -> "SectionChange":
-        return SectionChange(self.new, self.old, _MIRROR_KIND.get(self.kind, self.kind), self.new_title,
-                             self.old_title)
+        return SectionChange(self.new, self.old, _MIRROR_KIND.get(self.kind, self.kind), self.new_title, self.old_title)
 
 
 _MIRROR_KIND = {"added": "removed", "removed": "added", "split": "merged", "merged": "split"}
@@ -524,10 +561,12 @@ class Alignment:
         ``old`` and ``new`` are *this* alignment's editions, for their order of rules;
         without them, rule numbers give the order (:func:`~comprules.model.sort_key`).
         """
+
         def positions(edition: Edition | None, ids) -> dict[str, int]:
             if edition is not None:
                 return {r.id: k for k, r in enumerate(edition.rules)}
             return {x: k for k, x in enumerate(sorted(set(ids), key=sort_key))}
+
         pos_old = positions(old, [c.old for c in self.rules if c.old] + [s.old for s in self.sections if s.old])
         pos_new = positions(new, [c.new for c in self.rules if c.new] + [s.new for s in self.sections if s.new])
         rules = _ordered([c.mirror() for c in self.rules], pos_new, pos_old)
@@ -541,9 +580,14 @@ class Alignment:
     def in_section(self, section: str) -> "Alignment":
         """Only the rules and sections of section (or chapter) ``section`` on either side
         (``702`` also selects what came from 502 in 2009)."""
+
         def inside(number: str | None) -> bool:
-            return number is not None and (number == section or number.startswith(section)
-                                           and (len(section) == 1 or number[len(section):len(section) + 1] in (".", "¶", "~")))
+            return number is not None and (
+                number == section
+                or number.startswith(section)
+                and (len(section) == 1 or number[len(section) : len(section) + 1] in (".", "¶", "~"))
+            )
+
         rules = tuple(c for c in self.rules if inside(c.old) or inside(c.new))
         sections = tuple(s for s in self.sections if inside(s.old) or inside(s.new))
         return Alignment(self.old, self.new, rules, sections, self.stats)
@@ -551,15 +595,22 @@ class Alignment:
     def to_json(self) -> dict:
         """The DESIGN.md ``diff`` shape: ``{"old", "new", "sections": [{"old", "new",
         "kind", …}], "rules": [{"old", "new", "kind", "similarity", "changes", …}]}``."""
-        return {"old": self.old, "new": self.new,
-                "sections": [s.to_json() for s in self.sections],
-                "rules": [c.to_json() for c in self.rules]}
+        return {
+            "old": self.old,
+            "new": self.new,
+            "sections": [s.to_json() for s in self.sections],
+            "rules": [c.to_json() for c in self.rules],
+        }
 
     @classmethod
     def from_json(cls, data: dict) -> "Alignment":
         """The inverse of :meth:`to_json` (a stored alignment of the knowledge base)."""
-        return cls(data["old"], data["new"], tuple(RuleChange.from_json(r) for r in data["rules"]),
-                   tuple(SectionChange.from_json(s) for s in data["sections"]))
+        return cls(
+            data["old"],
+            data["new"],
+            tuple(RuleChange.from_json(r) for r in data["rules"]),
+            tuple(SectionChange.from_json(s) for s in data["sections"]),
+        )
 
 
 def _ordered(rows: list, old_pos: dict[str, int], new_pos: dict[str, int]) -> list:
@@ -582,6 +633,7 @@ def _ordered(rows: list, old_pos: dict[str, int], new_pos: dict[str, int]) -> li
         if r.new is not None:
             return new_pos.get(r.new, -1), 0, old_pos.get(r.old, -1) if r.old is not None else -1
         return after.get(r.old, -1), 1, old_pos.get(r.old, -1)
+
     return sorted(rows, key=key)
 
 
@@ -689,8 +741,9 @@ class _Matcher:
     def identical(self) -> None:
         """Pair the texts printed exactly once on each side: as printed first, then
         with normalised words."""
-        n = self._unique_pairs(range(len(self.o.units)), range(len(self.n.units)),
-                               self.o.contents.__getitem__, self.n.contents.__getitem__)
+        n = self._unique_pairs(
+            range(len(self.o.units)), range(len(self.n.units)), self.o.contents.__getitem__, self.n.contents.__getitem__
+        )
         n += self._unique_pairs(self.free_old(), self.free_new(), self.o.keys.__getitem__, self.n.keys.__getitem__)
         self.stats["identical"] = n
 
@@ -749,8 +802,14 @@ class _Matcher:
         choices = [nkeys[j] for j in news]
         out = []
         for i in olds:
-            for _key, score, k in process.extract(okeys[i], choices, scorer=Indel.normalized_similarity,
-                                                  processor=None, score_cutoff=CANDIDATE, limit=None):
+            for _key, score, k in process.extract(
+                okeys[i],
+                choices,
+                scorer=Indel.normalized_similarity,
+                processor=None,
+                score_cutoff=CANDIDATE,
+                limit=None,
+            ):
                 out.append((score, i, news[k]))
         return out
 
@@ -829,8 +888,9 @@ class _Matcher:
                 del merged[w]
         return split, merged
 
-    def _parts_of(self, side: _Prepared, other: _Prepared, parts: list[int], pairs: dict[int, int],
-                  to_side: dict[str, str]) -> dict[int, list[int]]:
+    def _parts_of(
+        self, side: _Prepared, other: _Prepared, parts: list[int], pairs: dict[int, int], to_side: dict[str, str]
+    ) -> dict[int, list[int]]:
         """For each unpaired unit of ``side`` whose words lie inside one unit ``w`` of
         ``other`` (same or aligned section) and no longer inside ``w``'s counterpart."""
         # only a rule whose words changed can have lost some to another rule
@@ -848,8 +908,13 @@ class _Matcher:
             cands = [w for w in by_section.get(side.units[p].section, ()) if len(other.keys[w]) >= len(key)]
             if not cands:
                 continue
-            best = process.extractOne(key, [other.keys[w] for w in cands], scorer=LCSseq.similarity,
-                                      processor=None, score_cutoff=SPLIT_INSIDE * len(key))
+            best = process.extractOne(
+                key,
+                [other.keys[w] for w in cands],
+                scorer=LCSseq.similarity,
+                processor=None,
+                score_cutoff=SPLIT_INSIDE * len(key),
+            )
             if best is None:
                 continue
             w = cands[best[2]]
@@ -923,9 +988,15 @@ def _pair_sections(m: "_Matcher", flow: dict[str, Counter], back: dict[str, Coun
     best flows."""
     pairs: dict[str, str] = {}
     taken: set[str] = set()
-    titled = sorted(((k, so, sn) for so, c in flow.items() for sn, k in c.items()
-                     if _title_key(m.o.sections[so].title) == _title_key(m.n.sections[sn].title)),
-                    key=lambda x: (-x[0], sort_key(x[1])))
+    titled = sorted(
+        (
+            (k, so, sn)
+            for so, c in flow.items()
+            for sn, k in c.items()
+            if _title_key(m.o.sections[so].title) == _title_key(m.n.sections[sn].title)
+        ),
+        key=lambda x: (-x[0], sort_key(x[1])),
+    )
     for k, so, sn in titled:
         if so not in pairs and sn not in taken and k * 4 >= max(flow[so].values()):
             pairs[so] = sn
@@ -946,7 +1017,7 @@ def _pair_sections(m: "_Matcher", flow: dict[str, Counter], back: dict[str, Coun
 
 def _letters(number: str) -> str:
     """The letters of a subrule number: ``702.34b`` → ``b``."""
-    return number[len(number.rstrip("abcdefghijklmnopqrstuvwxyz")):]
+    return number[len(number.rstrip("abcdefghijklmnopqrstuvwxyz")) :]
 
 
 def _best(counter: Counter, prefer: str) -> tuple[str | None, int]:
@@ -1074,8 +1145,13 @@ def _compare_tokens(toks: tuple[str, ...], mapping: dict[str, str] | None) -> li
     return [_REF + mapping.get(t[1:], t[1:]) if t[0] == _REF else t for t in toks]
 
 
-def word_changes(old_text: str, new_text: str, old_parts=(), new_parts=(), mapping: dict[str, str] | None = None,
-                 ) -> tuple[float, tuple[WordChange, ...]]:
+def word_changes(
+    old_text: str,
+    new_text: str,
+    old_parts=(),
+    new_parts=(),
+    mapping: dict[str, str] | None = None,
+) -> tuple[float, tuple[WordChange, ...]]:
     """Similarity (0–1) and word-level changes from ``old_text`` to ``new_text``.
 
     ``*_parts`` are the reference spans of each text (``Reference.parts``) and
@@ -1087,8 +1163,15 @@ def word_changes(old_text: str, new_text: str, old_parts=(), new_parts=(), mappi
     (WordChange(op='delete', old='not', new='', at=1),)
     """
     old_parts, new_parts = sorted(old_parts), sorted(new_parts)
-    return _changes(old_text, tuple(_token_list(old_text, old_parts)), old_parts,
-                    new_text, tuple(_token_list(new_text, new_parts)), new_parts, mapping)
+    return _changes(
+        old_text,
+        tuple(_token_list(old_text, old_parts)),
+        old_parts,
+        new_text,
+        tuple(_token_list(new_text, new_parts)),
+        new_parts,
+        mapping,
+    )
 
 
 def _changes(old_text, old_toks, old_parts, new_text, new_toks, new_parts, mapping, qmarks=(False, False)):
@@ -1101,8 +1184,8 @@ def _changes(old_text, old_toks, old_parts, new_text, new_toks, new_parts, mappi
     ns = _token_spans(new_text, new_toks, new_parts, qmarks[1])
     out = []
     for i1, i2, j1, j2 in _change_blocks(a, b):
-        old = old_text[os_[i1][0]:os_[i2 - 1][1]] if i2 > i1 else ""
-        new = new_text[ns[j1][0]:ns[j2 - 1][1]] if j2 > j1 else ""
+        old = old_text[os_[i1][0] : os_[i2 - 1][1]] if i2 > i1 else ""
+        new = new_text[ns[j1][0] : ns[j2 - 1][1]] if j2 > j1 else ""
         op = "replace" if old and new else ("delete" if old else "insert")
         out.append(WordChange(op, old, new, i1, j1))
     return sim, tuple(out)
@@ -1128,8 +1211,9 @@ def _rule_change(m: _Matcher, i: int, j: int, mapping: dict[str, str], kind: str
     if o.contents[i] == n.contents[j]:  # printed alike (a stale reference is not a word change)
         sim, changes = 1.0, ()
     else:
-        sim, changes = _changes(o.contents[i], o.toks[i], o.parts[i], n.contents[j], n.toks[j], n.parts[j], mapping,
-                                (o.qmarks, n.qmarks))
+        sim, changes = _changes(
+            o.contents[i], o.toks[i], o.parts[i], n.contents[j], n.toks[j], n.parts[j], mapping, (o.qmarks, n.qmarks)
+        )
         if changes:
             words = "rewritten" if (i, j) in m.rewritten else "edited"
         else:
@@ -1171,8 +1255,9 @@ def _printed_tokens(text: str, parts) -> tuple[list[str], list[tuple[int, int]]]
     return toks, spans
 
 
-def _printed_change(old_text: str, old_parts, new_text: str, new_parts, mapping: dict[str, str] | None
-                    ) -> tuple[str | None, tuple[WordChange, ...]]:
+def _printed_change(
+    old_text: str, old_parts, new_text: str, new_parts, mapping: dict[str, str] | None
+) -> tuple[str | None, tuple[WordChange, ...]]:
     """The facet and the changes of two texts whose words are the same once normalised:
     ``typography`` (some printed mark changed: a quote, a dash, a hyphen, an
     apostrophe, an underscore, spacing), ``references`` (only cited numbers, which
@@ -1184,8 +1269,8 @@ def _printed_change(old_text: str, old_parts, new_text: str, new_parts, mapping:
     if a != b:
         out = []
         for i1, i2, j1, j2 in _change_blocks(a, b):
-            old = old_text[a_spans[i1][0]:a_spans[i2 - 1][1]] if i2 > i1 else ""
-            new = new_text[b_spans[j1][0]:b_spans[j2 - 1][1]] if j2 > j1 else ""
+            old = old_text[a_spans[i1][0] : a_spans[i2 - 1][1]] if i2 > i1 else ""
+            new = new_text[b_spans[j1][0] : b_spans[j2 - 1][1]] if j2 > j1 else ""
             op = "replace" if old and new else ("delete" if old else "insert")
             out.append(WordChange(op, old, new, i1, j1))
         return "typography", tuple(out)
@@ -1205,8 +1290,9 @@ def _printed_change(old_text: str, old_parts, new_text: str, new_parts, mapping:
 Span = tuple[int, int]
 
 
-def change_spans(old_text: str, new_text: str, lang: str = "en", mapping: dict[str, str] | None = None,
-                 typography: bool = False) -> list[tuple[Span | None, Span | None, int]]:
+def change_spans(
+    old_text: str, new_text: str, lang: str = "en", mapping: dict[str, str] | None = None, typography: bool = False
+) -> list[tuple[Span | None, Span | None, int]]:
     """Where two printed texts differ: one ``(old span, new span, point)`` per run of
     changed words (``None`` for the side without words; ``point``, where the run
     happens in the new text), as :func:`align` compares them.
@@ -1219,8 +1305,10 @@ def change_spans(old_text: str, new_text: str, lang: str = "en", mapping: dict[s
     >>> change_spans("you may play it", "you may cast it")
     [((8, 12), (8, 12), 8)]
     """
+
     def parts(text: str):
         return sorted(p for r in references.extract(text, lang) if r.kind != "glossary" for p in r.parts)
+
     old_parts, new_parts = parts(old_text), parts(new_text)
     if typography:
         a, a_spans = _printed_tokens(old_text, old_parts)
@@ -1324,8 +1412,9 @@ def align(old: Edition, new: Edition) -> Alignment:
     return Alignment(old.name, new.name, tuple(rows), sections, stats)
 
 
-def align_joined(old: Edition, new: Edition, pairs: list[tuple[str, str]],
-                 rewritten: set[tuple[str, str]] = frozenset()) -> Alignment:
+def align_joined(
+    old: Edition, new: Edition, pairs: list[tuple[str, str]], rewritten: set[tuple[str, str]] = frozenset()
+) -> Alignment:
     """An alignment of ``old`` and ``new`` from pairs found elsewhere: ``(old id, new
     id)``, such as the lineage keys they share (:meth:`.lineage.Lineage.join`, for two
     editions that are not consecutive). Rows and facets as :func:`align` gives them
@@ -1370,8 +1459,13 @@ def align_joined(old: Edition, new: Edition, pairs: list[tuple[str, str]],
     pos_new = {r.id: k for k, r in enumerate(new.rules)}
     rows = _ordered(rows, pos_old, pos_new)
     sections = _refine_section_kinds(tuple(_ordered(sections, pos_old, pos_new)), rows)
-    return Alignment(old.name, new.name, tuple(rows), sections,
-                     {"joined": len(unit_pairs), "old_units": len(o.units), "new_units": len(n.units)})
+    return Alignment(
+        old.name,
+        new.name,
+        tuple(rows),
+        sections,
+        {"joined": len(unit_pairs), "old_units": len(o.units), "new_units": len(n.units)},
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -1393,14 +1487,17 @@ def glossary_changes(old: Edition, new: Edition, mapping: dict[str, str] | None 
     punctuation aside: "Active Player, Active Player's Turn"), in the new edition's
     order, the removed ones last; a definition whose cited numbers only followed the
     renumbering (``mapping``, :attr:`Alignment.mapping`) is not edited."""
+
     def key(term: str) -> str:
         return _title_key(term)
+
     olds = {key(g.term): g for g in old.glossary}
     seen: set[str] = set()
     out: list[GlossaryChange] = []
 
     def parts(text: str, lang: str):
         return sorted(p for r in references.extract(text, lang) if r.kind != "glossary" for p in r.parts)
+
     for g in new.glossary:
         k = key(g.term)
         o = olds.get(k)

@@ -37,11 +37,21 @@ from typing import Iterable, Sequence
 from .. import references
 from ..model import Edition, Rule
 from . import translation
-from .translation import TermPair
 from .alignment import Alignment, RuleChange, SectionChange
+from .translation import TermPair
 
-__all__ = ["lexicon", "lexicon_fr", "lexicon_entries", "TermPair", "EraChoice", "choose_english", "title_translates",
-           "align_languages", "aligned_terms", "cross_similarity"]
+__all__ = [
+    "lexicon",
+    "lexicon_fr",
+    "lexicon_entries",
+    "TermPair",
+    "EraChoice",
+    "choose_english",
+    "title_translates",
+    "align_languages",
+    "aligned_terms",
+    "cross_similarity",
+]
 
 LEXICON_FILE = "lexicon_fr.toml"
 
@@ -233,10 +243,12 @@ def _pair_score(fr: _Side, en: _Side, f: Rule, e: Rule) -> float:
     """A heading is as good as its subrules paired by letter; another rule, its text."""
     if f.title and e.title:
         kids_f = [k for k in fr.edition.children.get(f.number, []) if k.kind == "subrule"]
-        kids_e = {k.number[len(e.number):]: k for k in en.edition.children.get(e.number, [])
-                  if k.kind == "subrule"}
-        scores = [_similar(fr.sig(k), en.sig(kids_e[k.number[len(f.number):]]))
-                  for k in kids_f if k.number[len(f.number):] in kids_e]
+        kids_e = {k.number[len(e.number) :]: k for k in en.edition.children.get(e.number, []) if k.kind == "subrule"}
+        scores = [
+            _similar(fr.sig(k), en.sig(kids_e[k.number[len(f.number) :]]))
+            for k in kids_f
+            if k.number[len(f.number) :] in kids_e
+        ]
         if scores:
             return sum(scores) / len(kids_f) * (1.0 if len(kids_f) == len(kids_e) else 0.8)
         return 1.0 if _translates(f.title, e.title) else 0.0
@@ -273,8 +285,10 @@ def choose_english(fr: Edition, english: Sequence[Edition]) -> EraChoice:
     :data:`ERA_TOLERANCE` of it, the earliest. Raises ``ValueError`` without English
     editions.
     """
-    dated = sorted((e for e in english if e.lang == "en" and e.kind != "fragment"),
-                   key=lambda e: (e.effective is None, e.effective, e.name))
+    dated = sorted(
+        (e for e in english if e.lang == "en" and e.kind != "fragment"),
+        key=lambda e: (e.effective is None, e.effective, e.name),
+    )
     if not dated:
         raise ValueError("no English edition to compare with")
     side = _Side(fr)
@@ -291,8 +305,11 @@ def choose_english(fr: Edition, english: Sequence[Edition]) -> EraChoice:
 
 def _era_score(fr: _Side, en: _Side) -> float:
     scores = [s for _f, _e, s in _matches(fr, en, era=True)]
-    units = [r for r in fr.edition.rules if r.kind in ("section", "rule", "subrule") or
-             (r.kind == "passage" and (r.title or r.section))] + _glossary_units(fr.edition)
+    units = [
+        r
+        for r in fr.edition.rules
+        if r.kind in ("section", "rule", "subrule") or (r.kind == "passage" and (r.title or r.section))
+    ] + _glossary_units(fr.edition)
     return sum(scores) / len(units) if units else 0.0
 
 
@@ -335,8 +352,11 @@ def _matches(fr: _Side, en: _Side, era: bool = False):
             passages.setdefault(r.section, []).append(r)
     for sec, paras in passages.items():
         target = section_map[sec]
-        rules_e = [r for r in ed_e.rules if r.section == target.number and r.kind in ("rule", "subrule")
-                   and not r.title and r.id not in numbered]
+        rules_e = [
+            r
+            for r in ed_e.rules
+            if r.section == target.number and r.kind in ("rule", "subrule") and not r.title and r.id not in numbered
+        ]
         for f, e, s in _monotone(fr, en, paras, rules_e):
             yield f, e, s
     # rulebook headings (seed 003: Peur, Vol…, read as glossary entries) against the
@@ -352,8 +372,17 @@ def _matches(fr: _Side, en: _Side, era: bool = False):
 
 def _glossary_units(ed: Edition) -> list[Rule]:
     """Glossary entries as units (id ``glossary/{slug}``, title the headword)."""
-    return [Rule(id=f"glossary/{g.slug}", number=f"glossary/{g.slug}", kind="glossary", text=g.text, line=g.line,
-                 title=g.term) for g in ed.glossary]
+    return [
+        Rule(
+            id=f"glossary/{g.slug}",
+            number=f"glossary/{g.slug}",
+            kind="glossary",
+            text=g.text,
+            line=g.line,
+            title=g.term,
+        )
+        for g in ed.glossary
+    ]
 
 
 #: A paragraph pairs with a rule when their structures agree at least this much.
@@ -421,8 +450,9 @@ def align_languages(fr: Edition, en: Edition) -> Alignment:
         if f.id in seen:
             continue
         seen.add(f.id)
-        ok = e is not None and (score >= (NUMBERED_MIN if f.kind in ("rule", "subrule") else PASSAGE_MIN)
-                                or f.kind == "section")
+        ok = e is not None and (
+            score >= (NUMBERED_MIN if f.kind in ("rule", "subrule") else PASSAGE_MIN) or f.kind == "section"
+        )
         if f.kind == "section":
             kind = ("kept" if e.number == f.number else "renumbered") if ok else "removed"
             sections.append(SectionChange(f.number, e.number if ok else None, kind, f.title, e.title if ok else None))

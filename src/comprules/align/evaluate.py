@@ -41,8 +41,9 @@ def _title(t: str | None) -> str:
 
 def _headings(ed: Edition) -> dict[str, str]:
     """Keyword heading title → id, titles printed once only."""
-    found = [(r.id, _title(r.title)) for r in ed.rules
-             if r.kind == "rule" and r.title and r.section in KEYWORD_SECTIONS]
+    found = [
+        (r.id, _title(r.title)) for r in ed.rules if r.kind == "rule" and r.title and r.section in KEYWORD_SECTIONS
+    ]
     counts = Counter(t for _, t in found)
     return {t: i for i, t in found if counts[t] == 1}
 
@@ -92,10 +93,12 @@ def glossary_pairs(old: Edition, new: Edition) -> dict[str, str]:
 
 def section_pairs(old: Edition, new: Edition) -> dict[str, str]:
     """``section`` truth pairs: equal titles, unique on both sides, "General" aside."""
+
     def titles(ed):
         found = [(r.id, _title(r.title)) for r in ed.sections()]
         counts = Counter(t for _, t in found)
         return {t: i for i, t in found if counts[t] == 1 and t != "general" and "intentionally" not in t}
+
     to, tn = titles(old), titles(new)
     return {to[t]: tn[t] for t in to.keys() & tn.keys()}
 
@@ -105,8 +108,12 @@ TRUTH_KINDS = ("heading", "letter", "glossary", "section")
 
 def truth(old: Edition, new: Edition) -> dict[str, dict[str, str]]:
     """Every truth pair of one edition pair, by kind."""
-    return {"heading": heading_pairs(old, new), "letter": letter_pairs(old, new),
-            "glossary": glossary_pairs(old, new), "section": section_pairs(old, new)}
+    return {
+        "heading": heading_pairs(old, new),
+        "letter": letter_pairs(old, new),
+        "glossary": glossary_pairs(old, new),
+        "section": section_pairs(old, new),
+    }
 
 
 @dataclass

@@ -28,8 +28,18 @@ from ..errors import NotFound, UsageError
 from ..model import Edition
 from .alignment import Alignment, RuleChange, WordChange, align
 
-__all__ = ["LineageStep", "history", "kb_history", "diff", "write_alignments", "alignment_path", "chains",
-           "format_diff", "format_history", "ALIGNMENTS_DIR"]
+__all__ = [
+    "LineageStep",
+    "history",
+    "kb_history",
+    "diff",
+    "write_alignments",
+    "alignment_path",
+    "chains",
+    "format_diff",
+    "format_history",
+    "ALIGNMENTS_DIR",
+]
 
 ALIGNMENTS_DIR = "alignments"
 
@@ -67,17 +77,30 @@ class LineageStep:
         return RuleChange(self.previous, self.number, self.kind, self.similarity, self.changes, self.words).facet
 
     def to_json(self) -> dict:
-        return {"edition": self.edition, "number": self.number, "kind": self.kind, "text": self.text,
-                "previous": self.previous, "similarity": round(self.similarity, 4),
-                "moved": self.moved, "words": self.words, "facet": self.facet,
-                "changes": [c.to_json() for c in self.changes]}
+        return {
+            "edition": self.edition,
+            "number": self.number,
+            "kind": self.kind,
+            "text": self.text,
+            "previous": self.previous,
+            "similarity": round(self.similarity, 4),
+            "moved": self.moved,
+            "words": self.words,
+            "facet": self.facet,
+            "changes": [c.to_json() for c in self.changes],
+        }
 
 
 class _Walker:
     """Walk a chain of edition names with an alignment source and a text source."""
 
-    def __init__(self, names: Sequence[str], fragments: set[str],
-                 alignment: Callable[[str, str], Alignment], text: Callable[[str, str], str | None]):
+    def __init__(
+        self,
+        names: Sequence[str],
+        fragments: set[str],
+        alignment: Callable[[str, str], Alignment],
+        text: Callable[[str, str], str | None],
+    ):
         self.names, self.fragments = list(names), fragments
         self.alignment, self.text = alignment, text
 
@@ -105,8 +128,18 @@ class _Walker:
                 return steps[::-1]
             j, row = found
             if row.kind != "kept":
-                steps.append(LineageStep(self.names[k], current, row.kind, self.text(self.names[k], current),
-                                         row.old, row.similarity, row.changes, row.words))
+                steps.append(
+                    LineageStep(
+                        self.names[k],
+                        current,
+                        row.kind,
+                        self.text(self.names[k], current),
+                        row.old,
+                        row.similarity,
+                        row.changes,
+                        row.words,
+                    )
+                )
             current, k = row.old, j
 
     def _forward(self, number: str, k: int) -> list[LineageStep]:
@@ -123,8 +156,18 @@ class _Walker:
                 break
             row: RuleChange = max(rows, key=lambda c: c.similarity)
             if row.kind != "kept":
-                steps.append(LineageStep(self.names[nxt], row.new, row.kind, self.text(self.names[nxt], row.new),
-                                         current, row.similarity, row.changes, row.words))
+                steps.append(
+                    LineageStep(
+                        self.names[nxt],
+                        row.new,
+                        row.kind,
+                        self.text(self.names[nxt], row.new),
+                        current,
+                        row.similarity,
+                        row.changes,
+                        row.words,
+                    )
+                )
             current, k = row.new, nxt
         return steps
 
@@ -230,8 +273,10 @@ def chains(editions: Sequence[Edition], eras: dict[str, str] | None = None) -> l
     for lang in sorted({e.lang for e in editions}):
         dated = [e for e in editions if e.lang == lang and e.kind != "fragment"]
         dated.sort(key=lambda e: (e.effective is None, e.effective, e.name))
-        frags = sorted((e for e in editions if e.lang == lang and e.kind == "fragment"),
-                       key=lambda e: (e.name not in eras, eras.get(e.name, ""), e.name))
+        frags = sorted(
+            (e for e in editions if e.lang == lang and e.kind == "fragment"),
+            key=lambda e: (e.name not in eras, eras.get(e.name, ""), e.name),
+        )
         if dated:
             out.append({"lang": lang, "kind": "edition", "editions": [e.name for e in dated]})
         if frags:
@@ -264,8 +309,14 @@ def english_eras(editions: Sequence[Edition]) -> dict:
     return out
 
 
-def write_alignments(editions: Sequence[Edition], data_dir: Path, *, eras: dict | None = None,
-                     previous: Path | None = None, unchanged: frozenset[str] | set[str] = frozenset()) -> dict:
+def write_alignments(
+    editions: Sequence[Edition],
+    data_dir: Path,
+    *,
+    eras: dict | None = None,
+    previous: Path | None = None,
+    unchanged: frozenset[str] | set[str] = frozenset(),
+) -> dict:
     """Store the alignments the site and ``history`` read, under ``data_dir/alignments/``.
 
     ``{lang}/{old}..{new}.json`` for each pair of consecutive editions of a language
@@ -281,12 +332,15 @@ def write_alignments(editions: Sequence[Edition], data_dir: Path, *, eras: dict 
     by_name = {e.name: e for e in editions}
     eras = english_eras(editions) if eras is None else eras
     index = {"chains": chains(editions, {k: v.english for k, v in eras.items()}), "pairs": []}
-    old_counts = {(p["old"], p["new"]): p["counts"] for p in _read_index(previous).get("pairs", ())} \
-        if previous is not None else {}
+    old_counts = (
+        {(p["old"], p["new"]): p["counts"] for p in _read_index(previous).get("pairs", ())}
+        if previous is not None
+        else {}
+    )
     for chain in index["chains"]:
         names = chain["editions"]
         if chain["kind"] == "fragment":
-            pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]
+            pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
         else:
             pairs = list(zip(names, names[1:]))
         for old, new in pairs:
@@ -294,25 +348,29 @@ def write_alignments(editions: Sequence[Edition], data_dir: Path, *, eras: dict 
             counts = old_counts.get((old, new)) if old in unchanged and new in unchanged else None
             if counts is None or not link_previous(alignment_path(previous, old, new), path):
                 a = align(by_name[old], by_name[new])
-                write_atomic(path, json.dumps(a.to_json(), ensure_ascii=False, sort_keys=True,
-                                              separators=(",", ":")))
+                write_atomic(path, json.dumps(a.to_json(), ensure_ascii=False, sort_keys=True, separators=(",", ":")))
                 counts = a.counts()
-            index["pairs"].append({"old": old, "new": new, "path": str(path.relative_to(data_dir)),
-                                   "counts": counts})
+            index["pairs"].append({"old": old, "new": new, "path": str(path.relative_to(data_dir)), "counts": counts})
     index["crosslang"], terms = _write_crosslang(editions, eras, data_dir, write_atomic)
     from .crosslang import lexicon
-
     from .translation import lexicon_of
 
     # the pairs of the latest translated editions first: their names are the current ones
     recent = sorted(terms, key=lambda t: t.fr_edition, reverse=True)
     translations = {lang: lexicon_of(lang, recent) for lang in sorted({t.lang for t in terms} - {"fr"})}
-    lex = {"lexicon": lexicon(terms), "aligned": [t.to_json() for t in terms if t.lang == "fr"],
-           "translations": translations}
-    write_atomic(Path(data_dir) / ALIGNMENTS_DIR / "lexicon.json",
-                 json.dumps(lex, ensure_ascii=False, sort_keys=True, indent=1) + "\n")
-    write_atomic(Path(data_dir) / ALIGNMENTS_DIR / "index.json",
-                 json.dumps(index, ensure_ascii=False, sort_keys=True, indent=1) + "\n")
+    lex = {
+        "lexicon": lexicon(terms),
+        "aligned": [t.to_json() for t in terms if t.lang == "fr"],
+        "translations": translations,
+    }
+    write_atomic(
+        Path(data_dir) / ALIGNMENTS_DIR / "lexicon.json",
+        json.dumps(lex, ensure_ascii=False, sort_keys=True, indent=1) + "\n",
+    )
+    write_atomic(
+        Path(data_dir) / ALIGNMENTS_DIR / "index.json",
+        json.dumps(index, ensure_ascii=False, sort_keys=True, indent=1) + "\n",
+    )
     return index
 
 
@@ -345,11 +403,20 @@ def _write_crosslang(editions: Sequence[Edition], eras: dict, data_dir: Path, wr
         path = alignment_path(data_dir, doc.name, choice.english)
         write_atomic(path, json.dumps(a.to_json(), ensure_ascii=False, sort_keys=True, separators=(",", ":")))
         terms.extend(aligned_terms(doc, by_name[choice.english], a))
-        row = {"old": doc.name, "new": choice.english, "score": choice.score, "era": list(choice.era),
-               "path": str(path.relative_to(data_dir)), "aligned": sum(1 for c in a.rules if c.old and c.new)}
+        row = {
+            "old": doc.name,
+            "new": choice.english,
+            "score": choice.score,
+            "era": list(choice.era),
+            "path": str(path.relative_to(data_dir)),
+            "aligned": sum(1 for c in a.rules if c.old and c.new),
+        }
         if hasattr(choice, "same_date"):  # a complete translation: what differs by number
-            row.update(same_date=choice.same_date, only_translation=list(choice.only_translation),
-                       only_english=list(choice.only_english))
+            row.update(
+                same_date=choice.same_date,
+                only_translation=list(choice.only_translation),
+                only_english=list(choice.only_english),
+            )
         rows.append(row)
     return rows, terms
 
@@ -399,9 +466,14 @@ def _stored_diff(kb, old_ed: Edition, new_ed: Edition) -> Alignment | None:
     path = alignment_path(kb.data, new_ed.name, old_ed.name)
     if path.is_file():
         return _read_alignment(path).mirror(new_ed, old_ed)
-    chain = next((c["editions"] for c in _read_index(kb.data).get("chains", [])
-                  if c.get("kind") != "fragment" and old_ed.name in c["editions"] and new_ed.name in c["editions"]),
-                 None)
+    chain = next(
+        (
+            c["editions"]
+            for c in _read_index(kb.data).get("chains", [])
+            if c.get("kind") != "fragment" and old_ed.name in c["editions"] and new_ed.name in c["editions"]
+        ),
+        None,
+    )
     if chain is None:
         return None
     lineage = kb_lineage(kb, chain)
@@ -480,6 +552,7 @@ def _side(number: str | None, title: str | None) -> str:
 def _word_change(w: WordChange) -> str:
     def cut(s: str) -> str:
         return s if len(s) <= 60 else s[:57] + "…"
+
     if w.op == "insert":
         return f"+“{cut(w.new)}”"
     if w.op == "delete":
@@ -498,5 +571,18 @@ def format_history(number: str, steps: list[LineageStep]) -> str:
 
 
 #: The order of the facets in ``comprules diff``'s summary: what a judge reads first.
-_FACET_ORDER = ("added", "edited", "moved + edited", "rewritten", "moved + rewritten", "typography",
-                "moved + typography", "removed", "split", "split + edited", "merged", "merged + edited", "moved")
+_FACET_ORDER = (
+    "added",
+    "edited",
+    "moved + edited",
+    "rewritten",
+    "moved + rewritten",
+    "typography",
+    "moved + typography",
+    "removed",
+    "split",
+    "split + edited",
+    "merged",
+    "merged + edited",
+    "moved",
+)

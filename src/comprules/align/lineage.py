@@ -105,8 +105,10 @@ class Lineage:
             self.key[name] = {}
             self.at[name] = {}
         self.latest[chain[0].lang + ("/fragments" if chain[0].effective is None else "")] = names[-1]
-        back = [self._backward(chain[k - 1], chain[k], alignments.get((names[k - 1], names[k])))
-                for k in range(1, len(chain))]
+        back = [
+            self._backward(chain[k - 1], chain[k], alignments.get((names[k - 1], names[k])))
+            for k in range(1, len(chain))
+        ]
         for k in range(len(chain) - 1, -1, -1):
             edition = chain[k]
             keys = self.key[edition.name]
@@ -139,8 +141,13 @@ class Lineage:
             for r in new.rules:
                 if r.id in olds:
                     kept = olds[r.id].text == r.text
-                    out[r.id] = SimpleNamespace(old=r.id, new=r.id, kind="kept" if kept else "edited",
-                                                similarity=1.0 if kept else 0.0, changes=())
+                    out[r.id] = SimpleNamespace(
+                        old=r.id,
+                        new=r.id,
+                        kind="kept" if kept else "edited",
+                        similarity=1.0 if kept else 0.0,
+                        changes=(),
+                    )
             return out
         for row in alignment.rules:
             if row.old is None or row.new is None:
@@ -209,8 +216,18 @@ class Lineage:
                 kind = "added" if name in self.previous else "first"
                 out.append(Step(name, rid, kind))
             elif row.kind != "kept":
-                out.append(Step(name, rid, row.kind, row.old, self.previous.get(name),
-                                row.similarity, tuple(row.changes), getattr(row, "words", None)))
+                out.append(
+                    Step(
+                        name,
+                        rid,
+                        row.kind,
+                        row.old,
+                        self.previous.get(name),
+                        row.similarity,
+                        tuple(row.changes),
+                        getattr(row, "words", None),
+                    )
+                )
         return out
 
     def switch_table(self, edition: str) -> dict[str, Any]:

@@ -30,8 +30,17 @@ from .. import references
 from ..model import Edition, GlossaryEntry, Rule
 from .alignment import Alignment, RuleChange, SectionChange
 
-__all__ = ["TwinChoice", "is_translation", "english_twin", "number_differences", "align_translation",
-           "glossary_pairs", "translation_terms", "lexicon_of", "rule_similarity"]
+__all__ = [
+    "TwinChoice",
+    "is_translation",
+    "english_twin",
+    "number_differences",
+    "align_translation",
+    "glossary_pairs",
+    "translation_terms",
+    "lexicon_of",
+    "rule_similarity",
+]
 
 
 def is_translation(doc: Edition) -> bool:
@@ -59,9 +68,14 @@ class TwinChoice:
     only_english: tuple[str, ...]
 
     def to_json(self) -> dict:
-        return {"translation": self.french, "english": self.english, "same_date": self.same_date,
-                "score": self.score, "only_translation": list(self.only_translation),
-                "only_english": list(self.only_english)}
+        return {
+            "translation": self.french,
+            "english": self.english,
+            "same_date": self.same_date,
+            "score": self.score,
+            "only_translation": list(self.only_translation),
+            "only_english": list(self.only_english),
+        }
 
 
 def number_differences(doc: Edition, en: Edition) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -77,8 +91,9 @@ def english_twin(doc: Edition, english: Sequence[Edition]) -> TwinChoice:
 
     Raises ``ValueError`` when no English edition is as old as ``doc``.
     """
-    dated = sorted((e for e in english if e.lang == "en" and e.kind != "fragment" and e.effective),
-                   key=lambda e: e.effective)
+    dated = sorted(
+        (e for e in english if e.lang == "en" and e.kind != "fragment" and e.effective), key=lambda e: e.effective
+    )
     earlier = [e for e in dated if e.effective <= doc.effective]
     if not earlier:
         raise ValueError(f"no English edition on or before {doc.effective} for {doc.name}")
@@ -86,8 +101,7 @@ def english_twin(doc: Edition, english: Sequence[Edition]) -> TwinChoice:
     only_doc, only_en = number_differences(doc, en)
     total = len(doc.numbered()) or 1
     score = round(1 - len(only_doc) / total, 4)
-    return TwinChoice(doc.name, en.name, score, (en.name, en.name), en.effective == doc.effective,
-                      only_doc, only_en)
+    return TwinChoice(doc.name, en.name, score, (en.name, en.name), en.effective == doc.effective, only_doc, only_en)
 
 
 _SYMBOL = re.compile(r"\{[^}\s]{1,4}\}|[+-]?\d+/[+-]?\d+|(?<![\d.])\d+(?![\d.]*\d)")
@@ -98,8 +112,7 @@ def _signature(text: str, lang: str) -> tuple[frozenset, frozenset]:
     cited = references.extract(text, lang)
     refs = frozenset(t for r in cited if r.kind != "glossary" for t in r.targets)
     spans = [(s, e) for r in cited for s, e, _ in r.parts]
-    symbols = frozenset(m.group() for m in _SYMBOL.finditer(text)
-                        if not any(s <= m.start() < e for s, e in spans))
+    symbols = frozenset(m.group() for m in _SYMBOL.finditer(text) if not any(s <= m.start() < e for s, e in spans))
     return refs, symbols
 
 
@@ -140,8 +153,11 @@ def align_translation(doc: Edition, en: Edition) -> Alignment:
     theirs = {s.number: s for s in en.sections()}
     for s in doc.sections():
         e = theirs.get(s.number)
-        sections.append(SectionChange(s.number, e.number if e else None, "kept" if e else "removed",
-                                      s.title, e.title if e else None))
+        sections.append(
+            SectionChange(
+                s.number, e.number if e else None, "kept" if e else "removed", s.title, e.title if e else None
+            )
+        )
     ours = {s.number for s in doc.sections()}
     sections.extend(SectionChange(None, n, "added", None, s.title) for n, s in theirs.items() if n not in ours)
     return Alignment(doc.name, en.name, tuple(rows), tuple(sections))
@@ -200,9 +216,16 @@ class TermPair:
     lang: str = "fr"
 
     def to_json(self) -> dict:
-        return {"fr": self.fr, "en": self.en, "fr_edition": self.fr_edition, "fr_id": self.fr_id,
-                "en_edition": self.en_edition, "en_id": self.en_id, "similarity": round(self.similarity, 4),
-                "lang": self.lang}
+        return {
+            "fr": self.fr,
+            "en": self.en,
+            "fr_edition": self.fr_edition,
+            "fr_id": self.fr_id,
+            "en_edition": self.en_edition,
+            "en_id": self.en_id,
+            "similarity": round(self.similarity, 4),
+            "lang": self.lang,
+        }
 
 
 def translation_terms(doc: Edition, en: Edition, alignment: Alignment | None = None):
@@ -223,8 +246,11 @@ def translation_terms(doc: Edition, en: Edition, alignment: Alignment | None = N
             out.append(TermPair(s.old_title, s.new_title, doc.name, s.old, en.name, s.new, 1.0, lang=doc.lang))
     for g, e in glossary_pairs(doc, en):
         for name, en_name in zip((g.term, *g.aliases), (e.term, *e.aliases)):
-            out.append(TermPair(name, en_name, doc.name, f"glossary/{g.slug}", en.name, f"glossary/{e.slug}", 1.0,
-                                lang=doc.lang))
+            out.append(
+                TermPair(
+                    name, en_name, doc.name, f"glossary/{g.slug}", en.name, f"glossary/{e.slug}", 1.0, lang=doc.lang
+                )
+            )
     return out
 
 

@@ -6,7 +6,7 @@ files without stopping the build.
 """
 
 from .decode import decode_bytes, decode_file
-from .parse import parse_text
 from .load import LoadResult, load_sources, parse_file
+from .parse import parse_text
 
 __all__ = ["decode_bytes", "decode_file", "parse_text", "parse_file", "load_sources", "LoadResult"]

@@ -21,12 +21,7 @@ import charset_normalizer
 from ..errors import SourceError
 
 #: Characters that occur in real CR and French rules text beyond ASCII.
-_GOOD = set(
-    "‘’“”–—…•™®©«»°×½"
-    "àâäáãåæçéèêëíìîïñóòôöõøœùûüúÿ"
-    "ÀÂÄÁÅÆÇÉÈÊËÍÎÏÑÓÔÖØŒÙÛÜÚ"
-    "\u00a0\u2009\u202f"
-)
+_GOOD = set("‘’“”–—…•™®©«»°×½àâäáãåæçéèêëíìîïñóòôöõøœùûüúÿÀÂÄÁÅÆÇÉÈÊËÍÎÏÑÓÔÖØŒÙÛÜÚ\u00a0\u2009\u202f")
 #: Single-byte code pages a CR text file was seen in, most likely first.
 _SINGLE_BYTE = ("cp1252", "mac_roman", "cp437")
 _ALIASES = {"windows-1252": "cp1252", "mac-roman": "mac_roman", "ibm437": "cp437"}
@@ -86,8 +81,7 @@ def _single_byte(data: bytes) -> str:
         table = {b: bytes([b]).decode(enc, errors="replace") for b in range(128, 256)}
         if any(table[b] == "\ufffd" for b in set(data) if b >= 128):
             continue  # a byte this code page leaves undefined
-        score = sum(_plausibility(table[m.group(2)[0]], m.group(1))
-                    for m in _NON_ASCII.finditer(data))
+        score = sum(_plausibility(table[m.group(2)[0]], m.group(1)) for m in _NON_ASCII.finditer(data))
         if best_score is None or score > best_score:
             best, best_score = enc, score
     return best or "cp1252"
@@ -110,13 +104,17 @@ def decode_bytes(data: bytes, path: str = "<bytes>") -> Decoded:
         enc = "utf-16-le" if data.startswith(codecs.BOM_UTF16_LE) else "utf-16-be"
         body = data[2:]
         if len(body) % 2:
-            raise SourceError(path, f"{enc.upper()} file with an odd number of bytes (truncated)",
-                              _utf16_line(body, enc, len(body) - 1))
+            raise SourceError(
+                path,
+                f"{enc.upper()} file with an odd number of bytes (truncated)",
+                _utf16_line(body, enc, len(body) - 1),
+            )
         try:
             text = body.decode(enc)
         except UnicodeDecodeError as exc:
-            raise SourceError(path, f"invalid {enc.upper()} text ({exc.reason})",
-                              _utf16_line(body, enc, exc.start)) from None
+            raise SourceError(
+                path, f"invalid {enc.upper()} text ({exc.reason})", _utf16_line(body, enc, exc.start)
+            ) from None
     else:
         _reject_binary(data, path)
         if _is_utf8(data):
@@ -174,8 +172,11 @@ def _reject_broken_utf8(data: bytes, path: str) -> None:
         data.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
-        raise SourceError(path, f"invalid UTF-8 byte 0x{data[exc.start]:02X} in UTF-8 text "
-                                f"({valid} valid UTF-8 characters): damaged file", line) from None
+        raise SourceError(
+            path,
+            f"invalid UTF-8 byte 0x{data[exc.start]:02X} in UTF-8 text ({valid} valid UTF-8 characters): damaged file",
+            line,
+        ) from None
 
 
 def _is_utf8(data: bytes) -> bool:

@@ -68,8 +68,7 @@ class Description:
     dates: tuple[date, ...] = ()
 
 
-def describe(rules: Sequence[Rule], glossary: Sequence[GlossaryEntry], lang: str,
-             fallback: str = "") -> Description:
+def describe(rules: Sequence[Rule], glossary: Sequence[GlossaryEntry], lang: str, fallback: str = "") -> Description:
     """The :class:`Description` of a fragment from its units (``Edition.rules``) and
     rulebook headings (``Edition.glossary``); ``fallback`` (the file stem) is the
     title of a document with no text at all."""
@@ -85,13 +84,16 @@ def describe(rules: Sequence[Rule], glossary: Sequence[GlossaryEntry], lang: str
         kind = "rules"
     return Description(
         title=document_title(rules, glossary, fallback, heading=heading),
-        kind=kind, quotes=quotes, terms=tuple(g.term for g in glossary),
+        kind=kind,
+        quotes=quotes,
+        terms=tuple(g.term for g in glossary),
         dates=tuple(_dates(notes, lang)),
     )
 
 
-def document_title(rules: Sequence[Rule], glossary: Sequence[GlossaryEntry], fallback: str = "",
-                   *, heading: Rule | None = None) -> str:
+def document_title(
+    rules: Sequence[Rule], glossary: Sequence[GlossaryEntry], fallback: str = "", *, heading: Rule | None = None
+) -> str:
     """The title of a fragment (see the module's docstring for the order of choices)."""
     heading = heading if heading is not None else _heading(rules)
     if heading is not None:

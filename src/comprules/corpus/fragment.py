@@ -37,7 +37,7 @@ _NOISE = (
     ("author", re.compile(r"^(?:Auteur|Author|Post[ée] par|Posted by|Message de)\s*:?\s+\S.{0,60}$", re.I)),
 )
 _SIGNATURE = re.compile(r"^\s*(?:_{5,}|--)\s*$")
-_HEADING_END = frozenset(".:;!?,)»”\"")
+_HEADING_END = frozenset('.:;!?,)»”"')
 
 
 def noise_kind(line: str) -> str | None:
@@ -94,11 +94,12 @@ _GLUED_SYMBOL = re.compile(r"(?<=[a-zà-ÿ])o[TQ](?![\w}])|(?<![\w{])o[TQ](?=[a-
 #: words, followed by a participle or adjective with no noun for it to count
 #: ("ses capacités 20 activées"). French puts a cardinal before its noun, so a number
 #: directly before "activées" is no quantity.
-_PAGE_NUMBER = re.compile(
-    r"(?<=[a-zà-ÿ]) (\d{1,3}) (?=[a-zà-ÿ]+(?:ée?s?|ante?s?|ive?s?)\b)")
+_PAGE_NUMBER = re.compile(r"(?<=[a-zà-ÿ]) (\d{1,3}) (?=[a-zà-ÿ]+(?:ée?s?|ante?s?|ive?s?)\b)")
 #: Words after which a bare number does count something ("les 2 ciblées").
-_COUNTING = frozenset("les des ces ses mes tes nos vos leurs aux de à a en et ou sur par pour "
-                      "inflige infligez perd perdez gagne gagnez piochez pioche payez paye".split())
+_COUNTING = frozenset(
+    "les des ces ses mes tes nos vos leurs aux de à a en et ou sur par pour "
+    "inflige infligez perd perdez gagne gagnez piochez pioche payez paye".split()
+)
 _LONE_NUMBER = re.compile(r"^\s*\d{1,3}\s*$")
 #: A cost or ability quoted with its symbols lost: '" : Ajoutez', '", Sacrifiez'.
 _LOST_SYMBOL = re.compile(r"(?:^|(?<=[\s(]))[\"«“]\s?[:,]\s")
@@ -136,6 +137,7 @@ def repair_line(line: str, lang: str = "fr") -> tuple[str, list[Repair]]:
     """
     found: list[Repair] = []
     if "o" in line and _SYMBOLS.search(line):
+
         def symbol(m: re.Match[str]) -> str:
             fixed = _symbols(m.group(1))
             found.append(Repair("repaired-artefact", f"{m.group(1)!r} read as {fixed}"))
@@ -146,8 +148,9 @@ def repair_line(line: str, lang: str = "fr") -> tuple[str, list[Repair]]:
         found.append(Repair("repaired-artefact", f"page number {line.strip()!r} removed"))
         return "", found
     if lang == "fr" and any(c.isdigit() for c in line):
+
         def page(m: re.Match[str]) -> str:
-            before = line[:m.start()].rsplit(None, 1)
+            before = line[: m.start()].rsplit(None, 1)
             word = before[-1].lower() if before else ""
             if word in _COUNTING:
                 found.append(Repair("suspect-artefact", f"number {m.group(1)!r} after {word!r} may be a page number"))

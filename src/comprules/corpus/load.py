@@ -101,8 +101,10 @@ def check_size(path: Path, limits: Limits = DEFAULT_LIMITS) -> int:
     except OSError as exc:
         raise SourceError(str(path), exc.strerror or str(exc)) from None
     if size > limits.max_source_bytes:
-        raise SourceError(str(path), f"{size:,} bytes, larger than the limit of {limits.max_source_bytes:,} "
-                                     "(--max-source-size): not parsed")
+        raise SourceError(
+            str(path),
+            f"{size:,} bytes, larger than the limit of {limits.max_source_bytes:,} (--max-source-size): not parsed",
+        )
     return size
 
 
@@ -116,8 +118,12 @@ def check_lines(text: str, path: str, limits: Limits = DEFAULT_LIMITS) -> None:
         end = text.find("\n", start)
         stop = len(text) if end < 0 else end
         if stop - start > limit:
-            raise SourceError(path, f"line of {stop - start:,} characters, longer than the limit of {limit:,} "
-                                    "(--max-line-length): not parsed", line)
+            raise SourceError(
+                path,
+                f"line of {stop - start:,} characters, longer than the limit of {limit:,} "
+                "(--max-line-length): not parsed",
+                line,
+            )
         if end < 0:
             return
         start, line = end + 1, line + 1
@@ -214,8 +220,10 @@ def _no_sources(folder: Path) -> str:
     if not folders:
         return f"{what} ({others} other file{'s' if others != 1 else ''})"
     kind = "only folders" if not others else f"{others} other file{'s' if others != 1 else ''} and the folders"
-    return (f"{what}, {kind}: {', '.join(folders)} (sources are not looked for in subfolders: "
-            f"name them, e.g. {folder / folders[0]})")
+    return (
+        f"{what}, {kind}: {', '.join(folders)} (sources are not looked for in subfolders: "
+        f"name them, e.g. {folder / folders[0]})"
+    )
 
 
 def read_text(path: Path, limits: Limits = DEFAULT_LIMITS) -> tuple[str, str]:
@@ -253,8 +261,15 @@ def parse_file(path: str | os.PathLike[str], meta: Meta | None = None, limits: L
             effective = date.fromisoformat(effective)
         except ValueError:
             raise SourceError(str(path), f"editions.toml: bad date {effective!r}") from None
-    edition = parse_text(text, str(path), lang=meta.get("lang"), effective=effective, kind=meta.get("kind"),
-                         title=meta.get("title"), sha256=digest)
+    edition = parse_text(
+        text,
+        str(path),
+        lang=meta.get("lang"),
+        effective=effective,
+        kind=meta.get("kind"),
+        title=meta.get("title"),
+        sha256=digest,
+    )
     if meta.get("description"):
         edition = replace(edition, description=meta["description"])
     if not is_safe_name(edition.name):  # a file stem such as "my notes", ".." or "~draft"
@@ -265,8 +280,11 @@ def parse_file(path: str | os.PathLike[str], meta: Meta | None = None, limits: L
     if not edition.numbered() and not edition.glossary and edition.kind == "edition":
         raise SourceError(str(path), "not a Comprehensive Rules text: no rule found")
     if not has_cr_shape(edition):
-        raise SourceError(str(path), "not a Comprehensive Rules text: no rule number, and no heading or "
-                                     "glossary term of the lexicon", 1)
+        raise SourceError(
+            str(path),
+            "not a Comprehensive Rules text: no rule number, and no heading or glossary term of the lexicon",
+            1,
+        )
     return edition
 
 
@@ -286,8 +304,13 @@ def load_sources(paths: Sequence[str | os.PathLike[str]], jobs: int = 1, limits:
     return load_items(items, errors, jobs=jobs, limits=limits)
 
 
-def load_items(items: list[tuple[Path, Meta]], errors: list[SourceError] | None = None, *, jobs: int = 1,
-               limits: Limits | None = None) -> LoadResult:
+def load_items(
+    items: list[tuple[Path, Meta]],
+    errors: list[SourceError] | None = None,
+    *,
+    jobs: int = 1,
+    limits: Limits | None = None,
+) -> LoadResult:
     """:func:`load_sources` on the files :func:`expand_sources` found (and its errors)."""
     result = LoadResult(errors=list(errors or ()))
     parse = partial(_parse_one, limits=limits or DEFAULT_LIMITS)
@@ -308,7 +331,8 @@ def load_items(items: list[tuple[Path, Meta]], errors: list[SourceError] | None 
         note = f"{item.name}: two sources of the same edition, {first.source} and {item.source}: using the first"
         result.notices.append(note)
         warning = ParseWarning("duplicate-source", note)
-        by_name[item.name] = replace(first, warnings=first.warnings + (warning,),
-                                     sources=first.sources + (item.source,))
+        by_name[item.name] = replace(
+            first, warnings=first.warnings + (warning,), sources=first.sources + (item.source,)
+        )
     result.editions = [by_name[k] for k in sorted(by_name)]
     return result

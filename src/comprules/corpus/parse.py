@@ -56,12 +56,16 @@ RULE_LINE = re.compile(
 SECTION_LINE = re.compile(r"^[ \t]*(?P<number>\d{3})(?:\.|[ \t]*:)[ \t]+(?P<title>\S.{0,90}?)\s*$")
 # A chapter heading: "1. Game Concepts", "4. Sorts, capacités et effets".
 CHAPTER_LINE = re.compile(r"^[ \t]*(?P<number>\d)\.[ \t]+(?P<title>[^\W\d_].{0,70}?)\s*$")
+
+
 def _example_line() -> re.Pattern[str]:
-    """"Example:", "EXAMPLE:", "Exemple :", "例如：": the words of every language of the table."""
+    """ "Example:", "EXAMPLE:", "Exemple :", "例如：": the words of every language of the table."""
     words = sorted({w for lang in languages.all_languages() for w in lang.example}, key=len, reverse=True)
     colons = sorted({c for lang in languages.all_languages() for c in lang.example_colons})
-    return re.compile(rf"^[ \t]*(?:{'|'.join(map(re.escape, words))})s?[ \t\u00a0]*[{''.join(colons)}]"
-                      rf"[ \t\u00a0]*(?P<text>.*)")
+    return re.compile(
+        rf"^[ \t]*(?:{'|'.join(map(re.escape, words))})s?[ \t\u00a0]*[{''.join(colons)}]"
+        rf"[ \t\u00a0]*(?P<text>.*)"
+    )
 
 
 EXAMPLE_LINE = _example_line()
@@ -69,7 +73,7 @@ EXAMPLE_LINE = _example_line()
 _EXAMPLE_STARTS = frozenset(w[0] for lang in languages.all_languages() for w in lang.example)
 DIVIDER = re.compile(r"^[\s\-=_*~]+$")
 # What ends a sentence: a numbered line after such a line starts a new rule.
-SENTENCE_END = frozenset(".:!?)]\"”’»")
+SENTENCE_END = frozenset('.:!?)]"”’»')
 # A line ending like this asks for a number next ("See rule\n407, …"): never a new rule.
 REFERENCE_LEAD = re.compile(
     r"(?:\brules?|\bsections?|\br[èe]gles?|\bparagraphes?|\band|\bor|\bet|\bou|\bsee|\bvoir|[,–-])$",
@@ -84,13 +88,18 @@ def _ends_sentence(line: str) -> bool:
 def _asks_for_number(line: str) -> bool:
     """True when a line ends like "See rule" or "rules 601.2f," (the number comes next)."""
     return REFERENCE_LEAD.search(line.rstrip()[-12:]) is not None
+
+
 #: The glossary's heading and the headings after it (credits), in every language.
 GLOSSARY_HEADINGS = {w.casefold() for lang in languages.all_languages() for w in lang.glossary}
 AFTER_GLOSSARY = {w.casefold() for lang in languages.all_languages() for w in lang.credits}
 _SENSE = re.compile(r"^(\d+)\.\s+(.*)$")
 _OBSOLETE = re.compile(
-    r"\s*[(（](?:" + "|".join(sorted({re.escape(w) for lang in languages.all_languages() for w in lang.obsolete}))
-    + r")[)）]\s*$", re.IGNORECASE)
+    r"\s*[(（](?:"
+    + "|".join(sorted({re.escape(w) for lang in languages.all_languages() for w in lang.obsolete}))
+    + r")[)）]\s*$",
+    re.IGNORECASE,
+)
 #: A translator's note printed after a headword: "反击/指示物（译注：在英文中这两个词是相同的。）".
 _TRANSLATOR_NOTE = re.compile(r"\s*（(?:译注|译者注)[：:][^）]*）\s*$")
 #: How a keyword heading never ends (a sentence, a list's lead-in "… as follows:").
@@ -102,9 +111,18 @@ class _Unit:
 
     __slots__ = ("number", "kind", "line", "parts", "examples", "title", "section", "chapter", "parent")
 
-    def __init__(self, number: str, kind: str, line: int, parts: list[str] | None = None, *,
-                 title: str | None = None, section: str | None = None, chapter: str | None = None,
-                 parent: str | None = None):
+    def __init__(
+        self,
+        number: str,
+        kind: str,
+        line: int,
+        parts: list[str] | None = None,
+        *,
+        title: str | None = None,
+        section: str | None = None,
+        chapter: str | None = None,
+        parent: str | None = None,
+    ):
         self.number, self.kind, self.line = number, kind, line
         self.parts: list[str] = parts if parts is not None else []
         self.examples: list[list[str]] = []
@@ -207,8 +225,7 @@ class _Parser:
       text, in a document part with no section (a rulebook extract, seed 003).
     """
 
-    def __init__(self, lines: list[str], *, fragment: bool, wrapped: bool, offset: int = 0,
-                 lang: str = "en"):
+    def __init__(self, lines: list[str], *, fragment: bool, wrapped: bool, offset: int = 0, lang: str = "en"):
         self.lines = lines
         self.fragment = fragment
         self.wrapped = wrapped
@@ -236,8 +253,9 @@ class _Parser:
         """A ``passage`` or ``note`` of a fragment: ``{section}¶{n}``, n counting both."""
         key = self.section or self.chapter or ""
         self.positions[key] = n = self.positions.get(key, 0) + 1
-        unit = _Unit(f"{key}¶{n}", kind, lineno, section=self.section, chapter=self.chapter,
-                     parent=self.section or self.chapter)
+        unit = _Unit(
+            f"{key}¶{n}", kind, lineno, section=self.section, chapter=self.chapter, parent=self.section or self.chapter
+        )
         unit.parts.append(text.strip())
         self.start(unit)
 
@@ -275,9 +293,7 @@ class _Parser:
             if not s or DIVIDER.match(s):
                 prev_blank, prev = True, ""
                 continue
-            after_break = prev_blank or (
-                _ends_sentence(prev) if self.wrapped else not _asks_for_number(prev)
-            )
+            after_break = prev_blank or (_ends_sentence(prev) if self.wrapped else not _asks_for_number(prev))
             self.line(raw, s, lineno, prev_blank, after_break)
             prev_blank, prev = False, raw
 
@@ -319,14 +335,15 @@ class _Parser:
                 self.warn("malformed-number", f"{number} printed without a space before its text", lineno, number)
             section = number[:3]
             if letters:
-                unit = _Unit(number, "subrule", lineno, section=section, chapter=section[0],
-                             parent=number[: -len(letters)])
+                unit = _Unit(
+                    number, "subrule", lineno, section=section, chapter=section[0], parent=number[: -len(letters)]
+                )
             else:
                 unit = _Unit(number, "rule", lineno, section=section, chapter=section[0], parent=section)
             text = m.group("text").strip()
-            if text.startswith(number) and text[len(number):len(number) + 1] in (" ", "\u00a0"):
+            if text.startswith(number) and text[len(number) : len(number) + 1] in (" ", "\u00a0"):
                 # "602.2a 602.2a Any rule, object, …" (2005-08-01): the number printed twice
-                text = text[len(number):].strip()
+                text = text[len(number) :].strip()
                 self.warn("repeated-number", f"{number} printed twice: read once", lineno, number)
             unit.parts.append(text)
             self.start(unit)
@@ -348,8 +365,11 @@ class _Parser:
             number = m.group("number")
             self.section, self.chapter = number, number[0]
             title = m.group("title")
-            self.start(_Unit(number, "section", lineno, [title], title=title, section=number,
-                             chapter=number[0], parent=number[0]))
+            self.start(
+                _Unit(
+                    number, "section", lineno, [title], title=title, section=number, chapter=number[0], parent=number[0]
+                )
+            )
             self.prose, self.signed = True, False
             return
         m = EXAMPLE_LINE.match(raw)
@@ -422,8 +442,17 @@ class _Parser:
             if slugs[slug] > 1:
                 slug = f"{slug}-{slugs[slug]}"
             text = "\n".join(body)
-            out.append(GlossaryEntry(term=name, aliases=aliases, obsolete=obsolete,
-                                     senses=(text,) if text else (), text=text, line=u.line, slug=slug))
+            out.append(
+                GlossaryEntry(
+                    term=name,
+                    aliases=aliases,
+                    obsolete=obsolete,
+                    senses=(text,) if text else (),
+                    text=text,
+                    line=u.line,
+                    slug=slug,
+                )
+            )
         return out
 
     def finish(self) -> list[Rule]:
@@ -442,10 +471,21 @@ class _Parser:
                     continue
                 counts[rid] = counts.get(rid, 1) + 1
                 rid = f"{u.number}~{counts[u.number]}"
-                self.warn("duplicate-number", f"{u.number} appears again (line {first.line}): kept as {rid}",
-                          u.line, u.number)
-            rule = Rule(id=rid, number=u.number, kind=u.kind, text=text, line=u.line, title=title,
-                        examples=examples, parent=u.parent, section=u.section, chapter=u.chapter)
+                self.warn(
+                    "duplicate-number", f"{u.number} appears again (line {first.line}): kept as {rid}", u.line, u.number
+                )
+            rule = Rule(
+                id=rid,
+                number=u.number,
+                kind=u.kind,
+                text=text,
+                line=u.line,
+                title=title,
+                examples=examples,
+                parent=u.parent,
+                section=u.section,
+                chapter=u.chapter,
+            )
             seen.setdefault(u.number, rule)
             rules.append(rule)
         return rules
@@ -457,7 +497,7 @@ def _slug(term: str) -> str:
 
 
 def _split_aliases(head: str) -> tuple[str, tuple[str, ...]]:
-    """"Control, Controller" → ("Control", ("Controller",)); "Active Player, Nonactive
+    """ "Control, Controller" → ("Control", ("Controller",)); "Active Player, Nonactive
     Player Order" stays whole (its parts do not share a stem or start with a quote)."""
     if "，" in head:  # Chinese: "操控，操控者", "生命，总生命": a full-width comma always lists names
         parts = [p.strip() for p in head.split("，") if p.strip()]
@@ -466,7 +506,7 @@ def _split_aliases(head: str) -> tuple[str, tuple[str, ...]]:
     if len(parts) < 2:
         return head, ()
     first = parts[0]
-    ok = all(p[:1] in "“\"" or p[:3].lower() == first[:3].lower() for p in parts[1:])
+    ok = all(p[:1] in '“"' or p[:3].lower() == first[:3].lower() for p in parts[1:])
     return (first, tuple(parts[1:])) if ok else (head, ())
 
 
@@ -490,7 +530,7 @@ def parse_glossary(lines: list[str], offset: int, wrapped: bool) -> tuple[list[G
         raw_term, line = head
         note = _TRANSLATOR_NOTE.search(raw_term)
         if note:  # kept apart: "反击/指示物（译注：…）" is the headword 反击/指示物
-            raw_term = raw_term[:note.start()]
+            raw_term = raw_term[: note.start()]
         obsolete = bool(_OBSOLETE.search(raw_term))
         term = _OBSOLETE.sub("", raw_term).strip()
         name, aliases = _split_aliases(term)
@@ -505,9 +545,18 @@ def parse_glossary(lines: list[str], offset: int, wrapped: bool) -> tuple[list[G
         slugs[slug] = slugs.get(slug, 0) + 1
         if slugs[slug] > 1:
             slug = f"{slug}-{slugs[slug]}"
-        entries.append(GlossaryEntry(term=name, aliases=aliases, obsolete=obsolete, senses=tuple(senses),
-                                     text="\n".join(body), line=line, slug=slug,
-                                     note=note.group().strip()[1:-1] if note else None))
+        entries.append(
+            GlossaryEntry(
+                term=name,
+                aliases=aliases,
+                obsolete=obsolete,
+                senses=tuple(senses),
+                text="\n".join(body),
+                line=line,
+                slug=slug,
+                note=note.group().strip()[1:-1] if note else None,
+            )
+        )
         head, body = None, []
 
     prev_blank = True
@@ -518,14 +567,14 @@ def parse_glossary(lines: list[str], offset: int, wrapped: bool) -> tuple[list[G
             prev_blank = True
             continue
         next_is_text = i + 1 < n and lines[i + 1].strip() != "" and not DIVIDER.match(lines[i + 1])
-        is_head = (prev_blank and not raw[:1].isspace() and next_is_text and len(s) <= 90
-                   and not s.endswith((".", ",")))
+        is_head = prev_blank and not raw[:1].isspace() and next_is_text and len(s) <= 90 and not s.endswith((".", ","))
         if is_head:
             flush()
             head = (s, i + 1 + offset)
         elif head is None:
-            warnings.append(ParseWarning("unparsed-line", f"glossary text before any headword: {s[:60]!r}",
-                                         i + 1 + offset))
+            warnings.append(
+                ParseWarning("unparsed-line", f"glossary text before any headword: {s[:60]!r}", i + 1 + offset)
+            )
         elif wrapped and body and not prev_blank and not raw.startswith("    ") and not _SENSE.match(s):
             body[-1] = f"{body[-1]} {s}"
         else:
@@ -590,6 +639,16 @@ def parse_text(
     elif title is None:
         title = f"{languages.get(lang).labels['home']}, {effective.isoformat()}" if effective else stem
     digest = sha256 or hashlib.sha256(text.encode("utf-8")).hexdigest()
-    return Edition(name=name, lang=lang, effective=effective, kind=kind, source=str(source), sha256=digest,
-                   title=title, rules=tuple(rules), glossary=tuple(glossary), warnings=tuple(warnings),
-                   sources=(str(source),))
+    return Edition(
+        name=name,
+        lang=lang,
+        effective=effective,
+        kind=kind,
+        source=str(source),
+        sha256=digest,
+        title=title,
+        rules=tuple(rules),
+        glossary=tuple(glossary),
+        warnings=tuple(warnings),
+        sources=(str(source),),
+    )

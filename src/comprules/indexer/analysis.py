@@ -17,8 +17,16 @@ from whoosh.analysis import Analyzer, Filter, Token, Tokenizer
 from . import text as T
 from .languages import LANGS, LANGUAGES, field_lang
 
-__all__ = ["LANGS", "analyzer_for", "english_analyzer", "field_lang", "fold", "french_analyzer", "heading_key",
-           "index_term"]
+__all__ = [
+    "LANGS",
+    "analyzer_for",
+    "english_analyzer",
+    "field_lang",
+    "fold",
+    "french_analyzer",
+    "heading_key",
+    "index_term",
+]
 
 fold = T.fold
 heading_key = T.heading_key
@@ -27,8 +35,19 @@ heading_key = T.heading_key
 class SpecTokenizer(Tokenizer):
     """Fold and tokenize (:func:`.text.tokens`); positions count every token."""
 
-    def __call__(self, value, positions=False, chars=False, keeporiginal=False, removestops=True, start_pos=0,
-                 start_char=0, tokenize=True, mode="", **kwargs):
+    def __call__(
+        self,
+        value,
+        positions=False,
+        chars=False,
+        keeporiginal=False,
+        removestops=True,
+        start_pos=0,
+        start_char=0,
+        tokenize=True,
+        mode="",
+        **kwargs,
+    ):
         t = Token(positions, chars, removestops=removestops, mode=mode, **kwargs)
         for pos, (start, end, token) in enumerate(T.token_spans(value)):
             t.text = t.original = token

@@ -48,9 +48,9 @@ from .documents import (
     EditionInfo,
     analyzed_texts,
     collect,
-    exact_texts,
     current_editions,
     edition_info,
+    exact_texts,
     make_schema,
     text_fields,
     unique,
@@ -138,8 +138,14 @@ def build_index(
         plan = _plan(list(unique(editions)), index_dir, full, alignments, lexicon)
         if plan.previous is not None and not plan.changed and not plan.removed and _same_extras(plan):
             meta = _read_meta(plan.previous)
-            return IndexStats(index_dir, len(plan.editions), meta["units"], meta["documents"],
-                              time.perf_counter() - start, mode="unchanged")
+            return IndexStats(
+                index_dir,
+                len(plan.editions),
+                meta["units"],
+                meta["documents"],
+                time.perf_counter() - start,
+                mode="unchanged",
+            )
         work = index_dir.parent / f".{index_dir.name}.build-{os.getpid()}-{time.time_ns()}"
         work.mkdir()
         try:
@@ -174,8 +180,7 @@ def swap_index(index_dir: Path, generation: Path, wait: float = LOCK_WAIT) -> No
 @contextmanager
 def index_lock(index_dir: Path, wait: float = LOCK_WAIT) -> Iterator[None]:
     """Hold the build lock of ``index_dir``, waiting up to ``wait`` seconds for another build."""
-    busy = (f"another build of the search index {index_dir} is running ({{}}); "
-            "try again when it has finished")
+    busy = f"another build of the search index {index_dir} is running ({{}}); try again when it has finished"
     with exclusive(index_dir.with_name(f".{index_dir.name}.lock"), busy.format, wait):
         yield
 
@@ -186,8 +191,11 @@ def index_lock(index_dir: Path, wait: float = LOCK_WAIT) -> Iterator[None]:
 def _plan(editions: list[Edition], index_dir: Path, full: bool, alignments, lexicon) -> _Plan:
     pairs = lexicon_pairs(lexicon, alignments)
     plan = _Plan(editions, lexicon=pairs, alignments=Path(alignments) if alignments else None)
-    plan.extras = {"lexicon": _digest(json.dumps(pairs, ensure_ascii=False)), "alignments": _alignments_digest(alignments),
-                   "player_terms": _digest(PLAYER_TERMS.read_text(encoding="utf-8"))}
+    plan.extras = {
+        "lexicon": _digest(json.dumps(pairs, ensure_ascii=False)),
+        "alignments": _alignments_digest(alignments),
+        "player_terms": _digest(PLAYER_TERMS.read_text(encoding="utf-8")),
+    }
     plan.changed = [e.name for e in editions]
     previous = _previous(index_dir)
     if full or previous is None:
@@ -394,7 +402,8 @@ def _finish(directory: Path, plan: _Plan, state: _State, infos: list[EditionInfo
     with open(directory / CACHE_FILE, "wb") as out:
         pickle.dump({"digests": state.digests, "keys": state.keys}, out, protocol=pickle.HIGHEST_PROTOCOL)
     (directory / VOCAB_FILE).write_text(
-        json.dumps({k: dict(sorted(v.items())) for k, v in state.words.items()}, ensure_ascii=False), encoding="utf-8")
+        json.dumps({k: dict(sorted(v.items())) for k, v in state.words.items()}, ensure_ascii=False), encoding="utf-8"
+    )
     (directory / LEXICON_FILE).write_text(json.dumps(plan.lexicon, ensure_ascii=False), encoding="utf-8")
     impacts = Impacts(directory)
     try:  # the query side looks words up in these terms (indexer/inflect.py)

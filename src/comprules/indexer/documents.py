@@ -59,6 +59,7 @@ def cited_rules(text: str) -> tuple[str, ...]:
     found = [n for m in _CITES.finditer(text) for n in _CITED_NUMBER.findall(m.group(1))]
     return tuple(dict.fromkeys(found))
 
+
 #: The ``--kind`` choices and the unit kinds each one selects (``example``: the rules
 #: whose examples match, searched in their examples only).
 KINDS = {
@@ -103,8 +104,14 @@ class EditionInfo:
         return self.effective is not None
 
     def as_json(self) -> dict:
-        return {"name": self.name, "lang": self.lang, "effective": self.effective, "kind": self.kind,
-                "units": self.units, "sha256": self.sha256}
+        return {
+            "name": self.name,
+            "lang": self.lang,
+            "effective": self.effective,
+            "kind": self.kind,
+            "units": self.units,
+            "sha256": self.sha256,
+        }
 
 
 def current_editions(editions: Iterable[EditionInfo]) -> list[str]:
@@ -199,49 +206,61 @@ def _rule_doc(rule: Rule, lang: str, context: str, gloss: str = "") -> dict | No
     body = "\n".join(part for part in (text, examples) if part)
     if not body and not title:
         return None
-    return _keyed({
-        "lang": lang,
-        "number": rule.number,
-        "rid": rule.id,
-        "section": rule.section or "",
-        "chapter": rule.chapter or "",
-        "kind": rule.kind,
-        "title": title,
-        "text": body,
-        "rule_text": text,
-        "examples": examples,
-        "heading": title,
-        "names": [title] if title else [],
-        "context": context,
-        "gloss": gloss,
-        "cites": (),
-    })
+    return _keyed(
+        {
+            "lang": lang,
+            "number": rule.number,
+            "rid": rule.id,
+            "section": rule.section or "",
+            "chapter": rule.chapter or "",
+            "kind": rule.kind,
+            "title": title,
+            "text": body,
+            "rule_text": text,
+            "examples": examples,
+            "heading": title,
+            "names": [title] if title else [],
+            "context": context,
+            "gloss": gloss,
+            "cites": (),
+        }
+    )
 
 
 def _glossary_doc(entry: GlossaryEntry, lang: str) -> dict:
     names = [entry.term, *(a for a in entry.aliases if a != entry.term)]
-    return _keyed({
-        "lang": lang,
-        "number": entry.slug,
-        "rid": entry.slug,
-        "section": "",
-        "chapter": "",
-        "kind": GLOSSARY,
-        "title": entry.term,
-        "text": entry.text,
-        "rule_text": entry.text,
-        "examples": "",
-        "heading": "\n".join(names),
-        "names": names,
-        "context": "",
-        "gloss": "",
-        "cites": cited_rules(entry.text),
-    })
+    return _keyed(
+        {
+            "lang": lang,
+            "number": entry.slug,
+            "rid": entry.slug,
+            "section": "",
+            "chapter": "",
+            "kind": GLOSSARY,
+            "title": entry.term,
+            "text": entry.text,
+            "rule_text": entry.text,
+            "examples": "",
+            "heading": "\n".join(names),
+            "names": names,
+            "context": "",
+            "gloss": "",
+            "cites": cited_rules(entry.text),
+        }
+    )
 
 
 def _keyed(doc: dict) -> dict:
-    parts = (doc["lang"], doc["kind"], doc["rid"], doc["number"], doc["title"], doc["text"], doc["context"],
-             doc["gloss"])
+    parts = (
+        doc["lang"],
+        doc["kind"],
+        doc["rid"],
+        doc["number"],
+        doc["title"],
+        doc["text"],
+        doc["context"],
+        doc["gloss"],
+    )
     doc["key"] = hashlib.blake2b("\x1f".join(parts).encode("utf-8"), digest_size=16).digest()
     return doc
 

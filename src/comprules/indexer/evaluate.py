@@ -86,8 +86,16 @@ def load_cases(path: Path) -> list[Case]:
     cases = []
     for item in raw:
         options = {k: item[k] for k in ("edition", "lang", "section", "kind", "all_editions") if k in item}
-        cases.append(Case(item["query"], tuple(item["expect"]), item.get("first", False), tuple(item.get("top5", ())),
-                          options, item.get("why", "")))
+        cases.append(
+            Case(
+                item["query"],
+                tuple(item["expect"]),
+                item.get("first", False),
+                tuple(item.get("top5", ())),
+                options,
+                item.get("why", ""),
+            )
+        )
     return cases
 
 
@@ -141,8 +149,12 @@ def load_questions(path: Path) -> list[Question]:
     """The questions of a question file, in file order."""
     with open(path, "rb") as f:
         raw = tomllib.load(f).get("question", [])
-    return [Question(q["id"], q["topic"], q["question"], q["keywords"], tuple(q["answer"]), q.get("source", ""),
-                     q.get("why", "")) for q in raw]
+    return [
+        Question(
+            q["id"], q["topic"], q["question"], q["keywords"], tuple(q["answer"]), q.get("source", ""), q.get("why", "")
+        )
+        for q in raw
+    ]
 
 
 def answers(number: str, answer: str) -> bool:

@@ -52,7 +52,10 @@ _OBSOLETE_TARGET = (
     re.compile(r"\bolder name for (?:the )?([^.,“”]+)", re.I),
     re.compile(r"\bterm that meant “([^”]+?)[.,]?”", re.I),
     re.compile(r"\bSee rules? \d{3}(?:\.\d+[a-z]?)?, “([^”]+?)[.,]?”", re.I),
-    re.compile(r"\berrata in the Oracle card reference (?:so they |to )(?:simply )?(?:say|read|refer to|state)[^“.]*“([^”]+?)[.,]?”", re.I),
+    re.compile(
+        r"\berrata in the Oracle card reference (?:so they |to )(?:simply )?(?:say|read|refer to|state)[^“.]*“([^”]+?)[.,]?”",
+        re.I,
+    ),
     re.compile(r"\bSee ([A-Z][^.,“”]*)\."),
 )
 _PLACEHOLDER = re.compile(r"\[[^\]]*\]")
@@ -79,7 +82,9 @@ def load_player_terms(path: Path = PLAYER_TERMS) -> list[tuple[list[str], list[s
     out = []
     for i, entry in enumerate(data.get("term", []), 1):
         say, rules, cited = entry.get("say"), entry.get("rules"), entry.get("source")
-        if not (isinstance(say, list) and say and isinstance(rules, list) and rules and isinstance(cited, list) and cited):
+        if not (
+            isinstance(say, list) and say and isinstance(rules, list) and rules and isinstance(cited, list) and cited
+        ):
             raise ValueError(f"{path}: term {i}: needs say, rules and source lists")
         unknown = [s for s in cited if s not in sources]
         if unknown:
@@ -119,8 +124,9 @@ def typed_keys(tokens: list[str], lang: str, term: Callable[[str], str | None]) 
     return tuple(term(t) or t for t in tokens if t not in stop)
 
 
-def build_expansions(lang: str, pairs: list[tuple[list[str], list[str]]], kind: str,
-                     term: Callable[[str], str | None]) -> list[Expansion]:
+def build_expansions(
+    lang: str, pairs: list[tuple[list[str], list[str]]], kind: str, term: Callable[[str], str | None]
+) -> list[Expansion]:
     """The expansions of one language from (typed forms, rules' words) pairs; a form that
     is the rules' words themselves is left out, and the rules' words must all be known
     to the index (``term``) so that both engines score them alike. A form of filler
@@ -160,12 +166,18 @@ class Expansions:
             raw = json.loads(Path(path).read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return cls({})
-        return cls({lang: [Expansion(tuple(k), tuple(tuple(r) for r in rules), kind) for k, rules, kind in items]
-                    for lang, items in raw.get("langs", {}).items()})
+        return cls(
+            {
+                lang: [Expansion(tuple(k), tuple(tuple(r) for r in rules), kind) for k, rules, kind in items]
+                for lang, items in raw.get("langs", {}).items()
+            }
+        )
 
     def save(self, path: Path) -> None:
-        data = {"format": 1, "langs": {lang: [e.as_json() for e in table.values()]
-                                       for lang, table in sorted(self.by_lang.items())}}
+        data = {
+            "format": 1,
+            "langs": {lang: [e.as_json() for e in table.values()] for lang, table in sorted(self.by_lang.items())},
+        }
         Path(path).write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
 
     def matches(self, lang: str, keys: list[str | None]) -> list[tuple[int, int, Expansion]]:
@@ -196,8 +208,13 @@ class Expansions:
         return out
 
 
-def index_expansions(editions: Iterable, current: Iterable[str], tables: dict[str, dict[str, str]],
-                     terms: dict[str, Container[str]], player_terms: Path | None = PLAYER_TERMS) -> Expansions:
+def index_expansions(
+    editions: Iterable,
+    current: Iterable[str],
+    tables: dict[str, dict[str, str]],
+    terms: dict[str, Container[str]],
+    player_terms: Path | None = PLAYER_TERMS,
+) -> Expansions:
     """The expansions an index stores: the players' words (English) and the obsolete
     terms of the glossary of each analyzed language's latest edition (``current``:
     the default scope's edition names), over the index's token → term ``tables`` and
@@ -213,8 +230,9 @@ def index_expansions(editions: Iterable, current: Iterable[str], tables: dict[st
         if edition.name not in current or edition.lang not in LANGUAGES or not edition.glossary:
             continue
         pairs = obsolete_terms([([g.term, *g.aliases], g.text) for g in edition.glossary if g.obsolete])
-        by_lang.setdefault(edition.lang, []).extend(build_expansions(edition.lang, pairs, "obsolete",
-                                                                     term_of(edition.lang)))
+        by_lang.setdefault(edition.lang, []).extend(
+            build_expansions(edition.lang, pairs, "obsolete", term_of(edition.lang))
+        )
     if player_terms is not None and PLAYER_LANG in LANGUAGES:
         found = build_expansions(PLAYER_LANG, load_player_terms(player_terms), "player", term_of(PLAYER_LANG))
         known = {e.keys for e in by_lang.get(PLAYER_LANG, [])}

@@ -25,9 +25,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from . import expand, rank, searching
 from ..languages import get as table_language
 from ..model import parent_number, sort_key
+from . import expand, rank, searching
 from .documents import GLOSSARY
 from .impacts import ALL, EXAMPLES, NAMES
 from .languages import FILLER_WEIGHT, LANGS, LANGUAGES
@@ -56,9 +56,24 @@ def site_data(index_dir: Path, lang: str) -> dict:
         members = table.members[d]
         shown = searching._reported_edition(handle, members, scope)
         parent = parent_number(table.number[d]) if table.kind[d] != GLOSSARY and "¶" not in table.number[d] else None
-        docs.append([unit["number"], unit["id"], table.kind[d], unit["title"] or "", unit["text"] or "",
-                     table.section[d], unit.get("examples") or "", shown, len(members),
-                     searching._latest(handle, d), d, order[d], parent or "", table.lineage[d]])
+        docs.append(
+            [
+                unit["number"],
+                unit["id"],
+                table.kind[d],
+                unit["title"] or "",
+                unit["text"] or "",
+                table.section[d],
+                unit.get("examples") or "",
+                shown,
+                len(members),
+                searching._latest(handle, d),
+                d,
+                order[d],
+                parent or "",
+                table.lineage[d],
+            ]
+        )
     terms: dict[str, dict] = {}
     for kind in (ALL, EXAMPLES, NAMES):
         out = terms[kind] = {}
@@ -75,12 +90,12 @@ def site_data(index_dir: Path, lang: str) -> dict:
     if lang not in LANGUAGES:  # found by number only: no words, headwords or lexicon
         terms, vocab = {ALL: {}, EXAMPLES: {}, NAMES: {}}, {}
     heads = {}
-    for key, found in (table.heads.items() if lang in LANGUAGES else ()):
+    for key, found in table.heads.items() if lang in LANGUAGES else ():
         mine = [position[d] for d in found if d in position]
         if mine:
             heads[key] = mine
     stemmed = {}
-    for key, found in (table.stemmed_heads.items() if lang in LANGUAGES else ()):
+    for key, found in table.stemmed_heads.items() if lang in LANGUAGES else ():
         mine = [position[d] for d in found if d in position]
         if mine:
             stemmed[" ".join(key)] = mine
@@ -113,8 +128,11 @@ def site_data(index_dir: Path, lang: str) -> dict:
         "stemmed": stemmed,
         "cites": cites,
         "lexicon": lexicon,
-        "expansions": [[list(e.keys), [list(r) for r in e.rules]]
-                       for e in handle.expansions.by_lang.get(lang, {}).values()] if lang in LANGUAGES else [],
+        "expansions": [
+            [list(e.keys), [list(r) for r in e.rules]] for e in handle.expansions.by_lang.get(lang, {}).values()
+        ]
+        if lang in LANGUAGES
+        else [],
     }
 
 
@@ -125,14 +143,28 @@ def _comparable(key: tuple) -> tuple:
 def constants() -> dict:
     """The ranking's constants, so that both engines read the same numbers."""
     return {
-        "FILLER_WEIGHT": FILLER_WEIGHT, "NAME_WEIGHT": rank.NAME_WEIGHT, "COMMON_IDF": rank.COMMON_IDF,
-        "COORD_POWER": rank.COORD_POWER, "KIND_WEIGHT": rank.KIND_WEIGHT, "PROXIMITY_POOL": rank.PROXIMITY_POOL,
-        "PROXIMITY_WINDOW": rank.PROXIMITY_WINDOW, "PROXIMITY": rank.PROXIMITY, "NAMES_WEIGHT": rank.NAMES_WEIGHT,
-        "TITLE_BOOST": rank.TITLE_BOOST, "MAX_EXPANSION": rank.MAX_EXPANSION, "SCALE": rank.SCALE,
-        "EXPANSION_WEIGHT": expand.WEIGHT, "MAX_KEYS": expand.MAX_KEYS, "RARE_IDF": rank.RARE_IDF,
-        "LONG_QUERY": rank.LONG_QUERY, "LONG_COORD_POWER": rank.LONG_COORD_POWER, "HEADING_WEIGHT": rank.HEADING_WEIGHT,
+        "FILLER_WEIGHT": FILLER_WEIGHT,
+        "NAME_WEIGHT": rank.NAME_WEIGHT,
+        "COMMON_IDF": rank.COMMON_IDF,
+        "COORD_POWER": rank.COORD_POWER,
+        "KIND_WEIGHT": rank.KIND_WEIGHT,
+        "PROXIMITY_POOL": rank.PROXIMITY_POOL,
+        "PROXIMITY_WINDOW": rank.PROXIMITY_WINDOW,
+        "PROXIMITY": rank.PROXIMITY,
+        "NAMES_WEIGHT": rank.NAMES_WEIGHT,
+        "TITLE_BOOST": rank.TITLE_BOOST,
+        "MAX_EXPANSION": rank.MAX_EXPANSION,
+        "SCALE": rank.SCALE,
+        "EXPANSION_WEIGHT": expand.WEIGHT,
+        "MAX_KEYS": expand.MAX_KEYS,
+        "RARE_IDF": rank.RARE_IDF,
+        "LONG_QUERY": rank.LONG_QUERY,
+        "LONG_COORD_POWER": rank.LONG_COORD_POWER,
+        "HEADING_WEIGHT": rank.HEADING_WEIGHT,
         "RULE_EVIDENCE": rank.RULE_EVIDENCE,
-        "GLOSSARY_TOP": searching.GLOSSARY_TOP, "KNOWN_IN": KNOWN_IN, "MAX_WORDS": MAX_WORDS,
+        "GLOSSARY_TOP": searching.GLOSSARY_TOP,
+        "KNOWN_IN": KNOWN_IN,
+        "MAX_WORDS": MAX_WORDS,
     }
 
 

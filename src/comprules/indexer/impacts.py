@@ -115,8 +115,11 @@ class RawPostings:
 
     def save(self, directory: Path) -> None:
         with open(directory / RAW_FILE, "wb") as out:
-            pickle.dump({"fields": self.fields, "terms": self.terms, "lengths": self.lengths, "docs": self.docs},
-                        out, protocol=pickle.HIGHEST_PROTOCOL)
+            pickle.dump(
+                {"fields": self.fields, "terms": self.terms, "lengths": self.lengths, "docs": self.docs},
+                out,
+                protocol=pickle.HIGHEST_PROTOCOL,
+            )
 
     @classmethod
     def load(cls, directory: Path) -> "RawPostings":
@@ -156,9 +159,12 @@ def combined(raw: "RawPostings", lang: str, live, weights: dict[str, float] | No
     for term, parts in terms.items():
         all_docs = np.concatenate([np.frombuffer(d, dtype=np.int32) for _, d, _ in parts])
         all_tfs = np.concatenate([np.frombuffer(t, dtype=np.int32).astype(np.float64) for _, _, t in parts])
-        weighted = np.concatenate([
-            weights[f] * np.frombuffer(t, dtype=np.int32) / norms[f][np.frombuffer(d, dtype=np.int32)]
-            for f, d, t in parts])
+        weighted = np.concatenate(
+            [
+                weights[f] * np.frombuffer(t, dtype=np.int32) / norms[f][np.frombuffer(d, dtype=np.int32)]
+                for f, d, t in parts
+            ]
+        )
         keep = alive[all_docs]
         all_docs, weighted, all_tfs = all_docs[keep], weighted[keep], all_tfs[keep]
         if not len(all_docs):

@@ -32,28 +32,34 @@ from . import text as T
 FILLER_WEIGHT = 0.1
 
 _EN_STOP = set(STOP_WORDS) | set("s t d ll re ve m".split())
-_EN_FILLER = set("""
+_EN_FILLER = set(
+    """
 what whats how why which who whom whose where does do did doing done happen happens happened happening
 work works working would could should shall might must get gets got i im ive me my mine myself he she him
 her his hers they them their theirs themselves there here then than so just also still really actually
 possible exactly way thing things something anything someone anyone question mean means say says said
 know think want wants try tries trying able am was were been being has had having isn cant dont doesn
 didn wont its it's mtg magic card cards play playing
-""".split())
+""".split()
+)
 #: French stop words that are game terms: "aura" (a form of *avoir*) is an enchantment subtype.
 _FR_GAME_TERMS = {"aura", "auras"}
 _FR_STOP = (set(stopwords_for_language("fr")) - _FR_GAME_TERMS) | set("c d j l m n qu s t y".split())
-_FR_FILLER = set("""
+_FR_FILLER = set(
+    """
 quoi comment pourquoi quel quelle quels quelles quand est-ce peut peux peuvent pouvez faire fait arrive
 arrivent passe passer cela ceci ca alors donc
-""".split())
+""".split()
+)
 
 #: Chinese (words cut by :mod:`comprules.segment`): particles and conjunctions as stop
 #: words, question words as fillers. Words are not stemmed.
 _ZH_STOP = set("的 了 之 其 和 与 及 或 也 而 并 且 着".split())
-_ZH_FILLER = set("""
+_ZH_FILLER = set(
+    """
 什么 怎么 怎样 如何 为什么 为何 吗 呢 吧 是否 能否 可否 可以 能 会 是 哪些 哪个 多少 请问 有没有 情况 时候 发生
-""".split())
+""".split()
+)
 
 
 def _unchanged(word: str) -> str:
@@ -109,8 +115,9 @@ def _languages() -> dict[str, Language]:
         if row.analyzer in ANALYZERS:
             stop, filler = ANALYZERS[row.analyzer]
             stemmer = stemmer_for_language(row.stem) if row.stem else _unchanged
-            out[row.code] = Language(row.code, row.name, _folded(stop), _folded(filler) - _folded(stop), stemmer,
-                                     han=not row.spaced)
+            out[row.code] = Language(
+                row.code, row.name, _folded(stop), _folded(filler) - _folded(stop), stemmer, han=not row.spaced
+            )
     return out
 
 

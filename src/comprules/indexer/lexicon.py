@@ -31,8 +31,9 @@ LEXICON_FILE = "lexicon.json"
 MAX_WORDS = 5
 
 
-def lexicon_pairs(lexicon: Mapping[str, Iterable[str]] | Iterable[tuple[str, ...]] | None,
-                  alignments: Path | None = None) -> list[tuple[str, ...]]:
+def lexicon_pairs(
+    lexicon: Mapping[str, Iterable[str]] | Iterable[tuple[str, ...]] | None, alignments: Path | None = None
+) -> list[tuple[str, ...]]:
     """(English, French) pairs and (English, term, language) triples, sorted: from
     ``lexicon`` (a mapping English → French names, or pairs and triples), or by default
     from :func:`comprules.align.crosslang.lexicon` and the ``translations`` of
@@ -47,13 +48,15 @@ def lexicon_pairs(lexicon: Mapping[str, Iterable[str]] | Iterable[tuple[str, ...
             lexicon = {}
         extra = _translations(alignments)
     if isinstance(lexicon, Mapping):
-        pairs: list[tuple[str, ...]] = [(en, fr) for en, frs in lexicon.items()
-                                        for fr in ([frs] if isinstance(frs, str) else frs)]
+        pairs: list[tuple[str, ...]] = [
+            (en, fr) for en, frs in lexicon.items() for fr in ([frs] if isinstance(frs, str) else frs)
+        ]
     else:
         pairs = [tuple(p) for p in lexicon]
     pairs += extra
-    return sorted({tuple(str(x) for x in p) for p in pairs
-                   if len(p) in (2, 3) and str(p[0]).strip() and str(p[1]).strip()})
+    return sorted(
+        {tuple(str(x) for x in p) for p in pairs if len(p) in (2, 3) and str(p[0]).strip() and str(p[1]).strip()}
+    )
 
 
 def _translations(alignments: Path | None) -> list[tuple[str, str, str]]:
@@ -158,8 +161,11 @@ class Lexicon:
                 if not stems:
                     continue
                 for target, text in self.entries.get((source, stems), ()):
-                    if target in targets and target != source and not all(
-                            known(t, target) for t in tokens[i:end] if t not in LANGUAGES[source].stop):
+                    if (
+                        target in targets
+                        and target != source
+                        and not all(known(t, target) for t in tokens[i:end] if t not in LANGUAGES[source].stop)
+                    ):
                         found.append(Translation(_start(tokens, i), end, target, text))
             if found:
                 return found

@@ -168,7 +168,7 @@ def names(text: str) -> list[bool]:
     spans = T.token_spans(text)
     for k, (s, e, _token) in enumerate(spans):
         raw = text[s:e]
-        before = text[spans[k - 1][1]:s] if k else ""
+        before = text[spans[k - 1][1] : s] if k else ""
         if k and any(c in before for c in ".!?:"):
             start = True
         out.append(not start and raw[:1].isupper() and not raw.isupper())

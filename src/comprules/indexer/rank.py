@@ -115,9 +115,17 @@ class Ranker:
     each document (an array of strings).
     """
 
-    def __init__(self, impacts: Impacts, vocab: Callable[[str], dict], sequence: Callable[[int], list],
-                 kinds: list[str], ndocs: int, title: Callable[[int], list] = lambda d: [],
-                 headings: list[bool] | None = None, numbers: list[str] | None = None):
+    def __init__(
+        self,
+        impacts: Impacts,
+        vocab: Callable[[str], dict],
+        sequence: Callable[[int], list],
+        kinds: list[str],
+        ndocs: int,
+        title: Callable[[int], list] = lambda d: [],
+        headings: list[bool] | None = None,
+        numbers: list[str] | None = None,
+    ):
         self.impacts = impacts
         self.vocab = vocab
         self.sequence = sequence
@@ -132,13 +140,22 @@ class Ranker:
 
     # --- public ------------------------------------------------------------------------
 
-    def rank(self, clauses: list[Clause], lang: str, *, allowed: np.ndarray | None, current_only: bool,
-             examples: bool = False, pool: int = 10) -> Ranked:
+    def rank(
+        self,
+        clauses: list[Clause],
+        lang: str,
+        *,
+        allowed: np.ndarray | None,
+        current_only: bool,
+        examples: bool = False,
+        pool: int = 10,
+    ) -> Ranked:
         """The best ``pool`` (score, document) of ``lang`` for ``clauses`` (``allowed``: a
         boolean mask of the documents that may be returned), and how many match."""
         ctx = _Context(self, lang, f"{lang}:{EXAMPLES if examples else ALL}", current_only)
-        ctx.long = sum(1 for c in clauses if c.kind != "term" or (ctx.weight(c.tokens[0]) == 1.0 and not c.name)) \
-            >= LONG_QUERY
+        ctx.long = (
+            sum(1 for c in clauses if c.kind != "term" or (ctx.weight(c.tokens[0]) == 1.0 and not c.name)) >= LONG_QUERY
+        )
         scored = ctx.score(clauses, top=True)
         if scored is None:
             return Ranked([], 0)
@@ -196,16 +213,18 @@ class Ranker:
         glossary entry or a passage is its own)."""
         if self._rule_groups is None:
             ids: dict[str, int] = {}
-            self._rule_groups = np.fromiter((ids.setdefault(rule_key(n, k), len(ids))
-                                             for n, k in zip(self.numbers, self.kinds)), dtype=np.int64,
-                                            count=len(self.kinds))
+            self._rule_groups = np.fromiter(
+                (ids.setdefault(rule_key(n, k), len(ids)) for n, k in zip(self.numbers, self.kinds)),
+                dtype=np.int64,
+                count=len(self.kinds),
+            )
         return self._rule_groups
 
     def _titled(self, d: int, words: list[str]) -> bool:
         """Whether the query's content words begin the document's title ("summoning
         sickness" → Summoning Sickness Rule)."""
         title = self.title(d)
-        return len(title) >= len(words) and title[:len(words)] == words
+        return len(title) >= len(words) and title[: len(words)] == words
 
     def count(self, clauses: list[Clause], lang: str, *, allowed, current_only: bool) -> int:
         """How many documents of ``lang`` the clauses match."""
@@ -230,7 +249,7 @@ class Ranker:
 def _close(seq: list, pa: list[int], pb: list[int]) -> bool:
     for i in pa:
         for j in pb:
-            if i != j and abs(i - j) <= PROXIMITY_WINDOW and None not in seq[min(i, j):max(i, j) + 1]:
+            if i != j and abs(i - j) <= PROXIMITY_WINDOW and None not in seq[min(i, j) : max(i, j) + 1]:
                 return True
     return False
 
@@ -427,7 +446,7 @@ class _Context:
 def _has_run(seq: list, terms: list[str]) -> bool:
     n = len(terms)
     for i in range(len(seq) - n + 1):
-        if seq[i:i + n] == terms:
+        if seq[i : i + n] == terms:
             return True
     return False
 

@@ -89,11 +89,19 @@ class _Scorer:
             return self.impacts.with_prefix(q.fieldname, q.text)
         if isinstance(q, FuzzyTerm):
             head = q.text[: max(1, q.prefixlength)]
-            candidates = [t for t in self.impacts.with_prefix(q.fieldname, head) if abs(len(t) - len(q.text)) <= q.maxdist]
-            return [t for t, _, _ in process.extract(q.text, candidates, scorer=Levenshtein.distance,
-                                                      score_cutoff=q.maxdist, limit=None)]
-        return (text.decode("utf-8") if isinstance(text, bytes) else text
-                for _, text in q.expanded_terms(self.searcher.reader()))
+            candidates = [
+                t for t in self.impacts.with_prefix(q.fieldname, head) if abs(len(t) - len(q.text)) <= q.maxdist
+            ]
+            return [
+                t
+                for t, _, _ in process.extract(
+                    q.text, candidates, scorer=Levenshtein.distance, score_cutoff=q.maxdist, limit=None
+                )
+            ]
+        return (
+            text.decode("utf-8") if isinstance(text, bytes) else text
+            for _, text in q.expanded_terms(self.searcher.reader())
+        )
 
     def term(self, field: str, text, boost: float) -> Scores:
         term = text.decode("utf-8") if isinstance(text, bytes) else text

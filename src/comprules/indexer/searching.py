@@ -206,8 +206,16 @@ class _OpenIndex:
     @property
     def ranker(self) -> Ranker:
         if self._ranker is None:
-            self._ranker = Ranker(self.impacts, self.vocab.table, self.sequence, self.table.kind, len(self.table),
-                                  self.title_tokens, self.table.heading, self.table.number)
+            self._ranker = Ranker(
+                self.impacts,
+                self.vocab.table,
+                self.sequence,
+                self.table.kind,
+                len(self.table),
+                self.title_tokens,
+                self.table.heading,
+                self.table.number,
+            )
         return self._ranker
 
     def df(self, lang: str, term: str) -> int:
@@ -246,7 +254,8 @@ class _OpenIndex:
         if cached is None:
             t = self.table
             cached = self.__dict__["_columns"] = {
-                "lang": np.array(t.lang, dtype=object), "kind": np.array(t.kind, dtype=object),
+                "lang": np.array(t.lang, dtype=object),
+                "kind": np.array(t.kind, dtype=object),
                 "section": np.array(t.section, dtype=object),
                 "chapter": np.array([x[:1] for x in t.section], dtype=object),
                 "examples": np.array(t.examples, dtype=bool),
@@ -322,8 +331,7 @@ def _load(path: Path, meta_path: Path) -> _OpenIndex:
     except (OSError, ValueError, pickle.UnpicklingError, KeyError, TypeError, EOFError) as error:
         ix.close()
         raise UsageError(f"unreadable search index in {path}: {error}") from None
-    handle = _OpenIndex(ix=ix, searcher=ix.searcher(), impacts=impacts, table=table,
-                        meta=meta, path=path)
+    handle = _OpenIndex(ix=ix, searcher=ix.searcher(), impacts=impacts, table=table, meta=meta, path=path)
     dates = {e["name"]: e["effective"] or "" for e in meta["editions"]}
     handle.effective = [dates.get(name, "") for name in table.editions]
     ids = {name: i for i, name in enumerate(table.editions)}
@@ -345,8 +353,10 @@ def _resolve(handle: _OpenIndex, edition: str | None) -> _Scope:
     lang, _, rest = edition.rpartition("/")
     if rest == "latest":
         dated = [e for e in editions if e["effective"] and (not lang or e["lang"] == lang)]
-        candidates = [max((e for e in dated if e["lang"] == code), key=lambda e: e["effective"])["name"]
-                      for code in sorted({e["lang"] for e in dated})]
+        candidates = [
+            max((e for e in dated if e["lang"] == code), key=lambda e: e["effective"])["name"]
+            for code in sorted({e["lang"] for e in dated})
+        ]
     else:
         candidates = [n for n in names if n.rpartition("/")[2] == rest and (not lang or n.startswith(lang + "/"))]
     if len(candidates) == 1:
@@ -441,8 +451,9 @@ def search(
     suggestion = None
     if not number and not has_operators(text):
         suggestion = _suggestion(handle, tokens, query_lang, lang or query_lang, scope, section, kind)
-    return SearchResult(query=query, hits=hits, suggestion=suggestion, relaxed=relaxed, collapsed=collapse,
-                        lang=query_lang)
+    return SearchResult(
+        query=query, hits=hits, suggestion=suggestion, relaxed=relaxed, collapsed=collapse, lang=query_lang
+    )
 
 
 def has_operators(text: str) -> bool:
@@ -451,8 +462,9 @@ def has_operators(text: str) -> bool:
     return has_syntax(text)
 
 
-def _ranked(handle: _OpenIndex, text: str, number: str | None, query_lang: str, scope: _Scope, lang, section,
-            kind, pool: int):
+def _ranked(
+    handle: _OpenIndex, text: str, number: str | None, query_lang: str, scope: _Scope, lang, section, kind, pool: int
+):
     """The ranked (score, document, translation) list, the terms matched per language,
     and whether no hit has every word."""
     if number:
@@ -462,8 +474,9 @@ def _ranked(handle: _OpenIndex, text: str, number: str | None, query_lang: str, 
         raise UsageError("NOT only excludes from the words before it, as in: flying NOT reach")
     plain = not has_operators(text)
     if plain:
-        clauses = [Clause(c.kind, c.tokens, c.occur, c.distance, c.children, flag)
-                   for c, flag in zip(clauses, names(text))]
+        clauses = [
+            Clause(c.kind, c.tokens, c.occur, c.distance, c.children, flag) for c, flag in zip(clauses, names(text))
+        ]
     tokens = T.tokens(text)
     langs = (lang,) if lang else (query_lang, *(c for c in LANGS if c != query_lang))
     used: dict[str, set[str]] = {}
@@ -479,8 +492,18 @@ def _ranked(handle: _OpenIndex, text: str, number: str | None, query_lang: str, 
         head = _head_docs(handle, text, tokens, code, query_lang, flt) if kind != "example" else []
         if not mine and not head:
             continue
-        result = handle.ranker.rank(mine, code, allowed=flt.mask, current_only=flt.current,
-                                    examples=kind == "example", pool=pool + len(head) + GLOSSARY_TOP) if mine else None
+        result = (
+            handle.ranker.rank(
+                mine,
+                code,
+                allowed=flt.mask,
+                current_only=flt.current,
+                examples=kind == "example",
+                pool=pool + len(head) + GLOSSARY_TOP,
+            )
+            if mine
+            else None
+        )
         scored = [(s, d) for s, d in (result.order if result else []) if d not in head]
         used.setdefault(code, set()).update(result.used if result else ())
         if own and result is not None:
@@ -507,8 +530,12 @@ def _expanded(handle: _OpenIndex, clauses: list[Clause], code: str) -> list[Clau
     (:mod:`.expand`) made one ``alt`` clause: the words typed, then the rules' words."""
     table, terms = handle.vocab.table(code), handle.impacts.terms.get(f"{code}:{ALL}", {})
     stop = LANGUAGES[code].stop
-    keys = [("" if c.tokens[0] in stop else query_term(c.tokens[0], code, table, terms) or c.tokens[0])
-            if c.kind == "term" else None for c in clauses]
+    keys = [
+        ("" if c.tokens[0] in stop else query_term(c.tokens[0], code, table, terms) or c.tokens[0])
+        if c.kind == "term"
+        else None
+        for c in clauses
+    ]
     found = handle.expansions.matches(code, keys)
     if not found:
         return clauses
@@ -531,8 +558,14 @@ def _relaxed(handle: _OpenIndex, clauses: list[Clause], code: str, result) -> bo
     best = result.order[0][1]
     table, known = handle.vocab.table(code), handle.impacts.terms.get(f"{code}:{ALL}", {})
     language = LANGUAGES[code]
-    terms = {query_term(c.tokens[0], code, table, known) for c in clauses if c.kind == "term" and c.occur != "not"
-             and c.tokens[0] not in language.stop and c.tokens[0] not in language.filler}
+    terms = {
+        query_term(c.tokens[0], code, table, known)
+        for c in clauses
+        if c.kind == "term"
+        and c.occur != "not"
+        and c.tokens[0] not in language.stop
+        and c.tokens[0] not in language.filler
+    }
     seq = set(handle.sequence(best))
     return any(t is None or t not in seq for t in terms)
 
@@ -582,8 +615,14 @@ def _number_ranked(handle: _OpenIndex, number: str, scope: _Scope, lang, section
     if "~" not in number and "¶" not in number:  # "R70236a" also finds the rules citing 702.36a
         for code in (lang,) if lang else LANGS:
             f = _filter(handle, scope, code, section, kind)
-            result = handle.ranker.rank([Clause("term", (number,))], code, allowed=f.mask, current_only=f.current,
-                                        examples=kind == "example", pool=pool + len(first))
+            result = handle.ranker.rank(
+                [Clause("term", (number,))],
+                code,
+                allowed=f.mask,
+                current_only=f.current,
+                examples=kind == "example",
+                pool=pool + len(first),
+            )
             scored += result.order
             used.setdefault(code, set()).update(result.used)
     scored.sort(key=lambda item: (-item[0], item[1]))
@@ -594,8 +633,7 @@ def _number_ranked(handle: _OpenIndex, number: str, scope: _Scope, lang, section
     return ranked[:pool], used, False
 
 
-def _suggestion(handle: _OpenIndex, tokens: list[str], query_lang: str, code: str, scope, section,
-                kind) -> str | None:
+def _suggestion(handle: _OpenIndex, tokens: list[str], query_lang: str, code: str, scope, section, kind) -> str | None:
     """A corrected query when a word is unknown in the query's language (corrected from that
     language's words) and more units of language ``code`` hold every content word of
     the correction than of the query ("deathtuch" →
@@ -686,8 +724,10 @@ def _head_docs(handle: _OpenIndex, text: str, tokens: list[str], code: str, quer
         translated = [T.heading_key(t) for _, t in handle.lexicon.whole(tokens, (code,), handle.known, handle.stem)]
         found = usable(d for key in translated for d in table.heads.get(key, ()))
     glossary = sorted((d for d in found if table.kind[d] == GLOSSARY), key=lambda d: (-_latest(handle, d), d))
-    titled = sorted((d for d in found if table.kind[d] != GLOSSARY),
-                    key=lambda d: (_HEAD_ORDER.get(table.kind[d], 5), -_latest(handle, d), sort_key(table.rid[d]), d))
+    titled = sorted(
+        (d for d in found if table.kind[d] != GLOSSARY),
+        key=lambda d: (_HEAD_ORDER.get(table.kind[d], 5), -_latest(handle, d), sort_key(table.rid[d]), d),
+    )
     out: list[int] = []
     lineages = set()
     for g in glossary:
@@ -727,8 +767,11 @@ def _cited(handle: _OpenIndex, glossary_doc: int, flt: _Filter) -> list[int]:
     members = set(table.members[glossary_doc])
     out = []
     for number in table.cites[glossary_doc]:
-        out += [d for d in table.by_number.get(number, ()) if d in flt and table.lang[d] == table.lang[glossary_doc]
-                and not members.isdisjoint(table.members[d])]
+        out += [
+            d
+            for d in table.by_number.get(number, ())
+            if d in flt and table.lang[d] == table.lang[glossary_doc] and not members.isdisjoint(table.members[d])
+        ]
     return out
 
 
@@ -748,8 +791,16 @@ def _collapse(handle: _OpenIndex, ranked: list[tuple[float, int]], limit: int) -
     return out
 
 
-def _hit(handle: _OpenIndex, docnum: int, score: float, scope: _Scope, used: dict, kind: str | None = None,
-         editions: tuple[int, ...] | None = None, translation: bool = False) -> Hit:
+def _hit(
+    handle: _OpenIndex,
+    docnum: int,
+    score: float,
+    scope: _Scope,
+    used: dict,
+    kind: str | None = None,
+    editions: tuple[int, ...] | None = None,
+    translation: bool = False,
+) -> Hit:
     table = handle.table
     unit = handle.unit(docnum)
     members = table.members[docnum]
@@ -757,7 +808,9 @@ def _hit(handle: _OpenIndex, docnum: int, score: float, scope: _Scope, used: dic
     example = kind == "example" and unit.get("examples")
     source = unit["examples"] if example else (unit["text"] or unit["title"] or "")
     plain, spans = make_snippet(source, frozenset(used.get(field_lang(lang), ())), lang)
-    names = tuple(table.editions[e] for e in (editions or sorted(members, key=lambda e: (handle.effective[e] or "9", e))))
+    names = tuple(
+        table.editions[e] for e in (editions or sorted(members, key=lambda e: (handle.effective[e] or "9", e)))
+    )
     return Hit(
         edition=_reported_edition(handle, members, scope),
         number=unit["number"],

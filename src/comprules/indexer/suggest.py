@@ -82,8 +82,11 @@ class Vocabulary:
             return lang
         best, best_count = LANGS[0], -1
         for code in LANGS:
-            count = sum(1 for t in words if self.seen(t, code)
-                        and not any(self.seen(t, other) for other in LANGS if other != code))
+            count = sum(
+                1
+                for t in words
+                if self.seen(t, code) and not any(self.seen(t, other) for other in LANGS if other != code)
+            )
             if count > best_count:
                 best, best_count = code, count
         return best
@@ -91,15 +94,22 @@ class Vocabulary:
     def seen(self, token: str, lang: str) -> bool:
         """Whether ``token`` is a stop word of ``lang`` or in its texts at all (or, for
         Chinese, any Han token)."""
-        return (token in LANGUAGES[lang].stop or token in self.tables.get(lang, {})
-                or (LANGUAGES[lang].han and T.is_han(token)))
+        return (
+            token in LANGUAGES[lang].stop
+            or token in self.tables.get(lang, {})
+            or (LANGUAGES[lang].han and T.is_han(token))
+        )
 
     def unknown(self, token: str, lang: str) -> bool:
         """Whether a word token gets a suggestion in ``lang``: not a stop word, not in its texts
         (and three letters or more, but for a Han token)."""
         han = LANGUAGES[lang].han and T.is_han(token)
-        return (T.is_word(token) and (han or len(token) >= MIN_SUGGEST) and token not in LANGUAGES[lang].stop
-                and token not in self.tables.get(lang, {}))
+        return (
+            T.is_word(token)
+            and (han or len(token) >= MIN_SUGGEST)
+            and token not in LANGUAGES[lang].stop
+            and token not in self.tables.get(lang, {})
+        )
 
     def closest(self, token: str, lang: str) -> str | None:
         """The known token of ``lang`` nearest to ``token`` (see the module doc), or ``None``."""

@@ -17,9 +17,9 @@ from functools import cached_property
 from pathlib import Path
 
 from ..model import parent_number
+from .documents import GLOSSARY
 from .languages import LANGUAGES, field_lang
 from .text import heading_key
-from .documents import GLOSSARY
 
 TABLE_FILE = "table.pkl"
 
@@ -145,8 +145,20 @@ class DocTable:
         return {k: frozenset(v) for k, v in out.items()}
 
 
-_COLUMNS = ("editions", "lang", "kind", "section", "number", "rid", "names", "examples", "cites", "members",
-            "lineage", "heading")
+_COLUMNS = (
+    "editions",
+    "lang",
+    "kind",
+    "section",
+    "number",
+    "rid",
+    "names",
+    "examples",
+    "cites",
+    "members",
+    "lineage",
+    "heading",
+)
 #: The kinds of unit that may be a heading only (:attr:`DocTable.heading`).
 HEADING_KINDS = frozenset({"rule", "subrule"})
 

@@ -52,8 +52,10 @@ def _pieces(token: str, start: int) -> list[tuple[int, int, str]]:
     seg = _segmenter()
     for m in _HAN_RUN.finditer(token):
         if m.start() > pos:
-            out.extend((start + pos + t.start(), start + pos + t.end(), t.group())
-                       for t in TOKEN.finditer(token, pos, m.start()))
+            out.extend(
+                (start + pos + t.start(), start + pos + t.end(), t.group())
+                for t in TOKEN.finditer(token, pos, m.start())
+            )
         run = m.group()
         out.extend((start + m.start() + a, start + m.start() + b, run[a:b]) for a, b in seg.spans(run))
         pos = m.end()

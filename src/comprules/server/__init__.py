@@ -61,13 +61,15 @@ def create_app(kb_dir: Path, *, holder=None):
 
         return RedirectResponse("/api/v1/docs", status_code=307)
 
-    app = Starlette(routes=[
-        Route("/ar", ar_root),
-        Route("/api/v1", api_root),
-        Mount("/ar", app=ar.create(holder)),
-        Mount("/api/v1", app=api.create(holder)),
-        Route("/{path:path}", site, methods=["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"]),
-    ])
+    app = Starlette(
+        routes=[
+            Route("/ar", ar_root),
+            Route("/api/v1", api_root),
+            Mount("/ar", app=ar.create(holder)),
+            Mount("/api/v1", app=api.create(holder)),
+            Route("/{path:path}", site, methods=["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"]),
+        ]
+    )
     app.state.holder = holder
     return app
 
@@ -84,8 +86,15 @@ def _is_loopback(host: str) -> bool:
         return host == "localhost"
 
 
-def run(kb_dir: Path, *, host: str = LOOPBACK, port: int = 8000, workers: int = 1, verbose: bool = False,
-        say: Callable[[str], None] = print) -> None:
+def run(
+    kb_dir: Path,
+    *,
+    host: str = LOOPBACK,
+    port: int = 8000,
+    workers: int = 1,
+    verbose: bool = False,
+    say: Callable[[str], None] = print,
+) -> None:
     """Serve the knowledge base at ``kb_dir`` on ``host:port`` until interrupted.
 
     Anything but a loopback ``host`` gets one warning line. Raises :class:`UsageError`
@@ -112,8 +121,15 @@ def run(kb_dir: Path, *, host: str = LOOPBACK, port: int = 8000, workers: int = 
     bound = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
     say(f"serving {kb_dir} on http://{shown}:{bound}/ (API: /api/v1/docs, Academy Ruins: /ar; Ctrl-C to stop)")
-    options = dict(log_level="info" if verbose else "warning", access_log=verbose, server_header=False,
-                   http=_http_impl(), loop=_loop_impl(), timeout_keep_alive=5, h11_max_incomplete_event_size=16 * 1024)
+    options = dict(
+        log_level="info" if verbose else "warning",
+        access_log=verbose,
+        server_header=False,
+        http=_http_impl(),
+        loop=_loop_impl(),
+        timeout_keep_alive=5,
+        h11_max_incomplete_event_size=16 * 1024,
+    )
     if workers > 1:
         os.environ[_ENV] = str(kb_dir)
         config = uvicorn.Config("comprules.server:app_from_env", factory=True, workers=workers, **options)

@@ -26,8 +26,12 @@ from .responses import JSON, encoded, error, raw_json
 
 log = logging.getLogger("comprules.server")
 
-EditionQ = Query(None, description="edition: en/2024-07-30, 2024-07-30, the file date 2024-08-02, BLB, "
-                                   "Bloomburrow, a day (the edition in force), latest", max_length=200)
+EditionQ = Query(
+    None,
+    description="edition: en/2024-07-30, 2024-07-30, the file date 2024-08-02, BLB, "
+    "Bloomburrow, a day (the edition in force), latest",
+    max_length=200,
+)
 LangQ = Query(None, description="language (en, fr, zh, …)", max_length=16)
 #: Search answers kept per knowledge base generation (a rebuild starts afresh): bots and
 #: readers ask the same questions again, and an answer does not change until a rebuild.
@@ -41,11 +45,15 @@ def create(holder) -> FastAPI:
         searches_kept = int(os.environ.get("COMPRULES_SEARCH_CACHE", SEARCHES_KEPT))
     except ValueError:
         searches_kept = SEARCHES_KEPT
-    app = FastAPI(title="comprules API", version="1",
-                  description="The Comprehensive Rules knowledge base: every edition and language built.",
-                  openapi_url="/openapi.json", docs_url=None, redoc_url=None)
-    app.add_middleware(CORSMiddleware, allow_origins=["*"], allow_methods=["GET"], allow_headers=["*"],
-                       max_age=600)
+    app = FastAPI(
+        title="comprules API",
+        version="1",
+        description="The Comprehensive Rules knowledge base: every edition and language built.",
+        openapi_url="/openapi.json",
+        docs_url=None,
+        redoc_url=None,
+    )
+    app.add_middleware(CORSMiddleware, allow_origins=["*"], allow_methods=["GET"], allow_headers=["*"], max_age=600)
 
     @app.exception_handler(RequestValidationError)
     async def _validation(request: Request, exc: RequestValidationError):
@@ -72,8 +80,11 @@ def create(holder) -> FastAPI:
     @app.exception_handler(Exception)
     async def _crash(request: Request, exc: Exception):
         if isinstance(exc, OSError) and holder.building():
-            return JSON({"detail": "the knowledge base is being rebuilt; try again in a moment"},
-                        status_code=503, headers={"Retry-After": "1"})
+            return JSON(
+                {"detail": "the knowledge base is being rebuilt; try again in a moment"},
+                status_code=503,
+                headers={"Retry-After": "1"},
+            )
         log.error("error on %s: %s: %s", request.url.path, type(exc).__name__, exc)
         return error(500, f"internal error ({type(exc).__name__})")
 
@@ -93,32 +104,61 @@ def create(holder) -> FastAPI:
             rows = [e for e in rows if e.lang == lang]
         return JSON({"editions": [e.to_json() for e in rows]})
 
-    @app.get("/rules/{number}", summary="One rule with subrules, examples, references, cited by "
-                                         "(comprules show --json)")
+    @app.get(
+        "/rules/{number}", summary="One rule with subrules, examples, references, cited by (comprules show --json)"
+    )
     def rule(number: str, edition: str | None = EditionQ, lang: str | None = LangQ):
         snap = holder.get()
         ed = snap.kb.load(edition, lang=lang)
-        return raw_json(snap.remember(("show", ed.name, number),
-                                      lambda: encoded(kb_module.show_rule(
-                                          ed, number, cites=snap.kb.citations(ed.name),
-                                          lookup=snap.kb.load).to_json()), keep=256))
+        return raw_json(
+            snap.remember(
+                ("show", ed.name, number),
+                lambda: encoded(
+                    kb_module.show_rule(ed, number, cites=snap.kb.citations(ed.name), lookup=snap.kb.load).to_json()
+                ),
+                keep=256,
+            )
+        )
 
     @app.get("/search", summary="Ranked search (comprules search --json)")
-    async def search(q: str = Query(..., min_length=1, max_length=500, description="the query"),
-                     edition: str | None = EditionQ, all_editions: bool = False, lang: str | None = LangQ,
-                     section: str | None = Query(None, max_length=8), kind: str | None = Query(None, max_length=16),
-                     limit: int = Query(10, ge=1, le=200)):
+    async def search(
+        q: str = Query(..., min_length=1, max_length=500, description="the query"),
+        edition: str | None = EditionQ,
+        all_editions: bool = False,
+        lang: str | None = LangQ,
+        section: str | None = Query(None, max_length=8),
+        kind: str | None = Query(None, max_length=16),
+        limit: int = Query(10, ge=1, le=200),
+    ):
         snap = holder.get()
         key = ("search", q, edition, all_editions, lang, section, kind, limit)
-        return raw_json(snap.remember(key, lambda: encoded(kb_module.search(
-            snap.kb, q, edition=edition, all_editions=all_editions, lang=lang, section=section, kind=kind,
-            limit=limit).as_json()), keep=searches_kept))
+        return raw_json(
+            snap.remember(
+                key,
+                lambda: encoded(
+                    kb_module.search(
+                        snap.kb,
+                        q,
+                        edition=edition,
+                        all_editions=all_editions,
+                        lang=lang,
+                        section=section,
+                        kind=kind,
+                        limit=limit,
+                    ).as_json()
+                ),
+                keep=searches_kept,
+            )
+        )
 
     @app.get("/diff", summary="Where every rule went between two editions (comprules diff --json)")
-    def diff(old: str | None = Query(None, max_length=200, description="default: the edition before `new`"),
-             new: str | None = Query(None, max_length=200, description="default: `edition`, or the latest"),
-             edition: str | None = EditionQ, lang: str | None = LangQ,
-             section: str | None = Query(None, max_length=8)):
+    def diff(
+        old: str | None = Query(None, max_length=200, description="default: the edition before `new`"),
+        new: str | None = Query(None, max_length=200, description="default: `edition`, or the latest"),
+        edition: str | None = EditionQ,
+        lang: str | None = LangQ,
+        section: str | None = Query(None, max_length=8),
+    ):
         from ..align.history import diff as run_diff
 
         snap = holder.get()
@@ -126,17 +166,23 @@ def create(holder) -> FastAPI:
         new_name = kb.resolve_name(new or edition, lang=lang)
         if old is None:
             info = kb.info(new_name)
-            chain = sorted((e for e in kb.editions if e.lang == info.lang and e.kind == info.kind and e.effective),
-                           key=lambda e: e.effective)
+            chain = sorted(
+                (e for e in kb.editions if e.lang == info.lang and e.kind == info.kind and e.effective),
+                key=lambda e: e.effective,
+            )
             names = [e.name for e in chain]
             if new_name not in names or names.index(new_name) == 0:
                 raise UsageError(f"no edition before {new_name} to compare with; give old")
             old_name = names[names.index(new_name) - 1]
         else:
             old_name = kb.resolve_name(old, lang=lang)
-        return raw_json(snap.remember(("diff", old_name, new_name, section),
-                                      lambda: encoded(run_diff(kb, old_name, new_name, section=section).to_json()),
-                                      keep=16))
+        return raw_json(
+            snap.remember(
+                ("diff", old_name, new_name, section),
+                lambda: encoded(run_diff(kb, old_name, new_name, section=section).to_json()),
+                keep=16,
+            )
+        )
 
     @app.get("/history/{number}", summary="One rule's lineage across every edition (comprules history --json)")
     def history(number: str, edition: str | None = EditionQ, lang: str | None = LangQ):
@@ -145,8 +191,13 @@ def create(holder) -> FastAPI:
         snap = holder.get()
         name = snap.kb.resolve_name(edition, lang=lang)
         number = kb_module.normalize_number(number)
-        return raw_json(snap.remember(("history", name, number), lambda: encoded(
-            {"lineage": [s.to_json() for s in kb_history(snap.kb, number, name)]}), keep=256))
+        return raw_json(
+            snap.remember(
+                ("history", name, number),
+                lambda: encoded({"lineage": [s.to_json() for s in kb_history(snap.kb, number, name)]}),
+                keep=256,
+            )
+        )
 
     @app.get("/glossary", summary="Every glossary entry of an edition")
     def glossary(edition: str | None = EditionQ, lang: str | None = LangQ):

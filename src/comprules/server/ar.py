@@ -17,7 +17,8 @@ import logging
 import uuid
 from typing import Literal
 
-from fastapi import FastAPI, Path as PathParam, Query, Request
+from fastapi import FastAPI, Query, Request
+from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.cors import CORSMiddleware
@@ -29,11 +30,14 @@ from .responses import JSON, encoded, error, raw_json
 
 log = logging.getLogger("comprules.server")
 
-ROOT_MESSAGE = ("This is the root of the Academy Ruins API (served by comprules). "
-                "The routes are listed at /api/v1/docs of this server.")
+ROOT_MESSAGE = (
+    "This is the root of the Academy Ruins API (served by comprules). "
+    "The routes are listed at /api/v1/docs of this server."
+)
 
-EditionQ = Query(None, description="edition (any name `comprules editions` lists: date, set name or code); "
-                                   "default the latest")
+EditionQ = Query(
+    None, description="edition (any name `comprules editions` lists: date, set name or code); default the latest"
+)
 LangQ = Query(None, description="language of the edition (en, fr, zh…); default en", max_length=16)
 
 
@@ -44,10 +48,14 @@ class _Unprocessable(Exception):
 
 def create(holder) -> FastAPI:
     """The ``/ar`` application over ``holder`` (:class:`comprules.server.state.Holder`)."""
-    app = FastAPI(title="Academy Ruins API (comprules)", version="0.7.0-compatible",
-                  openapi_url="/openapi.json", docs_url=None, redoc_url=None)
-    app.add_middleware(CORSMiddleware, allow_origins=["*"], allow_methods=["*"], allow_headers=["*"],
-                       max_age=600)
+    app = FastAPI(
+        title="Academy Ruins API (comprules)",
+        version="0.7.0-compatible",
+        openapi_url="/openapi.json",
+        docs_url=None,
+        redoc_url=None,
+    )
+    app.add_middleware(CORSMiddleware, allow_origins=["*"], allow_methods=["*"], allow_headers=["*"], max_age=600)
 
     @app.exception_handler(RequestValidationError)
     async def _validation(request: Request, exc: RequestValidationError):
@@ -67,8 +75,11 @@ def create(holder) -> FastAPI:
     async def _crash(request: Request, exc: Exception):
         error_id = str(uuid.uuid4())
         if isinstance(exc, OSError) and holder.building():
-            return JSON({"detail": "the knowledge base is being rebuilt; try again in a moment",
-                         "error_id": error_id}, status_code=503, headers={"Retry-After": "1"})
+            return JSON(
+                {"detail": "the knowledge base is being rebuilt; try again in a moment", "error_id": error_id},
+                status_code=503,
+                headers={"Retry-After": "1"},
+            )
         log.error("error %s on %s: %s: %s", error_id, request.url.path, type(exc).__name__, exc)
         return JSON({"detail": "Internal server error", "error_id": error_id}, status_code=500)
 
@@ -76,8 +87,9 @@ def create(holder) -> FastAPI:
         try:
             return snap.kb.load(edition, lang=lang or ("en" if edition is None else None))
         except UsageError as exc:  # the library's one line, without the server's folder
-            raise _Unprocessable(str(exc).replace(f" in {holder.root}", "")
-                                 .replace(str(holder.root), "the knowledge base")) from None
+            raise _Unprocessable(
+                str(exc).replace(f" in {holder.root}", "").replace(str(holder.root), "the knowledge base")
+            ) from None
 
     def rule_missing(number: str) -> JSON:
         return error(404, "Rule not found", ruleNumber=number)
@@ -110,8 +122,13 @@ def create(holder) -> FastAPI:
         return JSON({})
 
     @app.get("/cr/glossary/{term}", summary="One glossary entry (exact, or fuzzy)")
-    async def glossary_entry(term: str, fuzzy: bool = False, unofficial: bool = True,
-                             edition: str | None = EditionQ, lang: str | None = LangQ):
+    async def glossary_entry(
+        term: str,
+        fuzzy: bool = False,
+        unofficial: bool = True,
+        edition: str | None = EditionQ,
+        lang: str | None = LangQ,
+    ):
         ed = edition_of(holder.get(), edition, lang)
         try:
             return JSON(academy.glossary_entry(ed, term, fuzzy=fuzzy))
@@ -133,20 +150,23 @@ def create(holder) -> FastAPI:
             return rule_missing(rule_id)
 
     @app.get("/cr/trace/{rule_id}", summary="How one rule came to read as it does, newest change first")
-    def trace(rule_id: str, find_definition: bool = False, edition: str | None = EditionQ,
-              lang: str | None = LangQ):
+    def trace(rule_id: str, find_definition: bool = False, edition: str | None = EditionQ, lang: str | None = LangQ):
         snap = holder.get()
         ed = edition_of(snap, edition, lang)
         try:
-            return JSON(snap.remember(("ar/trace", ed.name, rule_id, find_definition),
-                                      lambda: academy.trace(snap.kb, rule_id, ed.name,
-                                                            find_definition=find_definition)))
+            return JSON(
+                snap.remember(
+                    ("ar/trace", ed.name, rule_id, find_definition),
+                    lambda: academy.trace(snap.kb, rule_id, ed.name, find_definition=find_definition),
+                )
+            )
         except NotFound:
             return JSON({"detail": {"detail": "Rule not found.", "ruleNumber": rule_id}}, status_code=404)
 
     @app.get("/cr/{rule_id}", summary="One rule (find_definition: the keyword's defining subrule)")
-    async def one_rule(rule_id: str, find_definition: bool = False, edition: str | None = EditionQ,
-                       lang: str | None = LangQ):
+    async def one_rule(
+        rule_id: str, find_definition: bool = False, edition: str | None = EditionQ, lang: str | None = LangQ
+    ):
         ed = edition_of(holder.get(), edition, lang)
         try:
             return JSON(academy.rule(ed, rule_id, find_definition=find_definition))
@@ -165,8 +185,11 @@ def create(holder) -> FastAPI:
         return raw_file(snap, edition_of(snap, edition, lang), "txt")
 
     @app.get("/file/cr/{set_code}", summary="The raw text of the edition of a set")
-    def file_of_set(set_code: str = PathParam(..., min_length=3, max_length=5),
-                    format: Literal["txt", "pdf", "any"] = "any", lang: str | None = LangQ):
+    def file_of_set(
+        set_code: str = PathParam(..., min_length=3, max_length=5),
+        format: Literal["txt", "pdf", "any"] = "any",
+        lang: str | None = LangQ,
+    ):
         snap = holder.get()
         try:
             name = academy.edition_of_code(snap.kb, set_code, lang or "en")
@@ -175,16 +198,22 @@ def create(holder) -> FastAPI:
         return raw_file(snap, snap.kb.load(name), format)
 
     @app.get("/diff/cr", summary="The changes between two editions (by set code)")
-    def diff(old: str | None = Query(None, min_length=3, max_length=5),
-             new: str | None = Query(None, min_length=3, max_length=5), nav: bool = False,
-             edition: str | None = EditionQ, lang: str | None = LangQ):
+    def diff(
+        old: str | None = Query(None, min_length=3, max_length=5),
+        new: str | None = Query(None, min_length=3, max_length=5),
+        nav: bool = False,
+        edition: str | None = EditionQ,
+        lang: str | None = LangQ,
+    ):
         snap = holder.get()
         if edition is not None:
             edition_of(snap, edition, lang)
         try:
-            body = snap.remember(("ar/diff", old and old.lower(), new and new.lower(), nav, edition, lang),
-                                 lambda: encoded(academy.diff(snap.kb, old, new, nav=nav, lang=lang or "en",
-                                                              edition=edition)), keep=16)
+            body = snap.remember(
+                ("ar/diff", old and old.lower(), new and new.lower(), nav, edition, lang),
+                lambda: encoded(academy.diff(snap.kb, old, new, nav=nav, lang=lang or "en", edition=edition)),
+                keep=16,
+            )
         except NotFound:
             return error(404, "No diff between these set codes found", old=old, new=new)
         return raw_json(body)

@@ -108,11 +108,13 @@ class Snapshot:
 
 def _key(root: Path) -> tuple:
     """What changes when a build swaps a folder in: the folders' inodes and the index's target."""
+
     def ino(p: Path):
         try:
             return os.stat(p).st_ino
         except OSError:
             return None
+
     return (ino(root / "data"), os.path.realpath(root / "index"), ino(root / "site"))
 
 

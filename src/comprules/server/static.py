@@ -38,11 +38,19 @@ _COMPRESSIBLE = ("text/", "application/json", "application/javascript", "applica
 _HASHED = re.compile(r"(^|/)pagefind/(fragment|index|filter)/|[._-][0-9a-f]{8,}\.[a-z0-9_]+$")
 IMMUTABLE = "public, max-age=31536000, immutable"
 TYPES = {
-    ".html": "text/html; charset=utf-8", ".css": "text/css; charset=utf-8", ".js": "text/javascript; charset=utf-8",
-    ".mjs": "text/javascript; charset=utf-8", ".json": "application/json", ".wasm": "application/wasm",
-    ".graphml": "application/xml", ".txt": "text/plain; charset=utf-8", ".svg": "image/svg+xml",
-    ".pagefind": "application/octet-stream", ".pf_meta": "application/octet-stream",
-    ".pf_index": "application/octet-stream", ".pf_fragment": "application/octet-stream",
+    ".html": "text/html; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".mjs": "text/javascript; charset=utf-8",
+    ".json": "application/json",
+    ".wasm": "application/wasm",
+    ".graphml": "application/xml",
+    ".txt": "text/plain; charset=utf-8",
+    ".svg": "image/svg+xml",
+    ".pagefind": "application/octet-stream",
+    ".pf_meta": "application/octet-stream",
+    ".pf_index": "application/octet-stream",
+    ".pf_fragment": "application/octet-stream",
     ".pf_filter": "application/octet-stream",
 }
 
@@ -148,9 +156,11 @@ def serve_file(request: Request, site: Path | None, url_path: str) -> Response:
         return html_error(404, "", url_path)
     ctype = _content_type(real)
     etag = f'"{st.st_ino:x}-{st.st_size:x}-{st.st_mtime_ns:x}"'
-    headers = {"Last-Modified": formatdate(st.st_mtime, usegmt=True),
-               "Cache-Control": IMMUTABLE if _HASHED.search(rel) else "no-cache",
-               "X-Content-Type-Options": "nosniff"}
+    headers = {
+        "Last-Modified": formatdate(st.st_mtime, usegmt=True),
+        "Cache-Control": IMMUTABLE if _HASHED.search(rel) else "no-cache",
+        "X-Content-Type-Options": "nosniff",
+    }
     compressible = ctype.startswith(_COMPRESSIBLE) and 1024 <= st.st_size <= STREAM_ABOVE
     if compressible:
         headers["Vary"] = "Accept-Encoding"
@@ -164,9 +174,11 @@ def serve_file(request: Request, site: Path | None, url_path: str) -> Response:
         return FileResponse(real, media_type=ctype, headers=headers, stat_result=st)
     try:
         if gz:
+
             def make() -> bytes:
                 with open(real, "rb") as fh:
                     return gzip.compress(fh.read(), compresslevel=6, mtime=0)
+
             body = _gzip.get((real, etag), make)
             headers["Content-Encoding"] = "gzip"
         else:

@@ -93,8 +93,15 @@ def render_site(
     out_dir.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.new-", dir=out_dir.parent))
     try:
-        renderer = SiteRenderer(editions, graph=None, data_dir=data_dir, extract=extract,
-                                alignments=alignments, jobs=jobs, search=search_index)
+        renderer = SiteRenderer(
+            editions,
+            graph=None,
+            data_dir=data_dir,
+            extract=extract,
+            alignments=alignments,
+            jobs=jobs,
+            search=search_index,
+        )
         renderer.cited = cited
         stats = renderer.render(tmp)
         cache.store(tmp, stamp, stats.to_json())

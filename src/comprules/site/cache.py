@@ -35,13 +35,31 @@ def edition_hash(edition: Edition) -> str:
     h = hashlib.blake2b(digest_size=16)
     eff = edition.effective.isoformat() if edition.effective else ""
     h.update(_SEP.join((edition.name, edition.kind, eff, edition.title or "", edition.source or "")).encode())
-    h.update(_SEP.join(
-        _SEP.join((r.id, r.kind, r.text, r.title or "", r.parent or "", r.section or "", r.chapter or "",
-                   "\x1e".join(r.examples)))
-        for r in edition.rules).encode())
-    h.update(_SEP.join(
-        _SEP.join((g.term, g.slug, g.text, "1" if g.obsolete else "0", "\x1e".join(g.aliases), "\x1e".join(g.senses)))
-        for g in edition.glossary).encode())
+    h.update(
+        _SEP.join(
+            _SEP.join(
+                (
+                    r.id,
+                    r.kind,
+                    r.text,
+                    r.title or "",
+                    r.parent or "",
+                    r.section or "",
+                    r.chapter or "",
+                    "\x1e".join(r.examples),
+                )
+            )
+            for r in edition.rules
+        ).encode()
+    )
+    h.update(
+        _SEP.join(
+            _SEP.join(
+                (g.term, g.slug, g.text, "1" if g.obsolete else "0", "\x1e".join(g.aliases), "\x1e".join(g.senses))
+            )
+            for g in edition.glossary
+        ).encode()
+    )
     return h.hexdigest()
 
 
@@ -69,8 +87,10 @@ def fingerprint(
         h.update(edition_hash(e).encode())
     h.update(json.dumps(cited, sort_keys=True).encode())
     if alignments:
-        summary = sorted((old, new, len(a.rules), len(getattr(a, "sections", ())),
-                          sum(len(r.changes) for r in a.rules)) for (old, new), a in alignments.items())
+        summary = sorted(
+            (old, new, len(a.rules), len(getattr(a, "sections", ())), sum(len(r.changes) for r in a.rules))
+            for (old, new), a in alignments.items()
+        )
         h.update(json.dumps(summary).encode())
     if data_dir is not None and Path(data_dir).is_dir():
         data = Path(data_dir)

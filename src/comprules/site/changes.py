@@ -36,9 +36,15 @@ if TYPE_CHECKING:
 DIFF_BUDGET = 100_000
 ORDER = ("renumbered", "edited", "added", "removed", "split", "merged", "kept")
 #: The bulletin's groups, in order: (label key, group name).
-GROUPS = (("new_rules", "added"), ("edited_rules", "edited"), ("moved_edited", "moved + edited"),
-          ("rewritten_rules", "rewritten"), ("split_merged", "split"), ("typography_rules", "typography"),
-          ("removed_rules", "removed"))
+GROUPS = (
+    ("new_rules", "added"),
+    ("edited_rules", "edited"),
+    ("moved_edited", "moved + edited"),
+    ("rewritten_rules", "rewritten"),
+    ("split_merged", "split"),
+    ("typography_rules", "typography"),
+    ("removed_rules", "removed"),
+)
 
 
 def group_of(facet: str) -> str | None:
@@ -114,24 +120,40 @@ def render_diff(site: "SiteRenderer", out: Path, old: Edition, new: Edition) -> 
             texts = DiffText(site, path, old, new, mapping)
             views = [_row_view(site, r, old, new, u, kinds, texts) for r in part]
             html = site.templates["diff"].render(
-                lang=new.lang, t=t, u=u, goto=None, kinds=kinds,
+                lang=new.lang,
+                t=t,
+                u=u,
+                goto=None,
+                kinds=kinds,
                 title=f"{number} — {edition_label(old)} → {edition_label(new)}",
-                old=_ed(old, site), new=_ed(new, site), index=u(index_path),
-                number=number, section_title=titles.get(number) or old_titles.get(number, ""),
+                old=_ed(old, site),
+                new=_ed(new, site),
+                index=u(index_path),
+                number=number,
+                section_title=titles.get(number) or old_titles.get(number, ""),
                 part=(p + 1, len(parts)) if len(parts) > 1 else None,
-                parts=[u(U.diff_page(old.name, new.name, number if i == 0 else f"{number}-{i + 1}"))
-                       for i in range(len(parts))],
+                parts=[
+                    u(U.diff_page(old.name, new.name, number if i == 0 else f"{number}-{i + 1}"))
+                    for i in range(len(parts))
+                ],
                 rows=views,
                 moves=[_move_view(site, r, old, new, u) for r in moves] if p == len(parts) - 1 else [],
                 prev={"href": u(U.diff_page(old.name, new.name, ordered[k - 1])), "label": ordered[k - 1]}
-                if k else None,
+                if k
+                else None,
                 next={"href": u(U.diff_page(old.name, new.name, ordered[k + 1])), "label": ordered[k + 1]}
-                if k + 1 < len(ordered) else None,
+                if k + 1 < len(ordered)
+                else None,
             )
             site.write(out, path, html)
-        pages.append({"number": number, "title": titles.get(number) or old_titles.get(number, ""),
-                      "href": U.relative(index_path, U.diff_page(old.name, new.name, number)),
-                      "counts": Counter(facet_label(r.facet, kinds) for r in groups[number])})
+        pages.append(
+            {
+                "number": number,
+                "title": titles.get(number) or old_titles.get(number, ""),
+                "href": U.relative(index_path, U.diff_page(old.name, new.name, number)),
+                "counts": Counter(facet_label(r.facet, kinds) for r in groups[number]),
+            }
+        )
     u = U.Urls(index_path)
     texts = DiffText(site, index_path, old, new, mapping)
     bulletin: dict[str, list[dict[str, Any]]] = {}
@@ -145,34 +167,57 @@ def render_diff(site: "SiteRenderer", out: Path, old: Edition, new: Edition) -> 
     moved = [s for s in sections if s.kind not in ("kept", "edited")]
     section_rows = []
     for s in moved:
-        section_rows.append({
-            "old": s.old, "new": s.new, "kind": s.kind,
-            "old_title": plain(s.old_title or ""), "new_title": plain(s.new_title or ""),
+        section_rows.append(
+            {
+                "old": s.old,
+                "new": s.new,
+                "kind": s.kind,
+                "old_title": plain(s.old_title or ""),
+                "new_title": plain(s.new_title or ""),
+                "old_href": _section_href(site, u, old, s.old),
+                "new_href": _section_href(site, u, new, s.new),
+            }
+        )
+    renamed = [
+        {
+            "old": s.old,
+            "new": s.new,
+            "old_title": plain(s.old_title or ""),
+            "new_title": plain(s.new_title or ""),
             "old_href": _section_href(site, u, old, s.old),
             "new_href": _section_href(site, u, new, s.new),
-        })
-    renamed = [{"old": s.old, "new": s.new, "old_title": plain(s.old_title or ""),
-                "new_title": plain(s.new_title or ""), "old_href": _section_href(site, u, old, s.old),
-                "new_href": _section_href(site, u, new, s.new)}
-               for s in sections if s.old and s.new and s.old == s.new
-               and plain(s.old_title or "") != plain(s.new_title or "")]
+        }
+        for s in sections
+        if s.old and s.new and s.old == s.new and plain(s.old_title or "") != plain(s.new_title or "")
+    ]
     glossary = _glossary_views(site, u, texts, old, new, mapping)
     prev_pair = site.lineage.previous.get(old.name)
     next_pair = next((n for n, p in site.lineage.previous.items() if p == new.name), None)
     counts = Counter(r.facet for r in rows if r.facet != "unchanged")
     html = site.templates["diff_index"].render(
-        lang=new.lang, t=t, u=u, goto=None, kinds=kinds,
+        lang=new.lang,
+        t=t,
+        u=u,
+        goto=None,
+        kinds=kinds,
         title=f"{t['changes']} — {edition_label(old)} → {edition_label(new)}",
-        old=_ed(old, site), new=_ed(new, site),
+        old=_ed(old, site),
+        new=_ed(new, site),
         counts=[(f, facet_label(f, kinds), counts[f]) for f in _facet_order(counts)],
         groups=[(key, t[label], bulletin[key]) for label, key in GROUPS if bulletin.get(key)],
-        moves=moves, glossary=glossary,
-        sections=section_rows, renamed=renamed, pages=pages, all_diffs=u(U.diff_index()),
+        moves=moves,
+        glossary=glossary,
+        sections=section_rows,
+        renamed=renamed,
+        pages=pages,
+        all_diffs=u(U.diff_index()),
         compare=_compare_form(site, u, old, new),
         prev={"href": u(U.diff_page(prev_pair, old.name)), "label": f"{_date(prev_pair)} → {_date(old.name)}"}
-        if prev_pair else None,
+        if prev_pair
+        else None,
         next={"href": u(U.diff_page(new.name, next_pair)), "label": f"{_date(new.name)} → {_date(next_pair)}"}
-        if next_pair else None,
+        if next_pair
+        else None,
     )
     site.write(out, index_path, html)
 
@@ -194,9 +239,13 @@ def _compare_form(site: "SiteRenderer", u: U.Urls, old: Edition, new: Edition) -
     chain = next((c for c in chains(site.editions) if new in c), None)
     if chain is None or U.is_fragment(new):
         return None
-    return {"action": u(U.compare_editions_page(new.lang)), "lang": new.lang,
-            "editions": [(e.name, _date(e.name), site.sets.get(_date(e.name), "")) for e in reversed(chain)],
-            "old": old.name, "new": new.name}
+    return {
+        "action": u(U.compare_editions_page(new.lang)),
+        "lang": new.lang,
+        "editions": [(e.name, _date(e.name), site.sets.get(_date(e.name), "")) for e in reversed(chain)],
+        "old": old.name,
+        "new": new.name,
+    }
 
 
 def _glossary_views(site, u: U.Urls, texts: DiffText, old: Edition, new: Edition, mapping) -> dict[str, list]:
@@ -204,22 +253,33 @@ def _glossary_views(site, u: U.Urls, texts: DiffText, old: Edition, new: Edition
     gold = {g.slug: g for g in old.glossary}
     gnew = {g.slug: g for g in new.glossary}
     out: dict[str, list] = {"added": [], "changed": [], "removed": []}
+
     def page(e: Edition) -> str:  # a fragment prints its glossary entries on its one page
         return U.edition_index(e.name) if U.is_fragment(e) else U.glossary_page(e.name)
+
     for c in glossary_changes(old, new, mapping):
         href_old = u(f"{page(old)}#{c.old}") if c.old else None
         href_new = u(f"{page(new)}#{c.new}") if c.new else None
         if c.kind == "added":
-            out["added"].append({"term": plain(c.new_term or ""), "href": href_new,
-                                 "html": texts.text(new, gnew[c.new].text)})
+            out["added"].append(
+                {"term": plain(c.new_term or ""), "href": href_new, "html": texts.text(new, gnew[c.new].text)}
+            )
         elif c.kind == "removed":
-            out["removed"].append({"term": plain(c.old_term or ""), "href": href_old,
-                                   "html": texts.text(old, gold[c.old].text)})
+            out["removed"].append(
+                {"term": plain(c.old_term or ""), "href": href_old, "html": texts.text(old, gold[c.old].text)}
+            )
         elif c.kind == "edited":
             before, after = gold[c.old].text, gnew[c.new].text
-            out["changed"].append({"term": plain(c.new_term or ""), "old_term": plain(c.old_term or ""),
-                                   "href": href_new, "old_href": href_old, "words": c.words,
-                                   "html": texts.inline(before, after, c.words == "typography")})
+            out["changed"].append(
+                {
+                    "term": plain(c.new_term or ""),
+                    "old_term": plain(c.old_term or ""),
+                    "href": href_new,
+                    "old_href": href_old,
+                    "words": c.words,
+                    "html": texts.inline(before, after, c.words == "typography"),
+                }
+            )
     return out
 
 
@@ -240,8 +300,11 @@ def _cut(rows: list[Any], old: Edition, new: Edition) -> list[list[Any]]:
     parts: list[list[Any]] = [[]]
     size = 0
     for r in rows:
-        weight = 200 + len(content(old.get(r.old) if r.old else None, old.lang)) \
+        weight = (
+            200
+            + len(content(old.get(r.old) if r.old else None, old.lang))
             + len(content(new.get(r.new) if r.new else None, new.lang))
+        )
         if parts[-1] and size + weight > DIFF_BUDGET:
             parts.append([])
             size = 0
@@ -251,12 +314,25 @@ def _cut(rows: list[Any], old: Edition, new: Edition) -> list[list[Any]]:
 
 
 def _move_view(site: "SiteRenderer", r: RuleChange, old: Edition, new: Edition, u: U.Urls) -> dict[str, Any]:
-    return {"old": r.old, "new": r.new, "old_href": rule_href(site, u, old, r.old),
-            "new_href": rule_href(site, u, new, r.new), "references": r.words == "references"}
+    return {
+        "old": r.old,
+        "new": r.new,
+        "old_href": rule_href(site, u, old, r.old),
+        "new_href": rule_href(site, u, new, r.new),
+        "references": r.words == "references",
+    }
 
 
-def _row_view(site: "SiteRenderer", r: RuleChange, old: Edition, new: Edition, u: U.Urls, kinds: dict[str, str],
-              texts: DiffText, inline: bool = False) -> dict[str, Any]:
+def _row_view(
+    site: "SiteRenderer",
+    r: RuleChange,
+    old: Edition,
+    new: Edition,
+    u: U.Urls,
+    kinds: dict[str, str],
+    texts: DiffText,
+    inline: bool = False,
+) -> dict[str, Any]:
     o = old.get(r.old) if r.old else None
     n = new.get(r.new) if r.new else None
     old_text, new_text = content(o, old.lang), content(n, new.lang)
@@ -269,12 +345,20 @@ def _row_view(site: "SiteRenderer", r: RuleChange, old: Edition, new: Edition, u
     else:
         old_html, new_html = texts.text(old, old_text), texts.text(new, new_text)
     return {
-        "kind": r.kind, "facet": r.facet, "label": facet_label(r.facet, kinds),
-        "old": r.old, "new": r.new,
-        "old_href": rule_href(site, u, old, r.old), "new_href": rule_href(site, u, new, r.new),
-        "moved": r.moved, "changed": changed, "inline": inline, "new_date": _date(new.name),
+        "kind": r.kind,
+        "facet": r.facet,
+        "label": facet_label(r.facet, kinds),
+        "old": r.old,
+        "new": r.new,
+        "old_href": rule_href(site, u, old, r.old),
+        "new_href": rule_href(site, u, new, r.new),
+        "moved": r.moved,
+        "changed": changed,
+        "inline": inline,
+        "new_date": _date(new.name),
         "similarity": round(100 * r.similarity) if r.edited and r.similarity < 1 else None,
-        "old_html": old_html, "new_html": new_html,
+        "old_html": old_html,
+        "new_html": new_html,
         "anchor": f"{r.old or ''}>{r.new or ''}",
     }
 
@@ -319,18 +403,27 @@ def render_diff_index(site: "SiteRenderer", out: Path) -> None:
         a = site.alignments.get((old.name, new.name))
         rows = a.rules if a is not None else _same_number_rows(old, new)
         counts = Counter(group_of(r.facet) for r in rows)
-        langs.setdefault(new.lang, []).append({
-            "href": u(U.diff_page(old.name, new.name)), "old": edition_label(old), "new": edition_label(new),
-            "set": site.sets.get(new.effective.isoformat(), "") if new.effective else "",
-            "counts": counts,
-        })
+        langs.setdefault(new.lang, []).append(
+            {
+                "href": u(U.diff_page(old.name, new.name)),
+                "old": edition_label(old),
+                "new": edition_label(new),
+                "set": site.sets.get(new.effective.isoformat(), "") if new.effective else "",
+                "counts": counts,
+            }
+        )
         if new.lang not in forms:
             forms[new.lang] = _compare_form(site, u, old, new)
     t = labels("en")
     columns = [(key, t[label]) for label, key in GROUPS] + [("moves", kinds.get("moved", "moved"))]
     html = site.templates["diffs"].render(
-        lang="en", t=t, u=u, goto=None, title=f"{t['diffs']} — {t['site']}",
-        kinds=kinds, columns=columns,
+        lang="en",
+        t=t,
+        u=u,
+        goto=None,
+        title=f"{t['diffs']} — {t['site']}",
+        kinds=kinds,
+        columns=columns,
         langs=[(LANG_NAMES.get(lang, lang), lang, rows, forms.get(lang)) for lang, rows in langs.items()],
     )
     site.write(out, path, html)
@@ -368,20 +461,38 @@ def render_history(site: "SiteRenderer", out: Path, lang: str, start: int, end: 
                 if before != text:
                     html = texts.inline(before, text, step.words == "typography")
             date = edition.effective.isoformat() if edition.effective else ""
-            steps.append({
-                "edition": edition_label(edition), "date": date, "set": site.sets.get(date, ""),
-                "number": step.number, "previous": step.previous, "kind": step.kind, "facet": step.facet,
-                "label": facet_label(step.facet, kinds),
-                "href": rule_href(site, u, edition, step.number),
-                "previous_href": rule_href(site, u, before_ed, step.previous) if step.previous and before_ed else None,
-                "html": html, "words": step.words,
-            })
+            steps.append(
+                {
+                    "edition": edition_label(edition),
+                    "date": date,
+                    "set": site.sets.get(date, ""),
+                    "number": step.number,
+                    "previous": step.previous,
+                    "kind": step.kind,
+                    "facet": step.facet,
+                    "label": facet_label(step.facet, kinds),
+                    "href": rule_href(site, u, edition, step.number),
+                    "previous_href": rule_href(site, u, before_ed, step.previous)
+                    if step.previous and before_ed
+                    else None,
+                    "html": html,
+                    "words": step.words,
+                }
+            )
         title = rule.title or (latest.by_id.get(rule.parent).title if rule.parent in latest.by_id else None) or ""
         html = template.render(
-            lang=lang, t=t, u=u, goto=None, kinds=kinds,
+            lang=lang,
+            t=t,
+            u=u,
+            goto=None,
+            kinds=kinds,
             title=f"{t['history_of']} {rule_id} — {edition_label(latest)}",
-            number=rule_id, rule_title=plain(title), href=rule_href(site, u, latest, rule_id), steps=steps,
-            latest=edition_label(latest), edition_href=u.edition(latest.name),
+            number=rule_id,
+            rule_title=plain(title),
+            href=rule_href(site, u, latest, rule_id),
+            steps=steps,
+            latest=edition_label(latest),
+            edition_href=u.edition(latest.name),
             summary=_history_summary(steps, chain, latest),
         )
         site.write(out, path, html)
@@ -393,16 +504,23 @@ def _history_summary(steps: list[dict[str, Any]], chain: list[str], latest: Edit
     if not steps:
         return None
     last = steps[-1]
-    later = len(chain) - 1 - chain.index(f"{latest.lang}/{last['date']}") if \
-        f"{latest.lang}/{last['date']}" in chain else 0
+    later = (
+        len(chain) - 1 - chain.index(f"{latest.lang}/{last['date']}") if f"{latest.lang}/{last['date']}" in chain else 0
+    )
     years = None
     if last["date"] and latest.effective:
         from datetime import date
 
         days = (latest.effective - date.fromisoformat(last["date"])).days
         years = round(days / 365.25, 1)
-    words = next((s for s in reversed(steps) if s["words"] in ("edited", "rewritten", "typography")
-                  or s["kind"] in ("added", "first")), None)
+    words = next(
+        (
+            s
+            for s in reversed(steps)
+            if s["words"] in ("edited", "rewritten", "typography") or s["kind"] in ("added", "first")
+        ),
+        None,
+    )
     return {"last": last, "editions": later, "years": years, "words": words if words is not last else None}
 
 
@@ -427,16 +545,26 @@ def write_edition_texts(site: "SiteRenderer", out: Path, edition: Edition) -> No
     def keys(rid: str) -> list[str]:
         found = keys_of.get(rid, [])
         return [] if found == [rid] else found
-    units = [[r.id, content(r, edition.lang), *keys(r.id)] for r in edition.rules
-             if r.kind in ("rule", "subrule", "passage")]
+
+    units = [
+        [r.id, content(r, edition.lang), *keys(r.id)] for r in edition.rules if r.kind in ("rule", "subrule", "passage")
+    ]
     sections = [[r.id, r.title or r.text, *keys(r.id)] for r in edition.rules if r.kind == "section"]
     rewritten = site.lineage.rewritten()
     # the chain's rewrites (a few dozen), the same in every edition's script
-    data = {"name": edition.name, "date": _date(edition.name), "r": units, "s": sections,
-            "w": {k: [_date(n) for n in v] for k, v in sorted(rewritten.items())}}
+    data = {
+        "name": edition.name,
+        "date": _date(edition.name),
+        "r": units,
+        "s": sections,
+        "w": {k: [_date(n) for n in v] for k, v in sorted(rewritten.items())},
+    }
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-    site.write_text(out, U.edition_texts_script(edition.name),
-                    f"(window.CR_TEXTS=window.CR_TEXTS||{{}})[{json.dumps(edition.name)}]={text};\n")
+    site.write_text(
+        out,
+        U.edition_texts_script(edition.name),
+        f"(window.CR_TEXTS=window.CR_TEXTS||{{}})[{json.dumps(edition.name)}]={text};\n",
+    )
 
 
 def _in_chain(site: "SiteRenderer", edition: Edition) -> bool:
@@ -448,8 +576,8 @@ def render_compare_editions(site: "SiteRenderer", out: Path) -> None:
     browser (``static/compare.js``), from the editions' texts scripts on disk, or, served
     by ``comprules serve``, from ``/api/v1/diff`` when the server answers it; the same
     rows, facets and groups as the bulletins."""
-    from .lineage import chains
     from .labels import labels
+    from .lineage import chains
 
     for chain in chains(site.editions):
         last = chain[-1]
@@ -461,14 +589,25 @@ def render_compare_editions(site: "SiteRenderer", out: Path) -> None:
         kinds = _labels(site, last.lang)
         form = _compare_form(site, u, chain[-2] if len(chain) > 1 else last, last)
         html = site.templates["compare_editions"].render(
-            lang=last.lang, t=t, u=u, goto=None, title=f"{t['compare_any']} — {t['site']}",
-            form=form, all_diffs=u(U.diff_index()),
-            config={"lang": last.lang, "data": u(U.edition_texts_script(f"{last.lang}/DATE")),
-                    "root": u.home()[: -len(U.HOME)], "kinds": kinds,
-                    "labels": {key: t[label] for label, key in GROUPS} | {"moves": t["moves"],
-                                                                          "words_kept": t["words_kept"]},
-                    "groups": [key for _label, key in GROUPS],
-                    "releases": {f"{_date(a.name)}..{_date(b.name)}": u(U.diff_page(a.name, b.name))
-                                 for a, b in zip(chain, chain[1:])}},
+            lang=last.lang,
+            t=t,
+            u=u,
+            goto=None,
+            title=f"{t['compare_any']} — {t['site']}",
+            form=form,
+            all_diffs=u(U.diff_index()),
+            config={
+                "lang": last.lang,
+                "data": u(U.edition_texts_script(f"{last.lang}/DATE")),
+                "root": u.home()[: -len(U.HOME)],
+                "kinds": kinds,
+                "labels": {key: t[label] for label, key in GROUPS}
+                | {"moves": t["moves"], "words_kept": t["words_kept"]},
+                "groups": [key for _label, key in GROUPS],
+                "releases": {
+                    f"{_date(a.name)}..{_date(b.name)}": u(U.diff_page(a.name, b.name))
+                    for a, b in zip(chain, chain[1:])
+                },
+            },
         )
         site.write(out, path, html)

@@ -27,8 +27,9 @@ if TYPE_CHECKING:
     from .render import SiteRenderer
 
 
-def compare_pairs(editions: list[Edition], *, data_dir: Path | None = None, given: dict | None = None
-                  ) -> list[tuple[Edition, Edition, Any]]:
+def compare_pairs(
+    editions: list[Edition], *, data_dir: Path | None = None, given: dict | None = None
+) -> list[tuple[Edition, Edition, Any]]:
     """``(french document, English edition, alignment)`` for every French document."""
     try:
         from ..align import crosslang
@@ -149,10 +150,9 @@ def _split_pages(groups: dict[str, list], weight) -> dict[str, list]:
 def render_compare(site: "SiteRenderer", out: Path, fr: Edition, en: Edition, alignment: Any) -> None:
     """The pages of one French document beside its English edition, full width, both
     texts with their references linked."""
+    from ..align import translation
     from .changes import rule_href
     from .labels import edition_label, labels
-
-    from ..align import translation
 
     pairs = _english_units(en, alignment)
     glossary_units = {f"glossary/{g.slug}": g for g in fr.glossary}
@@ -164,8 +164,9 @@ def render_compare(site: "SiteRenderer", out: Path, fr: Edition, en: Edition, al
         groups.setdefault(_section(fr, r, r.id), []).append((r.id, r))
     for gid, g in glossary_units.items():
         groups.setdefault("glossary" if english_entries else "index", []).append((gid, g))
-    groups = _split_pages(groups, lambda unit_id, unit: _weight(unit, english_entries.get(unit_id)
-                                                                 or en.get(pairs.get(unit_id) or "")))
+    groups = _split_pages(
+        groups, lambda unit_id, unit: _weight(unit, english_entries.get(unit_id) or en.get(pairs.get(unit_id) or ""))
+    )
     sections = sorted((s for s in groups if s != "index" and not s.startswith("glossary")), key=sort_key)
     sections += [s for s in groups if s.startswith("glossary")]
     t = labels(fr.lang)
@@ -185,17 +186,28 @@ def render_compare(site: "SiteRenderer", out: Path, fr: Edition, en: Edition, al
             en_rule = en.get(en_id) if en_id else None
             entry = english_entries.get(unit_id)
             if entry is not None:
-                rows.append({"id": unit_id, "label": unit.term, "kind": "glossary", "fr": texts.text(fr, unit.text),
-                             "fr_href": u(f"{fr_glossary.get(unit.slug) or U.glossary_page(fr.name)}#{unit.slug}"),
-                             "en_id": entry.term, "en": texts.text(en, entry.text),
-                             "en_href": u(f"{en_glossary.get(entry.slug) or U.glossary_page(en.name)}#{entry.slug}"),
-                             "note": False})
+                rows.append(
+                    {
+                        "id": unit_id,
+                        "label": unit.term,
+                        "kind": "glossary",
+                        "fr": texts.text(fr, unit.text),
+                        "fr_href": u(f"{fr_glossary.get(unit.slug) or U.glossary_page(fr.name)}#{unit.slug}"),
+                        "en_id": entry.term,
+                        "en": texts.text(en, entry.text),
+                        "en_href": u(f"{en_glossary.get(entry.slug) or U.glossary_page(en.name)}#{entry.slug}"),
+                        "note": False,
+                    }
+                )
                 continue
             if isinstance(unit, Rule):
                 fr_text = (unit.title + " — " if unit.title and unit.title != unit.text else "") + unit.text
                 label = unit.number if unit.kind in ("section", "rule", "subrule") else ""
-                fr_href = (rule_href(site, u, fr, unit.id) if english_entries or translation.is_translation(fr)
-                           else u(f"{U.edition_index(fr.name)}#{unit.id}"))
+                fr_href = (
+                    rule_href(site, u, fr, unit.id)
+                    if english_entries or translation.is_translation(fr)
+                    else u(f"{U.edition_index(fr.name)}#{unit.id}")
+                )
                 kind = unit.kind
             else:
                 fr_text = f"{unit.term} — {unit.text}"
@@ -203,19 +215,35 @@ def render_compare(site: "SiteRenderer", out: Path, fr: Edition, en: Edition, al
                 page = U.glossary_page(fr.name) if english_entries else U.edition_index(fr.name)
                 fr_href = u(f"{page}#{unit.slug}")
                 kind = "glossary"
-            en_text = ((en_rule.title + " — ") if en_rule is not None and en_rule.title
-                       and en_rule.title != en_rule.text else "") + (en_rule.text if en_rule is not None else "")
-            rows.append({
-                "id": unit_id, "label": label, "kind": kind, "fr": texts.text(fr, fr_text), "fr_href": fr_href,
-                "en_id": en_id if en_rule is not None else None,
-                "en": texts.text(en, en_text),
-                "en_href": rule_href(site, u, en, en_id) if en_rule is not None else None,
-                "note": kind == "note",
-            })
+            en_text = (
+                (en_rule.title + " — ")
+                if en_rule is not None and en_rule.title and en_rule.title != en_rule.text
+                else ""
+            ) + (en_rule.text if en_rule is not None else "")
+            rows.append(
+                {
+                    "id": unit_id,
+                    "label": label,
+                    "kind": kind,
+                    "fr": texts.text(fr, fr_text),
+                    "fr_href": fr_href,
+                    "en_id": en_id if en_rule is not None else None,
+                    "en": texts.text(en, en_text),
+                    "en_href": rule_href(site, u, en, en_id) if en_rule is not None else None,
+                    "note": kind == "note",
+                }
+            )
         html = site.templates["compare"].render(
-            lang=fr.lang, t=t, u=u, goto=None,
+            lang=fr.lang,
+            t=t,
+            u=u,
+            goto=None,
             title=f"{edition_label(fr)} ⇄ {edition_label(en)}" + ("" if number == "index" else f" — {number}"),
-            fr=_doc(fr, u), en=_doc(en, u), index=u(index_path), number=number, rows=rows,
+            fr=_doc(fr, u),
+            en=_doc(en, u),
+            index=u(index_path),
+            number=number,
+            rows=rows,
             sections=[(s, u(U.compare_page(fr.name, en.name, s))) for s in sections] if number == "index" else [],
             prev=u(U.compare_page(fr.name, en.name, None if pages[k - 1] == "index" else pages[k - 1])) if k else None,
             next=u(U.compare_page(fr.name, en.name, pages[k + 1])) if k + 1 < len(pages) else None,
@@ -238,14 +266,23 @@ def render_compare_index(site: "SiteRenderer", out: Path) -> None:
     rows = []
     for fr, en, alignment in site.compares:
         paired = len(_english_units(en, alignment))
-        rows.append({"fr": _doc(fr, u), "en": _doc(en, u), "href": u(U.compare_page(fr.name, en.name)),
-                     "paired": paired, "units": len(fr.rules) + len(fr.glossary), "lang": fr.lang,
-                     "set": site.sets.get(en.effective.isoformat(), "") if en.effective else ""})
+        rows.append(
+            {
+                "fr": _doc(fr, u),
+                "en": _doc(en, u),
+                "href": u(U.compare_page(fr.name, en.name)),
+                "paired": paired,
+                "units": len(fr.rules) + len(fr.glossary),
+                "lang": fr.lang,
+                "set": site.sets.get(en.effective.isoformat(), "") if en.effective else "",
+            }
+        )
     langs = {fr.lang for fr, _, _ in site.compares}
     lang = next(iter(langs)) if len(langs) == 1 else "en"  # one language: its words; several: English
     t = labels(lang)
-    html = site.templates["compare_index"].render(lang=lang, t=t, u=u, goto=None, title=t["compare"], rows=rows,
-                                                  lexicon=u(U.lexicon_page()))
+    html = site.templates["compare_index"].render(
+        lang=lang, t=t, u=u, goto=None, title=t["compare"], rows=rows, lexicon=u(U.lexicon_page())
+    )
     site.write(out, path, html)
 
 
@@ -291,7 +328,9 @@ def lexicon_rows(site: "SiteRenderer", u: U.Urls) -> list[dict[str, Any]]:
         row["en_href"] = find_en(row["en"])
         doc_links = [link for link in row["links"] if link[2] == "fr"]
         row["fr_href"] = doc_links[0][1] if doc_links else find_fr(row["fr"])
-        row["links"] = [(label, href) for label, href, _ in row["links"] if href not in (row["en_href"], row["fr_href"])]
+        row["links"] = [
+            (label, href) for label, href, _ in row["links"] if href not in (row["en_href"], row["fr_href"])
+        ]
     return sorted(rows.values(), key=lambda r: (r["en"].casefold(), r["fr"].casefold()))
 
 
@@ -382,8 +421,15 @@ def translation_lexicon_rows(site: "SiteRenderer", u: U.Urls, lang: str) -> list
     out = []
     for (en_term, term), links in sorted(rows.items(), key=lambda kv: (kv[0][0].casefold(), kv[0][1])):
         # the first link is the translated unit, the second the English one: on the terms themselves
-        out.append({"en": en_term, "fr": term, "fr_href": links[0][1] if links else None,
-                    "en_href": links[1][1] if len(links) > 1 else None, "links": links[2:]})
+        out.append(
+            {
+                "en": en_term,
+                "fr": term,
+                "fr_href": links[0][1] if links else None,
+                "en_href": links[1][1] if len(links) > 1 else None,
+                "links": links[2:],
+            }
+        )
     return out
 
 
@@ -413,18 +459,27 @@ def render_lexicon(site: "SiteRenderer", out: Path) -> None:
         for i in range(count):
             name = f"compare/lexicon-{table['lang']}{'' if i == 0 else f'-{i + 1}'}.html"
             label = f"{table['t']['lexicon']}: English ⇄ {table['name']}" + (f" ({i + 1}/{count})" if count > 1 else "")
-            pages.append((name, label, [{**table, "rows": table["rows"][i * LEXICON_ROWS:(i + 1) * LEXICON_ROWS]}]))
+            pages.append((name, label, [{**table, "rows": table["rows"][i * LEXICON_ROWS : (i + 1) * LEXICON_ROWS]}]))
     links = [(label, U.relative(path, name)) for name, label, _ in pages]
     french = [table for table in tables if table["lang"] == "fr"]
     page_lang = "fr" if french and not pages else "en"
     t = labels(page_lang)
-    html = site.templates["lexicon"].render(lang=page_lang, t=t, u=u, goto=None, title=t["lexicon"],
-                                            tables=french, others=links, all=u(U.compare_index()))
+    html = site.templates["lexicon"].render(
+        lang=page_lang, t=t, u=u, goto=None, title=t["lexicon"], tables=french, others=links, all=u(U.compare_index())
+    )
     site.write(out, path, html)
     for name, label, chunk in pages:
         t = labels(chunk[0]["lang"])
-        html = site.templates["lexicon"].render(lang=chunk[0]["lang"], t=t, u=U.Urls(name), goto=None, title=label,
-                                                tables=chunk, others=links, all=U.relative(name, U.compare_index()))
+        html = site.templates["lexicon"].render(
+            lang=chunk[0]["lang"],
+            t=t,
+            u=U.Urls(name),
+            goto=None,
+            title=label,
+            tables=chunk,
+            others=links,
+            all=U.relative(name, U.compare_index()),
+        )
         site.write(out, name, html)
 
 
@@ -439,8 +494,11 @@ def english_words(site: "SiteRenderer") -> dict[str, dict[str, list[str]]]:
     import re
 
     fr_to_en = crosslang.lexicon_fr()
-    patterns = [(re.compile(r"(?<!\w)" + re.escape(fr) + r"(?!\w)", re.IGNORECASE), ens)
-                for fr, ens in fr_to_en.items() if len(fr) >= 3]
+    patterns = [
+        (re.compile(r"(?<!\w)" + re.escape(fr) + r"(?!\w)", re.IGNORECASE), ens)
+        for fr, ens in fr_to_en.items()
+        if len(fr) >= 3
+    ]
     out: dict[str, dict[str, list[str]]] = {}
     for fr, en, alignment in site.compares:
         pairs = _english_units(en, alignment)

@@ -36,8 +36,9 @@ class DiffText:
     that only followed the renumbering count as unchanged.
     """
 
-    def __init__(self, site: "SiteRenderer", path: str, old: Edition, new: Edition,
-                 mapping: dict[str, str] | None = None):
+    def __init__(
+        self, site: "SiteRenderer", path: str, old: Edition, new: Edition, mapping: dict[str, str] | None = None
+    ):
         self.site, self.path, self.old, self.new = site, path, old, new
         self.mapping = mapping or {}
         self._envs: dict[str, dict[str, Any]] = {}
@@ -45,8 +46,12 @@ class DiffText:
     def env(self, edition: Edition) -> dict[str, Any]:
         if edition.name not in self._envs:
             self._envs[edition.name] = {
-                "extract": self.site.extract, "lang": edition.lang, "known": frozenset(edition.by_id),
-                "edition": edition.name, "urls": U.Urls(self.path, self.site.layout(edition)[0]), "stats": {},
+                "extract": self.site.extract,
+                "lang": edition.lang,
+                "known": frozenset(edition.by_id),
+                "edition": edition.name,
+                "urls": U.Urls(self.path, self.site.layout(edition)[0]),
+                "stats": {},
             }
         return self._envs[edition.name]
 
@@ -60,8 +65,10 @@ class DiffText:
     def side_by_side(self, old_text: str, new_text: str, typography: bool = False) -> tuple[Markup, Markup]:
         """``(old, new)`` as HTML, deleted words in ``<del>``, inserted ones in ``<ins>``."""
         runs = self.spans(old_text, new_text, typography)
-        return (self.text(self.old, old_text, [(*o, "del") for o, _n, _p in runs if o]),
-                self.text(self.new, new_text, [(*n, "ins") for _o, n, _p in runs if n]))
+        return (
+            self.text(self.old, old_text, [(*o, "del") for o, _n, _p in runs if o]),
+            self.text(self.new, new_text, [(*n, "ins") for _o, n, _p in runs if n]),
+        )
 
     def inline(self, old_text: str, new_text: str, typography: bool = False) -> Markup:
         """The new text with each change in place: ``<del>old</del> <ins>new</ins>``,
@@ -70,7 +77,7 @@ class DiffText:
         runs = self.spans(old_text, new_text, typography)
         if not runs:
             return self.text(self.new, new_text)
-        deleted = [(point, old_text[o[0]:o[1]]) for o, _n, point in runs if o is not None]
+        deleted = [(point, old_text[o[0] : o[1]]) for o, _n, point in runs if o is not None]
         placed: list[str] = []
         index: list[int] = []  # position in ``placed`` of each character of the new text
         q = 0

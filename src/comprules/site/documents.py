@@ -76,14 +76,19 @@ def document_view(edition: Edition, era: tuple[str, str] | None = None) -> Docum
     if edition.description:
         summary = edition.description
     else:
-        summary = " · ".join(p for p in (
-            t.get(f"doc_{facts.kind}", facts.kind),
-            (", ".join(dates[:2]) + (" …" if len(dates) > 2 else "")) if dates else "",
-            _quoted(quotes, facts.terms, bool(sections), t),
-            f"{t.get('doc_era', 'era')} {_era(era)}" if era else "",
-        ) if p)
-    return DocumentView(edition.name, title, t.get(f"doc_{facts.kind}", facts.kind), quotes, facts.terms,
-                        dates, era, summary)
+        summary = " · ".join(
+            p
+            for p in (
+                t.get(f"doc_{facts.kind}", facts.kind),
+                (", ".join(dates[:2]) + (" …" if len(dates) > 2 else "")) if dates else "",
+                _quoted(quotes, facts.terms, bool(sections), t),
+                f"{t.get('doc_era', 'era')} {_era(era)}" if era else "",
+            )
+            if p
+        )
+    return DocumentView(
+        edition.name, title, t.get(f"doc_{facts.kind}", facts.kind), quotes, facts.terms, dates, era, summary
+    )
 
 
 def _quoted(quotes: tuple[tuple[str, str], ...], terms: tuple[str, ...], sections: bool, t: dict) -> str:

@@ -129,8 +129,7 @@ def scripts(chain: Sequence[Edition], keys: dict[str, dict[str, str]]) -> dict[s
     return out
 
 
-def word_script(edition: Edition, extract: Any = None, glossary_pages: dict[str, str] | None = None
-                ) -> tuple[str, str]:
+def word_script(edition: Edition, extract: Any = None, glossary_pages: dict[str, str] | None = None) -> tuple[str, str]:
     """``(path, text)`` of an edition's ``goto/{lang}/{date}.js``."""
     return f"goto/{edition.name}.js", _assign(edition.name, {"w": words(edition, extract, glossary_pages)})
 

@@ -86,5 +86,3 @@ def compute_alignments(todo: Sequence[tuple[Edition, Edition]], *, jobs: int = 1
             return dict(pool.imap_unordered(_align_one, range(len(_PAIRS))))
     finally:
         _PAIRS = []
-
-

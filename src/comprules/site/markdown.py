@@ -146,8 +146,17 @@ def _unmarked(extract: Extract) -> Extract:
 
         def end(e: int) -> int:
             return back[e - 1] + 1 if e else 0
-        return [replace(r, start=back[r.start] if r.start < len(back) else len(text), end=end(r.end),
-                        parts=tuple((back[a], end(b), n) for a, b, n in r.parts)) for r in extract(clean, lang)]
+
+        return [
+            replace(
+                r,
+                start=back[r.start] if r.start < len(back) else len(text),
+                end=end(r.end),
+                parts=tuple((back[a], end(b), n) for a, b, n in r.parts),
+            )
+            for r in extract(clean, lang)
+        ]
+
     return run
 
 
@@ -181,7 +190,7 @@ def mark_tokens(tokens: list[Token]) -> list[Token]:
         last = 0
         for m in _MARK_RE.finditer(content):
             if m.start() > last:
-                out.append(_text(content[last:m.start()], token.level))
+                out.append(_text(content[last : m.start()], token.level))
             tag, opening = _MARK_TAGS[m.group()]
             out.append(_html(f"<{tag}>" if opening else f"</{tag}>", token.level))
             open_tag = tag if opening else None
@@ -195,8 +204,13 @@ def _drop_empty(tokens: list[Token]) -> list[Token]:
     """Without the empty ``<ins></ins>`` left where a mark was closed and reopened."""
     out: list[Token] = []
     for token in tokens:
-        if (token.type == "html_inline" and token.content.startswith("</") and out
-                and out[-1].type == "html_inline" and out[-1].content == "<" + token.content[2:]):
+        if (
+            token.type == "html_inline"
+            and token.content.startswith("</")
+            and out
+            and out[-1].type == "html_inline"
+            and out[-1].content == "<" + token.content[2:]
+        ):
             out.pop()
             continue
         out.append(token)
@@ -207,8 +221,6 @@ def _html(markup: str, level: int) -> Token:
     token = Token("html_inline", "", 0, content=markup)
     token.level = level
     return token
-
-
 
 
 def symbol_font(state: StateCore) -> None:
@@ -362,9 +374,7 @@ def _members(refs: Sequence[Any]) -> list[tuple[int, int, str, str]]:
     """Every printed member of every reference: (start, end, number, kind), in order."""
     out = []
     for ref in refs:
-        parts = ref.parts or (
-            ((ref.start, ref.end, ref.targets[0]),) if len(ref.targets) == 1 else ()
-        )
+        parts = ref.parts or (((ref.start, ref.end, ref.targets[0]),) if len(ref.targets) == 1 else ())
         for start, end, number in parts:
             out.append((start, end, number, _member_kind(ref.kind, number)))
     out.sort()

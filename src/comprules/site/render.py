@@ -31,12 +31,11 @@ from markupsafe import Markup
 from .. import languages
 from ..model import Edition, Rule, parent_number, sort_key
 from . import urls as U
+from .documents import DocumentView, document_view, eras
 from .labels import KIND_LABELS, LABELS, LANG_NAMES, edition_label, labels, plain  # noqa: F401 (LABELS: kept importable from here)
 from .lineage import Lineage, chains, load_alignments, pairs
-from .documents import DocumentView, document_view, eras
 from .markdown import Extract, make_markdown, render_text
 from .terms import TermMatcher
-
 
 #: Characters of rule text per page before a long section is cut into parts; keeps
 #: every section page under 150 KB (702, Keyword Abilities, is ~150 KB of text alone).
@@ -55,15 +54,15 @@ WORKER_TASKS = 30
 USED_SHOWN = 4
 
 
-_CLASSES = {"chapter": "ch", "section": "se", "rule": "r", "subrule": "sr",
-            "passage": "pa", "note": "no"}
+_CLASSES = {"chapter": "ch", "section": "se", "rule": "r", "subrule": "sr", "passage": "pa", "note": "no"}
 
 
 def language_css() -> str:
     """CSS giving each language of the table with a font stack of its own that stack,
     wherever its text appears (``:lang(zh)`` also matches ``lang="zh-Hans"``)."""
-    return "".join(f":lang({lang.code}){{font-family:{lang.fonts}}}"
-                   for lang in languages.all_languages() if lang.fonts)
+    return "".join(
+        f":lang({lang.code}){{font-family:{lang.fonts}}}" for lang in languages.all_languages() if lang.fonts
+    )
 
 
 @dataclass(frozen=True)
@@ -207,9 +206,25 @@ class SiteRenderer:
         self.jinja.globals["finder"] = self.finder
         self.templates = {
             name: self.jinja.get_template(f"{name}.html")
-            for name in ("home", "data", "all", "go", "edition", "section", "glossary", "fragment", "diff_index",
-                         "diff", "diffs", "history", "compare", "compare_index", "lexicon", "search",
-                         "compare_editions")
+            for name in (
+                "home",
+                "data",
+                "all",
+                "go",
+                "edition",
+                "section",
+                "glossary",
+                "fragment",
+                "diff_index",
+                "diff",
+                "diffs",
+                "history",
+                "compare",
+                "compare_index",
+                "lexicon",
+                "search",
+                "compare_editions",
+            )
         }
         self.latest = latest_editions(self.editions)
         self.sets = set_names()
@@ -233,8 +248,13 @@ class SiteRenderer:
         """Alignments, lineage keys, and the English edition of each French document."""
         t = time.perf_counter()
         self.pairs = pairs(self.editions)
-        self.alignments = load_alignments(self.editions, given=self.given_alignments, data_dir=self.data_dir,
-                                          compute=self.compute_alignments, jobs=self.jobs)
+        self.alignments = load_alignments(
+            self.editions,
+            given=self.given_alignments,
+            data_dir=self.data_dir,
+            compute=self.compute_alignments,
+            jobs=self.jobs,
+        )
         self.lineage = Lineage.build(self.editions, self.alignments)
         self.next_edition = {p: n for n, p in self.lineage.previous.items()}
         for chain in chains(self.editions):
@@ -247,9 +267,12 @@ class SiteRenderer:
         self.english_of = {fr.name: en for fr, en, _ in self.compares}
         known_eras = eras(self.data_dir)
         self.documents = {
-            e.name: document_view(e, known_eras.get(e.name) or (
-                (self.english_of[e.name].name,) * 2 if e.name in self.english_of else None))
-            for e in self.editions if U.is_fragment(e)
+            e.name: document_view(
+                e,
+                known_eras.get(e.name) or ((self.english_of[e.name].name,) * 2 if e.name in self.english_of else None),
+            )
+            for e in self.editions
+            if U.is_fragment(e)
         }
         for e in self.editions:
             self.layout(e)
@@ -305,7 +328,7 @@ class SiteRenderer:
             latest = self.latest[lang]
             ids = [r.id for r in latest.rules if r.id in keys]
             for k in range(0, len(ids), HISTORY_SLICE):
-                tasks.append((len(ids[k:k + HISTORY_SLICE]) * 2, ("history", lang, k, k + HISTORY_SLICE)))
+                tasks.append((len(ids[k : k + HISTORY_SLICE]) * 2, ("history", lang, k, k + HISTORY_SLICE)))
         for k, _ in enumerate(self.compares):
             tasks.append((100, ("compare", k)))
         tasks.sort(key=lambda t: -t[0])
@@ -424,19 +447,29 @@ class SiteRenderer:
         """One edition as the home page lists it."""
         date = e.effective.isoformat()
         prev = self.lineage.previous.get(e.name)
-        return {"href": u.edition(e.name), "date": date, "count": len(e.numbered()),
-                "set": self.sets.get(date, ""),
-                "diff": u(U.diff_page(prev, e.name)) if prev else None,
-                "compare": next((u(U.compare_page(f.name, en.name)) for f, en, _ in self.compares
-                                 if f.name == e.name), None),
-                "data": u(self.data_hrefs[e.name]) if e.name in self.data_hrefs else None}
+        return {
+            "href": u.edition(e.name),
+            "date": date,
+            "count": len(e.numbered()),
+            "set": self.sets.get(date, ""),
+            "diff": u(U.diff_page(prev, e.name)) if prev else None,
+            "compare": next(
+                (u(U.compare_page(f.name, en.name)) for f, en, _ in self.compares if f.name == e.name), None
+            ),
+            "data": u(self.data_hrefs[e.name]) if e.name in self.data_hrefs else None,
+        }
 
     def document_row(self, e: Edition, u: U.Urls) -> dict[str, Any]:
         """One document (fragment) as the home page lists it: title, description, links."""
         view = self.documents.get(e.name) or document_view(e)
-        return {"href": u.edition(e.name), "title": view.title, "summary": view.summary,
-                "compare": next((u(U.compare_page(f.name, en.name)) for f, en, _ in self.compares
-                                 if f.name == e.name), None)}
+        return {
+            "href": u.edition(e.name),
+            "title": view.title,
+            "summary": view.summary,
+            "compare": next(
+                (u(U.compare_page(f.name, en.name)) for f, en, _ in self.compares if f.name == e.name), None
+            ),
+        }
 
     def finder(self, u: U.Urls, edition: str | None = None, here: bool = False) -> dict[str, str] | None:
         """What the header's go-to box of a page needs (``static/goto.js``): the edition
@@ -453,16 +486,23 @@ class SiteRenderer:
         latest = self.latest.get(edition.partition("/")[0]) or self.latest.get(lang)
         if base is None:
             base = "" if here else u(U.edition_dir(edition)) + "/"
-        return {"edition": edition, "base": base,
-                "root": u.home()[: -len(U.HOME)],
-                "latest": u(U.latest_dir(latest.lang)) + "/" if latest else ""}
+        return {
+            "edition": edition,
+            "base": base,
+            "root": u.home()[: -len(U.HOME)],
+            "latest": u(U.latest_dir(latest.lang)) + "/" if latest else "",
+        }
 
     def menu(self, u: U.Urls) -> list[tuple[str, str]]:
         """The site's main menu: (label, link) of search, diffs, compare, lexicon, data."""
         t = labels("en")
-        items = [(t["search"], U.search_page(), self.search), (t["diffs"], U.diff_index(), self.pairs),
-                 (t["compare"], U.compare_index(), self.compares), (t["lexicon"], U.lexicon_page(), self.compares),
-                 (t["data"], U.data_page(), True)]
+        items = [
+            (t["search"], U.search_page(), self.search),
+            (t["diffs"], U.diff_index(), self.pairs),
+            (t["compare"], U.compare_index(), self.compares),
+            (t["lexicon"], U.lexicon_page(), self.compares),
+            (t["data"], U.data_page(), True),
+        ]
         return [(label, u(path)) for label, path, shown in items if shown]
 
     def render_home(self, out: Path, graph_href: str | None = None) -> None:
@@ -470,26 +510,38 @@ class SiteRenderer:
         groups, documents = [], []
         for lang in sorted({e.lang for e in self.editions}, key=_lang_order):
             mine = [e for e in self.editions if e.lang == lang]
-            dated = sorted((e for e in mine if not U.is_fragment(e)),
-                           key=lambda e: e.effective, reverse=True)
+            dated = sorted((e for e in mine if not U.is_fragment(e)), key=lambda e: e.effective, reverse=True)
             fragments = sorted((e for e in mine if U.is_fragment(e)), key=lambda e: e.name)
             latest = self.latest.get(lang)
-            groups.append({
-                "lang": lang,
-                "name": LANG_NAMES.get(lang, lang),
-                "t": labels(lang),
-                "latest": {"label": latest.effective.isoformat(),
-                           "set": self.sets.get(latest.effective.isoformat(), "")} if latest else None,
-                "editions": [self.edition_row(e, u) for e in dated],
-            })
+            groups.append(
+                {
+                    "lang": lang,
+                    "name": LANG_NAMES.get(lang, lang),
+                    "t": labels(lang),
+                    "latest": {
+                        "label": latest.effective.isoformat(),
+                        "set": self.sets.get(latest.effective.isoformat(), ""),
+                    }
+                    if latest
+                    else None,
+                    "editions": [self.edition_row(e, u) for e in dated],
+                }
+            )
             if fragments:
-                documents.append({"lang": lang, "t": labels(lang),
-                                  "docs": [self.document_row(e, u) for e in fragments]})
+                documents.append(
+                    {"lang": lang, "t": labels(lang), "docs": [self.document_row(e, u) for e in fragments]}
+                )
         goto_lang = "en" if "en" in self.latest else next(iter(self.latest), None)
         goto = {"base": u(U.latest_dir(goto_lang)) + "/", "fragment": False} if goto_lang else None
         html = self.templates["home"].render(
-            lang="en", title=labels("en")["site"], t=labels("en"), u=u, goto=goto,
-            languages=groups, documents=documents, menu=self.menu(u),
+            lang="en",
+            title=labels("en")["site"],
+            t=labels("en"),
+            u=u,
+            goto=goto,
+            languages=groups,
+            documents=documents,
+            menu=self.menu(u),
             latest_base=goto["base"] if goto else None,
         )
         self.write(out, U.HOME, html)
@@ -501,19 +553,28 @@ class SiteRenderer:
         groups = []
         for lang in sorted({e.lang for e in self.editions}, key=_lang_order):
             files = []
-            for e in sorted((e for e in self.editions if e.lang == lang),
-                            key=lambda e: (U.is_fragment(e), -(e.effective.toordinal() if e.effective else 0), e.name)):
+            for e in sorted(
+                (e for e in self.editions if e.lang == lang),
+                key=lambda e: (U.is_fragment(e), -(e.effective.toordinal() if e.effective else 0), e.name),
+            ):
                 path = self.data_hrefs.get(e.name)
                 if path is None:
                     continue
-                files.append({"href": u(path), "name": e.name.partition("/")[2], "label": edition_label(e),
-                              "size": _size(out / path)})
+                files.append(
+                    {
+                        "href": u(path),
+                        "name": e.name.partition("/")[2],
+                        "label": edition_label(e),
+                        "size": _size(out / path),
+                    }
+                )
             if files:
                 groups.append({"lang": lang, "name": LANG_NAMES.get(lang, lang), "files": files})
         graph = {"href": u(graph_href), "size": _size(out / graph_href)} if graph_href else None
         t = labels("en")
-        html = self.templates["data"].render(lang="en", title=f"{t['data']} — {t['site']}", t=t, u=u,
-                                             goto=None, groups=groups, graph=graph)
+        html = self.templates["data"].render(
+            lang="en", title=f"{t['data']} — {t['site']}", t=t, u=u, goto=None, groups=groups, graph=graph
+        )
         self.write(out, U.data_page(), html)
 
     def render_shared(self, out: Path) -> None:
@@ -538,12 +599,25 @@ class SiteRenderer:
             from .search import data_path
 
             html = self.templates["search"].render(
-                lang="en", title=f"{labels('en')['search']} — {labels('en')['site']}", t=labels("en"), u=u,
-                goto=None, data=[u(data_path(lang)) for lang in self.search_bytes],
+                lang="en",
+                title=f"{labels('en')['search']} — {labels('en')['site']}",
+                t=labels("en"),
+                u=u,
+                goto=None,
+                data=[u(data_path(lang)) for lang in self.search_bytes],
                 langs=[(lang.code, lang.name) for lang in languages.all_languages()],
-                editions=[(e.name, edition_label(e)) for e in sorted(
-                    self.editions, key=lambda e: (_lang_order(e.lang), U.is_fragment(e),
-                                                  -(e.effective.toordinal() if e.effective else 0), e.name))],
+                editions=[
+                    (e.name, edition_label(e))
+                    for e in sorted(
+                        self.editions,
+                        key=lambda e: (
+                            _lang_order(e.lang),
+                            U.is_fragment(e),
+                            -(e.effective.toordinal() if e.effective else 0),
+                            e.name,
+                        ),
+                    )
+                ],
             )
             self.write(out, U.search_page(), html)
 
@@ -563,9 +637,15 @@ class SiteRenderer:
             return
         u = U.Urls(U.redirect_page())
         t = labels("en")
-        html = self.templates["go"].render(lang="en", title=f"{t['go_title']} — {t['site']}", t=t, u=u, goto=None,
-                                           latest=u(U.latest_dir(lang)) + "/",
-                                           latest_label=edition_label(self.latest[lang]))
+        html = self.templates["go"].render(
+            lang="en",
+            title=f"{t['go_title']} — {t['site']}",
+            t=t,
+            u=u,
+            goto=None,
+            latest=u(U.latest_dir(lang)) + "/",
+            latest_label=edition_label(self.latest[lang]),
+        )
         self.write(out, U.redirect_page(), html)
 
     def write_lineage(self, out: Path) -> None:
@@ -575,14 +655,21 @@ class SiteRenderer:
         for chain in chains(self.editions):
             if U.is_fragment(chain[-1]):
                 continue
-            listing[chain[-1].lang] = [[e.effective.isoformat(), self.sets.get(e.effective.isoformat(), "")]
-                                       for e in reversed(chain)]
+            listing[chain[-1].lang] = [
+                [e.effective.isoformat(), self.sets.get(e.effective.isoformat(), "")] for e in reversed(chain)
+            ]
             for e in chain:
                 table = json.dumps(self.lineage.switch_table(e.name), ensure_ascii=False, separators=(",", ":"))
-                self.write_text(out, U.lineage_script(e.name),
-                                f"(window.CR_LINEAGE=window.CR_LINEAGE||{{}})[{json.dumps(e.name)}]={table};\n")
-        self.write_text(out, U.editions_script(),
-                        "window.CR_EDITIONS=" + json.dumps(listing, ensure_ascii=False, separators=(",", ":")) + ";\n")
+                self.write_text(
+                    out,
+                    U.lineage_script(e.name),
+                    f"(window.CR_LINEAGE=window.CR_LINEAGE||{{}})[{json.dumps(e.name)}]={table};\n",
+                )
+        self.write_text(
+            out,
+            U.editions_script(),
+            "window.CR_EDITIONS=" + json.dumps(listing, ensure_ascii=False, separators=(",", ":")) + ";\n",
+        )
 
     def layout(self, edition: Edition) -> tuple[U.Layout, dict[str, list[list[Rule]]]]:
         """Where each unit of an edition lives (computed once, shared by all pages)."""
@@ -681,20 +768,38 @@ class _EditionPages:
         permalink = None if self.layout.fragment else U.permalink(path)
         switch = None
         if self.dated and self.edition.name in self.site.lineage.previous.values() | self.site.lineage.previous.keys():
-            switch = {"edition": self.edition.name, "root": u.home()[: -len(U.HOME)],
-                      "editions": u(U.editions_script())}
+            switch = {
+                "edition": self.edition.name,
+                "root": u.home()[: -len(U.HOME)],
+                "editions": u(U.editions_script()),
+            }
         if self.layout.fragment:  # a document: its own numbers first (on the page), then its English
             english = self.site.english_of.get(self.edition.name)
             find = self.site.finder(u, english.name if english is not None else None)
         else:
             find = self.site.finder(u, self.edition.name, here=True)
-        return {"lang": self.edition.lang, "title": title, "t": self.t, "u": u, "ed": self.ed,
-                "find": find, "permalink": permalink, "switch": switch,
-                "kinds": KIND_LABELS.get(self.edition.lang, KIND_LABELS["en"]), **extra}
+        return {
+            "lang": self.edition.lang,
+            "title": title,
+            "t": self.t,
+            "u": u,
+            "ed": self.ed,
+            "find": find,
+            "permalink": permalink,
+            "switch": switch,
+            "kinds": KIND_LABELS.get(self.edition.lang, KIND_LABELS["en"]),
+            **extra,
+        }
 
     def env(self, u: U.Urls) -> dict[str, Any]:
-        env = {"extract": self.extract, "lang": self.edition.lang, "known": self.known,
-               "edition": self.edition.name, "urls": u, "stats": self.site.stats}
+        env = {
+            "extract": self.extract,
+            "lang": self.edition.lang,
+            "known": self.known,
+            "edition": self.edition.name,
+            "urls": u,
+            "stats": self.site.stats,
+        }
         if self.matcher is not None:
             env["terms"] = self.matcher
             env["glossary"] = u(U.glossary_page(self.edition.name))
@@ -726,7 +831,7 @@ class _EditionPages:
         text = r.text or ""
         heading = r.title
         if heading and text.startswith(heading):
-            text = text[len(heading):].lstrip()
+            text = text[len(heading) :].lstrip()
         numbered = r.kind in ("chapter", "section", "rule", "subrule")
         if r.kind == "subrule":
             label = r.number
@@ -777,9 +882,12 @@ class _EditionPages:
             rows = alignment.forward.get(old_id, []) if alignment is not None else []
             row = rows[0] if rows else None
             anchor = f"{old_id}>{row.new or ''}" if row is not None else f"{old_id}>"
-            return {"removed": gone.partition("/")[2], "into": row.new if row is not None else None,
-                    "kind": row.kind if row is not None else "removed",
-                    "href": u(U.diff_page(last, gone)) + "#" + anchor}
+            return {
+                "removed": gone.partition("/")[2],
+                "into": row.new if row is not None else None,
+                "kind": row.kind if row is not None else "removed",
+                "href": u(U.diff_page(last, gone)) + "#" + anchor,
+            }
         path = self.site.place(latest.name, key)
         return {"number": key, "href": u(path) if path else None, "date": latest.name.partition("/")[2]}
 
@@ -805,23 +913,22 @@ class _EditionPages:
         chapters: dict[str, dict[str, Any]] = {}
         for r in self.edition.rules:
             if r.kind == "chapter":
-                chapters.setdefault(r.number, {"id": r.id, "number": r.number,
-                                               "title": self.inline(r.title or r.text),
-                                               "sections": []})
+                chapters.setdefault(
+                    r.number, {"id": r.id, "number": r.number, "title": self.inline(r.title or r.text), "sections": []}
+                )
         heads = self.heads()
         for number in parts_of:
             head = heads.get(number)
             ch = (head.chapter if head else None) or number[:1]
-            chapter = chapters.setdefault(ch, {"id": ch, "number": ch, "title": "",
-                                               "sections": []})
+            chapter = chapters.setdefault(ch, {"id": ch, "number": ch, "title": "", "sections": []})
             title = (head.title or head.text) if head else ""
-            chapter["sections"].append({"number": number, "title": self.inline(title),
-                                        "href": u.section(number)})
-        others = [r for r in self.edition.rules
-                  if r.kind != "chapter" and self.layout.pages.get(r.id) == path]
+            chapter["sections"].append({"number": number, "title": self.inline(title), "href": u.section(number)})
+        others = [r for r in self.edition.rules if r.kind != "chapter" and self.layout.pages.get(r.id) == path]
         self.ed["data_href"] = u(data_href) if data_href else None
         html = self.site.templates["edition"].render(
-            **ctx, chapters=list(chapters.values()), rules=self.rule_views(others, u),
+            **ctx,
+            chapters=list(chapters.values()),
+            rules=self.rule_views(others, u),
         )
         self.site.write(self.out, path, html)
 
@@ -860,17 +967,26 @@ class _EditionPages:
                     headed.add(view["letter"])
                     groups.append((key, []))
                 groups[-1][1].append(view)
-            az = [(key, u(f"{U.glossary_page(name, page)}#{_letter_id(key)}")) for key, page in
-                  sorted(letters.items(), key=lambda kv: (kv[0] != "#", kv[0]))] if len(letters) > 1 else []
+            az = (
+                [
+                    (key, u(f"{U.glossary_page(name, page)}#{_letter_id(key)}"))
+                    for key, page in sorted(letters.items(), key=lambda kv: (kv[0] != "#", kv[0]))
+                ]
+                if len(letters) > 1
+                else []
+            )
             stubs = []
             if k == 1 and count > 1:
                 for later, slugs in enumerate(parts[1:], start=2):
                     page = U.glossary_page(name, later).rpartition("/")[2]
                     for slug in slugs:
                         stubs.extend((a, page) for a in (slug, *anchors.get(slug, ())))
-            pager = [(i, u(U.glossary_page(name, i)) if i != k else None) for i in range(1, count + 1)] if count > 1 else []
-            html = self.site.templates["glossary"].render(**ctx, groups=groups, az=az, stubs=stubs,
-                                                          part_label=label, parts=pager, letter_id=_letter_id)
+            pager = (
+                [(i, u(U.glossary_page(name, i)) if i != k else None) for i in range(1, count + 1)] if count > 1 else []
+            )
+            html = self.site.templates["glossary"].render(
+                **ctx, groups=groups, az=az, stubs=stubs, part_label=label, parts=pager, letter_id=_letter_id
+            )
             self.site.write(self.out, path, html)
 
     def glossary_anchors(self) -> dict[str, list[str]]:
@@ -904,8 +1020,13 @@ class _EditionPages:
                 out.setdefault(slug, []).append(r.id)
         return out
 
-    def entries(self, u: U.Urls, entries: Sequence | None = None, uses: dict[str, list[str]] | None = None,
-                anchors: dict[str, list[str]] | None = None) -> list[dict[str, Any]]:
+    def entries(
+        self,
+        u: U.Urls,
+        entries: Sequence | None = None,
+        uses: dict[str, list[str]] | None = None,
+        anchors: dict[str, list[str]] | None = None,
+    ) -> list[dict[str, Any]]:
         env = self.env(u)
         env.pop("terms", None)  # the glossary links its references, not every term
         views = []
@@ -913,16 +1034,24 @@ class _EditionPages:
         for entry in self.edition.glossary if entries is None else entries:
             senses = entry.senses or ((entry.text,) if entry.text else ())
             used = (uses or {}).get(entry.slug, [])
-            views.append({
-                "slug": entry.slug, "term": self.inline(entry.term),
-                "aliases": [self.inline(a) for a in entry.aliases],
-                "obsolete": entry.obsolete, "anchors": list(anchors.get(entry.slug, ())),
-                "letter": U.letter(entry.term),
-                "senses": [(i + 1 if len(senses) > 1 else None, self.text(s, env))
-                           for i, s in enumerate(senses)],
-                "used": {"count": len(used), "more": len(used) > USED_SHOWN,
-                         "links": [(rid, u.rule(rid)) for rid in used[:USED_SHOWN] if u.rule(rid)]} if used else None,
-            })
+            views.append(
+                {
+                    "slug": entry.slug,
+                    "term": self.inline(entry.term),
+                    "aliases": [self.inline(a) for a in entry.aliases],
+                    "obsolete": entry.obsolete,
+                    "anchors": list(anchors.get(entry.slug, ())),
+                    "letter": U.letter(entry.term),
+                    "senses": [(i + 1 if len(senses) > 1 else None, self.text(s, env)) for i, s in enumerate(senses)],
+                    "used": {
+                        "count": len(used),
+                        "more": len(used) > USED_SHOWN,
+                        "links": [(rid, u.rule(rid)) for rid in used[:USED_SHOWN] if u.rule(rid)],
+                    }
+                    if used
+                    else None,
+                }
+            )
         return views
 
     def heads(self) -> dict[str, Rule]:
@@ -940,8 +1069,7 @@ class _EditionPages:
         """
         name = self.edition.name
         heads = self.heads()
-        pages = [(number, i + 1, part) for number, parts in parts_of.items()
-                 for i, part in enumerate(parts)]
+        pages = [(number, i + 1, part) for number, parts in parts_of.items() for i, part in enumerate(parts)]
         for k, (number, part_no, rules) in enumerate(pages):
             head = heads.get(number)
             head_title = (head.title or head.text) if head else ""
@@ -962,8 +1090,9 @@ class _EditionPages:
                 "history": None,
                 "part_label": part_label,
                 "part_no": part_no,
-                "parts": " ".join(str(_rule_integer(p[0].number) if p else 0)
-                                  for p in parts_of[number]) if count > 1 else "",
+                "parts": " ".join(str(_rule_integer(p[0].number) if p else 0) for p in parts_of[number])
+                if count > 1
+                else "",
             }
             if count > 1:
                 sec["index"] = self._index(parts_of[number], part_no, name, number, u)
@@ -975,8 +1104,11 @@ class _EditionPages:
             if twin is not None and not self.layout.fragment:  # a translation: this section beside its English
                 sec["twin"] = u(U.compare_page(name, twin.name, number))
             html = self.site.templates["section"].render(
-                **ctx, sec=sec, rules=self.rule_views(rules, u),
-                prev=self._neighbour(pages, k - 1, u), next=self._neighbour(pages, k + 1, u),
+                **ctx,
+                sec=sec,
+                rules=self.rule_views(rules, u),
+                prev=self._neighbour(pages, k - 1, u),
+                next=self._neighbour(pages, k + 1, u),
             )
             self.site.write(self.out, path, html, section=True)
 
@@ -994,8 +1126,15 @@ class _EditionPages:
             stub = here == 1 and i > 1
             for rule in part:
                 if rule.kind == "rule" or not entries:
-                    entries.append({"number": rule.number, "title": self.inline(rule.title) if rule.title else "",
-                                    "href": f"{href}#{rule.id}", "id": rule.id if stub else "", "ids": []})
+                    entries.append(
+                        {
+                            "number": rule.number,
+                            "title": self.inline(rule.title) if rule.title else "",
+                            "href": f"{href}#{rule.id}",
+                            "id": rule.id if stub else "",
+                            "ids": [],
+                        }
+                    )
                 elif stub:
                     entries[-1]["ids"].append((rule.id, f"{href}#{rule.id}"))
         return entries
@@ -1021,8 +1160,14 @@ class _EditionPages:
         ctx = self.context(path, f"{self.ed['title']} — {self.t['one_page']}")
         u = U.Urls(path, self.layout.on_one_page(path))
         ctx["u"] = u
-        env = {"extract": self.extract, "lang": self.edition.lang, "known": self.known,
-               "edition": self.edition.name, "urls": u, "stats": {}}
+        env = {
+            "extract": self.extract,
+            "lang": self.edition.lang,
+            "known": self.known,
+            "edition": self.edition.name,
+            "urls": u,
+            "stats": {},
+        }
         seen: set[str] = set()
         units = []
         for r in self.edition.rules:
@@ -1036,18 +1181,26 @@ class _EditionPages:
                     if anchor not in seen:
                         seen.add(anchor)
                         view["anchors"].append(anchor)
-        chapters = [{"id": r.id, "number": r.number, "title": self.inline(r.title or r.text),
-                     "sections": [s for s in self.edition.sections() if s.chapter == r.number]}
-                    for r in self.edition.rules if r.kind == "chapter"]
-        html = self.site.templates["all"].render(**ctx, units=units, entries=entries, chapters=chapters,
-                                                 inline=self.inline)
+        chapters = [
+            {
+                "id": r.id,
+                "number": r.number,
+                "title": self.inline(r.title or r.text),
+                "sections": [s for s in self.edition.sections() if s.chapter == r.number],
+            }
+            for r in self.edition.rules
+            if r.kind == "chapter"
+        ]
+        html = self.site.templates["all"].render(
+            **ctx, units=units, entries=entries, chapters=chapters, inline=self.inline
+        )
         self.site.write(self.out, path, html)
 
     def _one_page_unit(self, r: Rule, env: dict[str, Any], seen: set[str]) -> dict[str, Any]:
         text = r.text or ""
         heading = r.title
         if heading and text.startswith(heading):
-            text = text[len(heading):].lstrip()
+            text = text[len(heading) :].lstrip()
         numbered = r.kind in ("chapter", "section", "rule", "subrule")
         aliases = []
         if numbered and "~" not in r.id:
@@ -1057,11 +1210,17 @@ class _EditionPages:
                     aliases.append(anchor)
         level = {"chapter": 2, "section": 3}.get(r.kind, 4 if heading else 0)
         label = r.number if r.kind == "subrule" else (r.number + "." if numbered else "")
-        return {"id": r.id, "level": level, "label": label, "cls": _CLASSES.get(r.kind, r.kind),
-                "alias": aliases[0] if aliases else "", "more": aliases[1:],
-                "heading": self.inline(heading) if heading else None,
-                "html": self.text(text, env),
-                "examples": [self.text(ex, env) for ex in r.examples]}
+        return {
+            "id": r.id,
+            "level": level,
+            "label": label,
+            "cls": _CLASSES.get(r.kind, r.kind),
+            "alias": aliases[0] if aliases else "",
+            "more": aliases[1:],
+            "heading": self.inline(heading) if heading else None,
+            "html": self.text(text, env),
+            "examples": [self.text(ex, env) for ex in r.examples],
+        }
 
     def fragment(self, data_href: str | None) -> None:
         """The single page of a document without a date: every unit in order."""
@@ -1070,11 +1229,16 @@ class _EditionPages:
         u = ctx["u"]
         self.ed["data_href"] = u(data_href) if data_href else None
         english = self.site.english_of.get(self.edition.name)
-        compare = next((u(U.compare_page(f.name, en.name)) for f, en, _ in self.site.compares
-                        if f.name == self.edition.name), None)
+        compare = next(
+            (u(U.compare_page(f.name, en.name)) for f, en, _ in self.site.compares if f.name == self.edition.name), None
+        )
         html = self.site.templates["fragment"].render(
-            **ctx, rules=self.rule_views(self.edition.rules, u), entries=self.entries(u), doc=self.document,
-            compare=compare, english=edition_label(english) if english is not None else None,
+            **ctx,
+            rules=self.rule_views(self.edition.rules, u),
+            entries=self.entries(u),
+            doc=self.document,
+            compare=compare,
+            english=edition_label(english) if english is not None else None,
         )
         self.site.write(self.out, path, html)
 
@@ -1139,4 +1303,3 @@ def _link_or_copy(source: str | Path, dest: str | Path) -> None:
         os.link(source, dest)
     except OSError:
         shutil.copy2(source, dest)
-

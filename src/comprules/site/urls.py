@@ -255,8 +255,9 @@ class Layout:
 
     def on_one_page(self, page: str) -> "Layout":
         """The same edition with every unit on ``page`` (its ``all.html``)."""
-        return Layout(self.edition, self.lang, self.fragment, self.pages, self.sections, self.glossary, page,
-                      self.glossary_parts)
+        return Layout(
+            self.edition, self.lang, self.fragment, self.pages, self.sections, self.glossary, page, self.glossary_parts
+        )
 
     @property
     def glossary_pages(self) -> dict[str, str]:
@@ -264,8 +265,9 @@ class Layout:
         try:
             return self.__dict__["_glossary_pages"]
         except KeyError:
-            pages = {slug: glossary_page(self.edition, i + 1)
-                     for i, part in enumerate(self.glossary_parts) for slug in part}
+            pages = {
+                slug: glossary_page(self.edition, i + 1) for i, part in enumerate(self.glossary_parts) for slug in part
+            }
             object.__setattr__(self, "_glossary_pages", pages)
             return pages
 
@@ -288,12 +290,14 @@ class Layout:
 
     def glossary_term(self, term: str) -> str | None:
         """Site path of a glossary entry from its headword, alias or slug."""
-        slug = next((self.glossary[k] for k in _glossary_variants(glossary_key(term))
-                     if k in self.glossary), None)
+        slug = next((self.glossary[k] for k in _glossary_variants(glossary_key(term)) if k in self.glossary), None)
         if slug is None:
             return None
-        page = self.single or (edition_index(self.edition) if self.fragment
-                               else self.glossary_pages.get(slug) or glossary_page(self.edition))
+        page = self.single or (
+            edition_index(self.edition)
+            if self.fragment
+            else self.glossary_pages.get(slug) or glossary_page(self.edition)
+        )
         return f"{page}#{slug}"
 
     def target(self, kind: str, number: str) -> str | None:
@@ -312,8 +316,7 @@ def is_fragment(edition: Edition) -> bool:
     return edition.kind == "fragment" or edition.effective is None
 
 
-def split_parts(rules: list[Rule], budget: int, extra: dict[str, int] | None = None
-                ) -> list[list[Rule]]:
+def split_parts(rules: list[Rule], budget: int, extra: dict[str, int] | None = None) -> list[list[Rule]]:
     """Cut a section's rules into the fewest pages of at most ~``budget`` characters.
 
     Cuts fall only before a rule (``NNN.N``), never between a rule and its subrules,
@@ -344,8 +347,9 @@ def _weight(rule: Rule) -> int:
     return len(rule.text) + sum(len(e) + 40 for e in rule.examples) + 90
 
 
-def layout(edition: Edition, budget: int, extra: dict[str, int] | None = None
-           ) -> tuple[Layout, dict[str, list[list[Rule]]]]:
+def layout(
+    edition: Edition, budget: int, extra: dict[str, int] | None = None
+) -> tuple[Layout, dict[str, list[list[Rule]]]]:
     """Place every unit of an edition on a page; return the layout and section parts."""
     name = edition.name
     pages: dict[str, str] = {}
@@ -373,8 +377,7 @@ def layout(edition: Edition, budget: int, extra: dict[str, int] | None = None
                 pages[rule.id] = sections[section][i]
     for rule in edition.rules:
         pages.setdefault(rule.id, index)  # chapters, and units outside any section
-    glossary_parts = tuple(tuple(g.slug for g in part)
-                           for part in split_glossary(edition.glossary, budget * 4 // 3))
+    glossary_parts = tuple(tuple(g.slug for g in part) for part in split_glossary(edition.glossary, budget * 4 // 3))
     return Layout(name, edition.lang, False, pages, sections, glossary, None, glossary_parts), parts_of
 
 
@@ -505,4 +508,3 @@ class Urls:
     def section(self, number: str) -> str | None:
         path = self.layout.section(number) if self.layout else None
         return None if path is None else self(path)
-
