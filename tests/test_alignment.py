@@ -375,6 +375,21 @@ def test_each_french_seed_finds_the_english_edition_of_its_era(editions, english
     assert chosen["fr/003_816c607ad111474a"].english == "en/2007-05-01"
 
 
+def test_a_seed_without_the_english_edition_of_its_era_gets_none(editions, english):
+    """Beside the 2026 editions only, the 2002 extract (000) and the 2005 one (004) have no
+    English original (best agreement 0.12 and 0.0, under ERA_MIN): no twin is claimed; the
+    rulebook's keyword headings (003) still agree with 2026-08-07 in full."""
+    from comprules.align.crosslang import ERA_MIN, choose_english
+
+    modern = [e for e in english if e.name in ("en/2026-06-19", "en/2026-08-07")]
+    assert len(modern) == 2
+    for name in (SEED_402, "fr/004_99dc3338bd3ea994", "fr/002_89b48a7ac2467f84", SEED_602):
+        with pytest.raises(ValueError, match="no English edition of its era"):
+            choose_english(editions[name], modern)
+    assert choose_english(editions["fr/003_816c607ad111474a"], modern).english == "en/2026-06-19"
+    assert min(choose_english(editions[n], english).score for n in editions if n.startswith("fr/")) > ERA_MIN + 0.15
+
+
 def test_seed_602_paragraphs_align_in_order_with_english_402(editions):
     from comprules.align.crosslang import align_languages
 

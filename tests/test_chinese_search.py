@@ -161,5 +161,8 @@ def test_the_site_cuts_and_ranks_chinese_as_the_python_engine(browser, kb):  # n
 def test_the_search_page_offers_every_language_and_loads_the_vocabulary_first(kb):
     html = (kb / "site" / "search.html").read_text(encoding="utf-8")
     assert '<option value="zh">简体中文</option>' in html
-    scripts = [m for m in ("search/segment.js", "search/en.js", "search/zh.js", "static/search.js") if m in html]
+    from comprules.site.urls import static_names
+
+    names = ("search/segment.js", "search/en.js", "search/zh.js", f"static/{static_names()['search.js']}")
+    scripts = [m for m in names if m in html]
     assert len(scripts) == 4 and [html.index(m) for m in scripts] == sorted(html.index(m) for m in scripts)

@@ -281,6 +281,22 @@ def test_diff_by_set_codes_with_moves_and_nav(server):
     assert server.get("/ar/diff/cr", params={"new": "FDN"}).json()["sourceCode"] == "BLB"
 
 
+def test_diff_tells_a_corrected_reference_from_one_that_followed_the_renumbering(server):
+    """BLB → FDN (2024-07-30 → 2024-11-08): 502.2 and 702.145b cite 728 "Day and Night" where
+    2024-07-30 printed 727 (then "Merging with Permanents"), and 509.1i's 509.4 became 509.2a:
+    changes of the printed rule, listed. 508.3f's cited number only followed the renumbering and
+    118.3c lost only an example (Academy Ruins diffs ``ruleText``): in neither list. The 17
+    rules only renumbered are the moves."""
+    body = server.get("/ar/diff/cr", params={"old": "BLB", "new": "FDN"}).json()
+    changed = {(c["old"] or c["new"])["ruleNumber"]: c for c in body["changes"]}
+    assert {"502.2", "702.145b", "509.1i"} <= set(changed)
+    assert "<<<<727" in changed["502.2"]["old"]["ruleText"] and "<<<<728" in changed["502.2"]["new"]["ruleText"]
+    assert "508.3f" not in changed and "118.3c" not in changed and "720.5" not in changed
+    moved = {m["from"] for m in body["moves"]} | {m["to"] for m in body["moves"]}
+    assert "508.3f" not in moved and len(body["moves"]) == 17
+    assert len(body["changes"]) == 53
+
+
 def test_trace_of_morph_goes_back_through_the_2009_renumbering(server):
     body = server.get("/ar/cr/trace/702.37a").json()
     assert body["ruleNumber"] == "702.37a"
@@ -383,7 +399,16 @@ def test_static_pages_are_compressed_validated_and_cached_by_kind(server, kb):
     assert again.status_code == 304 and again.content == b""
     since = server.get("/en/2025-11-14/702.html", headers={"If-Modified-Since": resp.headers["last-modified"]})
     assert since.status_code == 304
-    # the site's search data (issue 10: no Pagefind bundle, so no content-hashed file left)
+    # the page's style sheet by its content-hashed name: kept a year; the plain name revalidated
+    from comprules.site.urls import static_names
+
+    css = re.search(r'href="((?:\.\./)*static/site\.[0-9a-f]{10}\.css)"', resp.text)
+    assert css and css.group(1).endswith(static_names()["site.css"])
+    hashed = server.get("/static/" + static_names()["site.css"])
+    assert hashed.status_code == 200 and hashed.headers["cache-control"] == "public, max-age=31536000, immutable"
+    assert server.get("/static/site.css").headers["cache-control"] == "no-cache"
+    assert server.get("/static/site.css").content == hashed.content
+    # the site's search data: rewritten by every build, revalidated
     data = server.get("/search/en.js")
     assert data.status_code == 200 and data.headers["cache-control"] == "no-cache"
     assert data.text.startswith('window.CR_SEARCH=window.CR_SEARCH||{};window.CR_SEARCH["en"]=')

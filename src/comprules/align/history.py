@@ -305,7 +305,10 @@ def english_eras(editions: Sequence[Edition]) -> dict:
             except ValueError:  # older than every English edition given
                 continue
         else:
-            out[d.name] = choose_english(d, english)
+            try:
+                out[d.name] = choose_english(d, english)
+            except ValueError:  # no English edition of its era among those given
+                continue
     return out
 
 

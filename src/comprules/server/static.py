@@ -7,9 +7,9 @@
 * gzip for text (HTML, CSS, JS, JSON, XML, SVG) above 1 KB when the client accepts it,
   compressed once per file version and kept (``Vary: Accept-Encoding``).
 * ``Cache-Control``: a year, ``immutable``, for content-hashed files (a name carrying a
-  hex hash of 8 digits or more, as Pagefind's bundle had; the site's own files since
-  issue 10 have none); ``no-cache`` (revalidate, then 304) for the rest, so a rebuild
-  shows at once.
+  hex hash of 8 digits or more, in ``static/``: ``site.1f3a9c0e2b.css``, the names pages
+  link to, :func:`comprules.site.urls.static_names`); ``no-cache`` (revalidate, then 304) for the rest, so a rebuild shows at
+  once.
 * Paths are checked before the file system sees them: NUL bytes, backslashes, ``..``
   and overlong paths are refused (400), and the resolved file must lie inside the site.
 """
@@ -35,7 +35,7 @@ STREAM_ABOVE = 8 * 1024 * 1024
 #: Compressed bodies kept in memory, in bytes.
 GZIP_CACHE_BYTES = 64 * 1024 * 1024
 _COMPRESSIBLE = ("text/", "application/json", "application/javascript", "application/xml", "image/svg+xml")
-_HASHED = re.compile(r"(^|/)pagefind/(fragment|index|filter)/|[._-][0-9a-f]{8,}\.[a-z0-9_]+$")
+_HASHED = re.compile(r"[._-][0-9a-f]{8,}\.[a-z0-9_]+$")
 IMMUTABLE = "public, max-age=31536000, immutable"
 TYPES = {
     ".html": "text/html; charset=utf-8",
@@ -47,11 +47,6 @@ TYPES = {
     ".graphml": "application/xml",
     ".txt": "text/plain; charset=utf-8",
     ".svg": "image/svg+xml",
-    ".pagefind": "application/octet-stream",
-    ".pf_meta": "application/octet-stream",
-    ".pf_index": "application/octet-stream",
-    ".pf_fragment": "application/octet-stream",
-    ".pf_filter": "application/octet-stream",
 }
 
 NOT_FOUND_PAGE = """<!doctype html>
@@ -158,7 +153,7 @@ def serve_file(request: Request, site: Path | None, url_path: str) -> Response:
     etag = f'"{st.st_ino:x}-{st.st_size:x}-{st.st_mtime_ns:x}"'
     headers = {
         "Last-Modified": formatdate(st.st_mtime, usegmt=True),
-        "Cache-Control": IMMUTABLE if _HASHED.search(rel) else "no-cache",
+        "Cache-Control": IMMUTABLE if rel.startswith("static/") and _HASHED.search(rel) else "no-cache",
         "X-Content-Type-Options": "nosniff",
     }
     compressible = ctype.startswith(_COMPRESSIBLE) and 1024 <= st.st_size <= STREAM_ABOVE

@@ -55,7 +55,10 @@ def compare_pairs(
             except ValueError:  # older than every English edition
                 continue
         else:
-            choice = crosslang.choose_english(fr, english)
+            try:
+                choice = crosslang.choose_english(fr, english)
+            except ValueError:  # no English edition of its era among those given
+                continue
         en = by_name[choice.english]
         out.append((fr, en, crosslang.align_languages(fr, en)))
     return out

@@ -408,11 +408,14 @@ class SiteRenderer:
     def copy_static(self, out: Path) -> None:
         dest = out / U.STATIC
         dest.mkdir(parents=True, exist_ok=True)
+        hashed = U.static_names()
         for item in resources.files("comprules.site").joinpath("static").iterdir():
             if item.is_file() and not item.name.startswith("."):
                 data = item.read_bytes()
-                (dest / item.name).write_bytes(data)
-                self.tally.bytes += len(data)
+                # the plain name for links from outside, the hashed one for the pages
+                for name in {item.name, hashed.get(item.name, item.name)}:
+                    (dest / name).write_bytes(data)
+                    self.tally.bytes += len(data)
 
     def copy_data(self, out: Path) -> dict[str, str]:
         """Copy the data exports of the rendered editions (hard links when possible)."""

@@ -10,9 +10,12 @@ sub-folder of a web server. Anchors follow ``DESIGN.md``: the printed rule id
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import posixpath
 import re
 from dataclasses import dataclass, field
+from importlib import resources
 
 from ..model import Edition, Rule
 from ..references import glossary_key
@@ -20,6 +23,21 @@ from ..references import glossary_key
 HOME = "index.html"
 STATIC = "static"
 LATEST = "latest"
+
+
+@functools.cache
+def static_names() -> dict[str, str]:
+    """The site's static files (``site.css``, ``site.js`` …) → the content-hashed names
+    pages link to (``site.1f3a9c0e2b.css``: the first 10 hex digits of the file's SHA-256),
+    so that a server may let browsers keep them a year (``Cache-Control: immutable``) and a
+    new build's pages name new files. Both names are written into ``static/``."""
+    out = {}
+    for item in resources.files("comprules.site").joinpath("static").iterdir():
+        if item.is_file() and not item.name.startswith("."):
+            stem, dot, ext = item.name.rpartition(".")
+            digest = hashlib.sha256(item.read_bytes()).hexdigest()[:10]
+            out[item.name] = f"{stem}.{digest}.{ext}" if dot else f"{item.name}.{digest}"
+    return out
 
 
 def edition_dir(name: str) -> str:
@@ -482,7 +500,8 @@ class Urls:
         return self(HOME)
 
     def static(self, name: str) -> str:
-        return self(f"{STATIC}/{name}")
+        """A static file by its content-hashed name (:func:`static_names`)."""
+        return self(f"{STATIC}/{static_names().get(name, name)}")
 
     def edition(self, name: str) -> str:
         return self(edition_index(name))
