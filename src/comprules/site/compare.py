@@ -315,7 +315,9 @@ def lexicon_rows(site: "SiteRenderer", u: U.Urls) -> list[dict[str, Any]]:
     table = crosslang.lexicon()
     pairs = [(en, fr) for en, frs in table.items() for fr in frs]
     pairs += [key for key in found if key not in set(pairs)]
-    french = [d for d, _, _ in site.compares if d.lang == "fr"]
+    # every French document, paired with an English edition or not (one beside no English
+    # edition of its era still prints its terms)
+    french = [d for d in site.editions if d.lang == "fr"]
     find_en, find_fr = _english_finder(site, u), _document_finder(site, u, french)
     rows: dict[tuple[str, str], dict[str, Any]] = {}
     for en, fr in pairs:
