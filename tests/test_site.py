@@ -873,7 +873,15 @@ def test_home_lists_editions_with_set_names_diffs_and_data(site):
 @pytest.mark.slow
 def test_diff_index_has_every_pair_and_the_2009_renumbering_moves_502_to_702(site):
     assert len(list((site / "diff/en").glob("*/index.html"))) == 73
-    index = read(site / "diff/en/2009-05-01..2009-07-11/index.html")
+    folder = site / "diff/en/2009-05-01..2009-07-11"
+    first = read(folder / "index.html")
+    # the bulletin of the 2009 renumbering is cut into parts (index.html, index-2.html …), each
+    # linked from the others; the counts, sections and "by section" list are on the first
+    parts = [folder / "index.html", *sorted(folder.glob("index-*.html"), key=lambda p: int(p.stem[6:]))]
+    assert len(parts) >= 3 and all(p.stat().st_size <= 150 * 1024 for p in parts)
+    assert all(f'href="{p.name}"' in first for p in parts[1:]) and '<ul class="counts">' in first
+    assert '<ul class="counts">' not in read(parts[1]) and 'rel="next" href="index-2.html"' in first
+    index = "".join(read(p) for p in parts)
     assert re.search(
         r'<a href="../../../en/2009-05-01/502.html">502</a> Keyword Abilities</td><td>→</td>'
         r'<td><a href="../../../en/2009-07-11/702.html">702</a> Keyword Abilities',
@@ -899,6 +907,17 @@ def test_history_of_702_37a_walks_back_to_502_26a_in_2002_10_07(site):
     assert ("renumbered", "702.34a", "2009-07-11") in steps
     assert len(list((site / "history/en").glob("*.html"))) > 3000
     assert max(p.stat().st_size for p in (site / "history/en").glob("*.html")) < 150 * 1024
+
+
+@pytest.mark.slow
+def test_no_page_of_the_site_but_the_one_page_crs_passes_150_kb(site):
+    """Issue 14: every page ≤ 150 KB except all.html; the bulletins of big releases
+    (1,383 typography changes in 2019-07-12, 1,019 moves in 2009-07-11) go on in parts."""
+    big = sorted((p.stat().st_size, str(p.relative_to(site))) for p in site.rglob("*.html") if p.name != "all.html")[
+        -3:
+    ]
+    assert big[-1][0] <= 150 * 1024, big
+    assert len(list((site / "diff/en/2018-07-13..2019-01-25").glob("index-*.html"))) >= 5
 
 
 @pytest.mark.slow
@@ -1123,7 +1142,10 @@ def test_old_edition_pages_say_where_the_rule_is_now(site):
     page = "".join(read(p) for p in sorted((site / "en/2009-05-01").glob("502*.html")))
     # 502.49 Substance was dropped by 2009-07-11
     m = re.search(r'<p id="502\.49a".*?<p class="now">removed in <a href="([^"]+)">2009-07-11</a></p>', page, re.S)
-    assert m and m.group(1).endswith("diff/en/2009-05-01..2009-07-11/index.html#502.49a&gt;")
+    # on the part of the bulletin that lists it, which has that anchor
+    assert m and re.search(r"diff/en/2009-05-01\.\.2009-07-11/index(-\d+)?\.html#502\.49a&gt;$", m.group(1))
+    part = site / "diff/en/2009-05-01..2009-07-11" / m.group(1).rpartition("/")[2].partition("#")[0]
+    assert 'id="502.49a&gt;"' in read(part)
     assert 'class="now"' not in read(site / "en/2026-08-07/702.html")
 
 

@@ -34,6 +34,13 @@ if TYPE_CHECKING:
 
 #: Characters of text per diff page before it is cut into parts.
 DIFF_BUDGET = 100_000
+#: What one part of a bulletin holds, in bytes of rule text (UTF-8) plus :data:`ROW_COST` per
+#: change and :data:`MOVE_COST` per move: a release with more (1,383 typography changes in
+#: 2019-07-12, 1,019 moves in 2009-07-11) goes on in ``index-2.html``, ``index-3.html`` …
+#: so that no page of the site but the one-page CRs passes 150 KB (issue 14).
+BULLETIN_BUDGET = 80_000
+ROW_COST = 250
+MOVE_COST = 110
 ORDER = ("renumbered", "edited", "added", "removed", "split", "merged", "kept")
 #: The bulletin's groups, in order: (label key, group name).
 GROUPS = (
@@ -107,7 +114,7 @@ def render_diff(site: "SiteRenderer", out: Path, old: Edition, new: Edition) -> 
     for r in rows:
         if r.facet != "unchanged":
             groups.setdefault(section_of(r.new if r.new is not None else r.old), []).append(r)
-    pages = []
+    pages: list[dict[str, Any]] = []
     ordered = sorted(groups, key=sort_key)
     for k, number in enumerate(ordered):
         changed = [r for r in groups[number] if r.facet != "moved"]
@@ -155,15 +162,6 @@ def render_diff(site: "SiteRenderer", out: Path, old: Edition, new: Edition) -> 
             }
         )
     u = U.Urls(index_path)
-    texts = DiffText(site, index_path, old, new, mapping)
-    bulletin: dict[str, list[dict[str, Any]]] = {}
-    moves = []
-    for r in rows:
-        group = group_of(r.facet)
-        if group == "moves":
-            moves.append(_move_view(site, r, old, new, u))
-        elif group is not None:
-            bulletin.setdefault(group, []).append(_row_view(site, r, old, new, u, kinds, texts, inline=True))
     moved = [s for s in sections if s.kind not in ("kept", "edited")]
     section_rows = []
     for s in moved:
@@ -190,40 +188,148 @@ def render_diff(site: "SiteRenderer", out: Path, old: Edition, new: Edition) -> 
         for s in sections
         if s.old and s.new and s.old == s.new and plain(s.old_title or "") != plain(s.new_title or "")
     ]
-    glossary = _glossary_views(site, u, texts, old, new, mapping)
+    # every part lies in the release's folder: links made for index.html hold on each part
+    glossary = _glossary_views(site, u, DiffText(site, index_path, old, new, mapping), old, new, mapping)
     prev_pair = site.lineage.previous.get(old.name)
     next_pair = next((n for n, p in site.lineage.previous.items() if p == new.name), None)
     counts = Counter(r.facet for r in rows if r.facet != "unchanged")
-    html = site.templates["diff_index"].render(
-        lang=new.lang,
-        t=t,
-        u=u,
-        goto=None,
-        kinds=kinds,
-        title=f"{t['changes']} — {edition_label(old)} → {edition_label(new)}",
-        old=_ed(old, site),
-        new=_ed(new, site),
-        counts=[(f, facet_label(f, kinds), counts[f]) for f in _facet_order(counts)],
-        groups=[(key, t[label], bulletin[key]) for label, key in GROUPS if bulletin.get(key)],
-        moves=moves,
-        glossary=glossary,
-        sections=section_rows,
-        renamed=renamed,
-        pages=pages,
-        all_diffs=u(U.diff_index()),
-        compare=_compare_form(site, u, old, new),
-        prev={"href": u(U.diff_page(prev_pair, old.name)), "label": f"{_date(prev_pair)} → {_date(old.name)}"}
-        if prev_pair
-        else None,
-        next={"href": u(U.diff_page(new.name, next_pair)), "label": f"{_date(new.name)} → {_date(next_pair)}"}
-        if next_pair
-        else None,
-    )
-    site.write(out, index_path, html)
+    chunks, used = _bulletin_parts(old, new, rows)
+    # the glossary's changes after the rules' (the rules' parts stay where bulletin_href says)
+    glossaries: list[dict[str, list[dict[str, Any]]]] = [{} for _ in chunks]
+    for k, g in enumerate(_glossary_parts(glossary, used)):
+        if k == 0:
+            glossaries[-1] = g
+        else:
+            chunks.append([])
+            glossaries.append(g)
+    paths = [bulletin_page(old.name, new.name, k + 1) for k in range(len(chunks))]
+    for k, chunk in enumerate(chunks):
+        path = paths[k]
+        u = U.Urls(path)
+        texts = DiffText(site, path, old, new, mapping)
+        bulletin: dict[str, list[dict[str, Any]]] = {}
+        moves = []
+        for group, r in chunk:
+            if group == "moves":
+                moves.append(_move_view(site, r, old, new, u))
+            else:
+                bulletin.setdefault(group, []).append(_row_view(site, r, old, new, u, kinds, texts, inline=True))
+        first = k == 0
+        html = site.templates["diff_index"].render(
+            lang=new.lang,
+            t=t,
+            u=u,
+            goto=None,
+            kinds=kinds,
+            title=f"{t['changes']} — {edition_label(old)} → {edition_label(new)}"
+            + (f" ({t['part']} {k + 1}/{len(chunks)})" if len(chunks) > 1 else ""),
+            old=_ed(old, site),
+            new=_ed(new, site),
+            counts=[(f, facet_label(f, kinds), counts[f]) for f in _facet_order(counts)] if first else [],
+            groups=[(key, t[label], bulletin[key]) for label, key in GROUPS if bulletin.get(key)],
+            moves=moves,
+            glossary=glossaries[k],
+            sections=section_rows if first else [],
+            renamed=renamed if first else [],
+            pages=pages if first else [],
+            part=(k + 1, len(chunks)) if len(chunks) > 1 else None,
+            parts=[u(p) for p in paths] if len(chunks) > 1 else [],
+            all_diffs=u(U.diff_index()),
+            compare=_compare_form(site, u, old, new) if first else None,
+            prev={"href": u(U.diff_page(prev_pair, old.name)), "label": f"{_date(prev_pair)} → {_date(old.name)}"}
+            if prev_pair
+            else None,
+            next={"href": u(U.diff_page(new.name, next_pair)), "label": f"{_date(new.name)} → {_date(next_pair)}"}
+            if next_pair
+            else None,
+        )
+        site.write(out, path, html)
 
 
 def _date(name: str) -> str:
     return name.partition("/")[2]
+
+
+def bulletin_page(old: str, new: str, part: int) -> str:
+    """Part ``part`` (1, 2 …) of a release's bulletin: ``index.html``, ``index-2.html`` …"""
+    return U.diff_page(old, new, None if part == 1 else f"index-{part}")
+
+
+def bulletin_items(rows: list[RuleChange]) -> list[tuple[str, RuleChange]]:
+    """The bulletin's entries in its order: (group, row) for each group of :data:`GROUPS`,
+    then ``("moves", row)`` for each pure move."""
+    by_group: dict[str, list[RuleChange]] = {}
+    for r in rows:
+        group = group_of(r.facet)
+        if group is not None:
+            by_group.setdefault(group, []).append(r)
+    items = [(key, r) for _label, key in GROUPS for r in by_group.get(key, [])]
+    return items + [("moves", r) for r in by_group.get("moves", [])]
+
+
+def anchor_of(r: RuleChange) -> str:
+    """The id of a change's block or move's row on a diff page: ``502.26a>702.34a``."""
+    return f"{r.old or ''}>{r.new or ''}"
+
+
+def bulletin_parts(old: Edition, new: Edition, rows: list[RuleChange]) -> list[list[tuple[str, RuleChange]]]:
+    """The bulletin's entries (:func:`bulletin_items`) cut into parts of at most
+    :data:`BULLETIN_BUDGET` (a part holds one entry at least). A pure function of the two
+    editions and the alignment, so that a page linking to an entry (a history page's
+    "removed in") finds its part without the bulletin being rendered first."""
+    return _bulletin_parts(old, new, rows)[0]
+
+
+def _bulletin_parts(
+    old: Edition, new: Edition, rows: list[RuleChange]
+) -> tuple[list[list[tuple[str, RuleChange]]], int]:
+    """:func:`bulletin_parts` and what its last part has used of the budget."""
+    parts: list[list[tuple[str, RuleChange]]] = [[]]
+    used = 0
+    for group, r in bulletin_items(rows):
+        if group == "moves":
+            cost = MOVE_COST
+        else:
+            o = old.get(r.old) if r.old else None
+            n = new.get(r.new) if r.new else None
+            # bytes, as the page weighs them (a Han character is three)
+            cost = ROW_COST + max(len(content(o, old.lang).encode()), len(content(n, new.lang).encode()))
+        if parts[-1] and used + cost > BULLETIN_BUDGET:
+            parts.append([])
+            used = 0
+        parts[-1].append((group, r))
+        used += cost
+    return parts, used
+
+
+def _glossary_parts(glossary: dict[str, list[dict[str, Any]]], used: int) -> list[dict[str, list[dict[str, Any]]]]:
+    """The glossary's changes (``added``, ``changed``, ``removed``) cut as the bulletin's
+    entries, the first part filling what the last part of the rules left."""
+    parts: list[dict[str, list[dict[str, Any]]]] = [{}]
+    for kind in ("added", "changed", "removed"):
+        for g in glossary.get(kind, []):
+            cost = ROW_COST + len(str(g.get("html", "")).encode())
+            if parts[-1] and used + cost > BULLETIN_BUDGET:
+                parts.append({})
+                used = 0
+            parts[-1].setdefault(kind, []).append(g)
+            used += cost
+    return parts
+
+
+def bulletin_href(site: "SiteRenderer", u: U.Urls, old: str, new: str, anchor: str) -> str:
+    """The link to an entry of the bulletin ``old`` → ``new``, on the part that holds it
+    (its first part when no entry has that anchor)."""
+    cache = site.__dict__.setdefault("_bulletin_parts", {})
+    part_of = cache.get((old, new))
+    if part_of is None:
+        alignment = site.alignments.get((old, new))
+        part_of = {}
+        if alignment is not None:
+            parts = bulletin_parts(site.by_name[old], site.by_name[new], list(alignment.rules))
+            part_of = {anchor_of(r): k + 1 for k, part in enumerate(parts) for _g, r in part}
+        cache[(old, new)] = part_of
+    return u(bulletin_page(old, new, part_of.get(anchor, 1))) + "#" + anchor
 
 
 def _facet_order(counts: Counter) -> list[str]:

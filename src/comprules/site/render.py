@@ -885,11 +885,13 @@ class _EditionPages:
             rows = alignment.forward.get(old_id, []) if alignment is not None else []
             row = rows[0] if rows else None
             anchor = f"{old_id}>{row.new or ''}" if row is not None else f"{old_id}>"
+            from .changes import bulletin_href
+
             return {
                 "removed": gone.partition("/")[2],
                 "into": row.new if row is not None else None,
                 "kind": row.kind if row is not None else "removed",
-                "href": u(U.diff_page(last, gone)) + "#" + anchor,
+                "href": bulletin_href(self.site, u, last, gone, anchor),
             }
         path = self.site.place(latest.name, key)
         return {"number": key, "href": u(path) if path else None, "date": latest.name.partition("/")[2]}
