@@ -497,16 +497,34 @@ def test_a_folder_that_is_not_a_knowledge_base_is_refused_in_one_line(tmp_path):
     ]
 
 
+#: Files of the site in the knowledge base both before and after the rebuild of
+#: :func:`test_a_rebuild_is_picked_up_without_restart_and_never_half_of_each`.
+BOTH = [
+    "/index.html",
+    "/",
+    "/en/latest/",
+    "/en/2002-10-07/",
+    "/en/2001-09-24/index.html",
+    "/static/site.js",
+    "/search.html",
+    "/en/latest/index.html",
+]
+
+
 def test_a_rebuild_is_picked_up_without_restart_and_never_half_of_each(tmp_path, en_dir):
     """While ``build`` swaps index/, data/ and site/ in turn, a search of the new edition is
     refused by the old knowledge base's names (400 "no edition") or answered by the new
-    one (200); the index's own "unknown edition" (new names, old index) never shows."""
+    one (200); the index's own "unknown edition" (new names, old index) never shows. The
+    site's files present before and after are never 404 while the build deletes the old
+    site (200 from the old or the new one, or 503 with Retry-After), each answer with
+    its generation's name."""
     from comprules.build import build
 
     kb = tmp_path / "kb"
     build([en_dir / "2001-09-24.txt", en_dir / "2002-10-07.txt"], kb)
     proc, base, _ = start_server(kb)
     seen: list[tuple[int, str]] = []
+    pages: list[tuple[str, int, str | None, str | None]] = []
     stop_flag = threading.Event()
 
     def hammer() -> None:
@@ -515,24 +533,302 @@ def test_a_rebuild_is_picked_up_without_restart_and_never_half_of_each(tmp_path,
                 r = client.get("/api/v1/search", params={"q": "morph", "edition": "en/2003-03-15"})
                 seen.append((r.status_code, r.text[:300]))
 
+    def browse() -> None:
+        with httpx.Client(base_url=base, timeout=30) as client:
+            while not stop_flag.is_set():
+                for path in BOTH:
+                    r = client.get(path)
+                    pages.append(
+                        (path, r.status_code, r.headers.get("x-comprules-generation"), r.headers.get("retry-after"))
+                    )
+
     try:
         assert httpx.get(base + "/api/v1/editions").json()["editions"][-1]["name"] == "en/2002-10-07"
-        thread = threading.Thread(target=hammer)
-        thread.start()
+        before = httpx.get(base + "/index.html").headers["x-comprules-generation"]
+        threads = [threading.Thread(target=hammer), threading.Thread(target=browse)]
+        for thread in threads:
+            thread.start()
         try:
             build([en_dir / "2001-09-24.txt", en_dir / "2002-10-07.txt", en_dir / "2003-03-15.txt"], kb)
             time.sleep(0.5)
         finally:
             stop_flag.set()
-            thread.join()
+            for thread in threads:
+                thread.join()
         names = [e["name"] for e in httpx.get(base + "/api/v1/editions").json()["editions"]]
         assert names[-1] == "en/2003-03-15"
-        assert "2003-03-15" in httpx.get(base + "/index.html").text
+        after = httpx.get(base + "/index.html")
+        assert "2003-03-15" in after.text and after.headers["x-comprules-generation"] != before
         assert seen and seen[-1][0] == 200
         for status, text in seen:
             assert status in (200, 400, 503), text
             if status == 400:
                 assert "2003-03-15" in text and "in the index" not in text
+        assert pages and {p[2] for p in pages} >= {before, after.headers["x-comprules-generation"]}
+        wrong = [p for p in pages if p[1] not in (200, 503) or (p[1] == 503 and p[3] != "1") or not p[2]]
+        assert not wrong, wrong[:10]
     finally:
         stop(proc)
         shutil.rmtree(kb, ignore_errors=True)
+
+
+# ---------------------------------------------------------------------------
+# What a bot author found (QA of issue 11): each case failed before its fix
+
+
+def raw_response(base: str, request: bytes) -> tuple[int, dict[str, str], bytes]:
+    """Send ``request`` (a whole HTTP/1.1 request head, bytes as they are); (status, headers, body)."""
+    host, port = base.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=10) as sock:
+        sock.sendall(request)
+        data = b""
+        while chunk := sock.recv(65536):
+            data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = {k.strip().lower(): v.strip() for k, _, v in (line.partition(":") for line in lines[1:])}
+    return int(lines[0].split()[1]), headers, body
+
+
+@pytest.mark.parametrize(
+    "target",
+    [b"/%5c", b"/en/%5c..%5cindex.html", b"/a\\b.html", b"/en/%09", b"/en/%0a", b"/en/%0d%0a", b"/en/latest/%0d"],
+)
+def test_backslashes_and_control_characters_are_400_with_the_generation(server, target):
+    request = b"GET " + target + b" HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+    status, headers, body = raw_response(str(server.base_url), request)
+    assert status == 400, target
+    assert headers["content-type"].startswith("text/html") and b"Bad path" in body
+    assert headers.get("x-comprules-generation") == server.get("/").headers["x-comprules-generation"]
+
+
+@pytest.mark.parametrize("method", ["POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "PROPFIND"])
+def test_every_other_method_on_the_site_is_one_405_with_allow(server, method):
+    resp = server.request(method, "/index.html")
+    assert resp.status_code == 405 and resp.headers["allow"] == "GET, HEAD"
+    assert resp.headers["content-type"].startswith("text/html") and "x-comprules-generation" in resp.headers
+
+
+@pytest.mark.parametrize(
+    "accept, gz",
+    [
+        ("gzip", True),
+        ("gzip;q=0", False),
+        ("gzip; q=0.0", False),
+        ("deflate, gzip;q=0.5", True),
+        ("*", True),
+        ("*;q=0", False),
+        ("br, gzip;q=0, *;q=1", False),
+        ("identity", False),
+    ],
+)
+def test_gzip_only_when_the_client_accepts_it_by_its_q_value(server, accept, gz):
+    resp = server.get("/en/2025-11-14/702.html", headers={"Accept-Encoding": accept})
+    assert resp.status_code == 200 and 'id="702.37a"' in resp.text
+    assert (resp.headers.get("content-encoding") == "gzip") is gz, accept
+
+
+def test_the_ar_root_is_academy_ruins_word_for_word(server):
+    want = {
+        "detail": "This is the root of the Academy Ruins API. "
+        "You can find the documentation at https://api.academyruins.com/docs"
+    }
+    for path in ("/ar", "/ar/"):
+        resp = server.get(path)
+        assert resp.status_code == 400 and resp.json() == want, path
+        assert "comprules" in resp.headers["x-comprules-note"] and resp.headers["access-control-allow-origin"] == "*"
+
+
+def test_api_root_with_or_without_slash_goes_to_the_docs_and_pages_link_an_icon(server):
+    for path in ("/api/v1", "/api/v1/"):
+        resp = server.get(path)
+        assert resp.status_code == 307 and resp.headers["location"] == "/api/v1/docs", path
+    from comprules.site.urls import static_names
+
+    page = server.get("/en/2025-11-14/702.html").text
+    icon = re.search(r'<link rel="icon" type="image/svg\+xml" href="((?:\.\./)*static/([^"]+))"', page)
+    assert icon and icon.group(2) == static_names()["favicon.svg"]
+    served = server.get("/static/" + icon.group(2))
+    assert served.status_code == 200 and served.headers["content-type"] == "image/svg+xml"
+    assert served.text.startswith("<svg")
+
+
+def test_a_day_whose_edition_is_not_built_is_one_whole_sentence(server, kb):
+    resp = server.get("/api/v1/rules/100.1", params={"edition": "2020-01-01"})
+    detail = resp.json()["detail"]
+    assert resp.status_code == 400
+    assert detail == (  # 2019-10-04 was an update without a set (editions.toml)
+        "the edition in force on 2020-01-01 is en/2019-10-04, which is not built (nearest: en/2009-07-11 "
+        "(Magic 2010, M10); en/2024-07-30 (Bloomburrow, BLB); `comprules editions` lists all 5)"
+    )
+    result = CliRunner().invoke(main, ["show", "100.1", "--edition", "2020-01-01", "--kb", str(kb)])
+    assert result.exit_code == 2 and f"which is not built in {kb} (nearest: en/2009-07-11" in result.output
+
+
+def test_an_unknown_language_is_refused_alike_on_every_route(server):
+    line = "no edition in language 'xx' (languages: en)"
+    for path, params in [
+        ("/api/v1/editions", {}),
+        ("/api/v1/rules/100.1", {}),
+        ("/api/v1/search", {"q": "trample"}),
+        ("/api/v1/diff", {}),
+        ("/api/v1/glossary", {}),
+    ]:
+        resp = server.get(path, params={**params, "lang": "xx"})
+        assert (resp.status_code, resp.json()) == (400, {"detail": line}), path
+    for path in ("/ar/metadata/cr", "/ar/metadata/cr-diffs", "/ar/diff/cr", "/ar/cr/100.1", "/ar/file/cr/BLB"):
+        resp = server.get(path, params={"lang": "xx"})
+        assert (resp.status_code, resp.json()) == (422, {"detail": line}), path
+    result = CliRunner().invoke(main, ["search", "trample", "--lang", "xx", "--kb", "/nonexistent-kb"])
+    assert "unknown language 'xx' (use en, fr, zh or any)" in result.output or result.exit_code == 2
+
+
+def test_a_malformed_section_is_400_for_diff_as_for_search(server, kb):
+    line = "bad section 'abc' (a section such as 702, or a chapter such as 7)"
+    for path, params in [("/api/v1/diff", {"section": "abc"}), ("/api/v1/search", {"q": "x", "section": "abc"})]:
+        resp = server.get(path, params=params)
+        assert (resp.status_code, resp.json()) == (400, {"detail": line}), path
+    result = CliRunner().invoke(main, ["diff", "BLB", "FDN", "--section", "abc", "--kb", str(kb)])
+    assert result.exit_code == 2 and line in result.output
+    assert server.get("/api/v1/diff", params={"old": "BLB", "new": "FDN", "section": "702."}).status_code == 200
+
+
+def test_after_an_error_the_keep_alive_connection_answers_again(server):
+    """An error answer ends its request, not the connection: the next request on the
+    same connection is answered (a 500 once closed it, and a client's next request was reset)."""
+    host, port = str(server.base_url).removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=10) as sock:
+        for target in (b"/ar/cr/999.99", b"/ar/cr/100.1?edition=nowhere", b"/ar/cr/100.1"):
+            sock.sendall(b"GET " + target + b" HTTP/1.1\r\nHost: x\r\n\r\n")
+            data = b""
+            while b"\r\n\r\n" not in data:
+                data += sock.recv(65536)
+            head, _, body = data.partition(b"\r\n\r\n")
+            length = int(re.search(rb"content-length: (\d+)", head, re.I).group(1))
+            while len(body) < length:
+                body += sock.recv(65536)
+            assert head.startswith(b"HTTP/1.1 "), target
+        assert json.loads(body)["ruleNumber"] == "100.1"
+
+
+def test_data_files_named_with_a_source_hash_are_revalidated_not_immutable(tmp_path):
+    """Only content-hashed names under static/ are kept a year: a seed's data file
+    (data/fr/004_99dc3338bd3ea994.json: the hash is of its source, the file changes with
+    comprules) is revalidated."""
+    from starlette.requests import Request
+
+    from comprules.server.static import serve_file
+
+    (tmp_path / "data" / "fr").mkdir(parents=True)
+    (tmp_path / "index.html").write_text("<!doctype html>", encoding="utf-8")
+    (tmp_path / "data" / "fr" / "004_99dc3338bd3ea994.json").write_text("{}", encoding="utf-8")
+    (tmp_path / "static").mkdir()
+    (tmp_path / "static" / "site.1f3a9c0e2b.css").write_text("body{}", encoding="utf-8")
+
+    def get(path: str):
+        scope = {"type": "http", "method": "GET", "path": path, "query_string": b"", "headers": []}
+        return serve_file(Request(scope), tmp_path, path)
+
+    assert get("/data/fr/004_99dc3338bd3ea994.json").headers["cache-control"] == "no-cache"
+    assert get("/static/site.1f3a9c0e2b.css").headers["cache-control"] == "public, max-age=31536000, immutable"
+
+
+@pytest.mark.parametrize(
+    "workers, sig, code", [(1, signal.SIGINT, 130), (2, signal.SIGINT, 130), (2, signal.SIGTERM, 143)]
+)
+def test_serve_stops_on_a_signal_with_one_line_and_128_plus_it_whatever_the_workers(kb, workers, sig, code):
+    proc, base, lines = start_server(kb, "--workers", str(workers))
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:  # every worker answers
+            try:
+                if httpx.get(base + "/ar/cr/100.1", timeout=5).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.2)
+        children = _children(proc.pid)
+        proc.send_signal(sig)
+        rest = proc.communicate(timeout=30)[1]
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == code
+    assert rest.strip().splitlines() == ["comprules: interrupted"]
+    time.sleep(0.5)
+    left = [pid for pid in children if _state(pid) is not None]
+    assert not left, [(pid, _state(pid)) for pid in left]  # no worker, no resource tracker, running or defunct
+
+
+def _children(pid: int) -> list[int]:
+    out = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            out.append(int(stat.parent.name))
+    return out
+
+
+def _state(pid: int) -> str | None:
+    try:
+        return (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return None
+
+
+# Editions of 2026 and their Chinese translations, a French seed: data only
+
+
+@pytest.fixture(scope="module")
+def langs_server(tmp_path_factory, en_dir, zh_dir, seeds_dir):
+    from comprules.build import build
+
+    root = tmp_path_factory.mktemp("langs") / "kb"
+    sources = [en_dir / f"{d}.txt" for d in ("2026-02-27", "2026-04-17", "2026-06-19", "2026-08-07")]
+    sources += [zh_dir / f"{d}.txt" for d in ("2026-02-27", "2026-04-17")]
+    build([*sources, seeds_dir / "000_f51ad62258817a66.txt"], root, only=("data",))
+    proc, base, _ = start_server(root)
+    try:
+        with httpx.Client(base_url=base, timeout=120) as client:
+            yield client, root
+    finally:
+        stop(proc)
+
+
+def test_the_chinese_editions_have_their_diff_and_a_fragment_none(langs_server):
+    """/ar/diff/cr?edition=zh/2026-04-17 (once a 500): the diff of the Chinese editions, as
+    /ar/cr takes a Chinese edition by ?edition= alone; a French fragment has no diff (404)."""
+    server, kb = langs_server
+    body = server.get("/ar/diff/cr", params={"edition": "zh/2026-04-17"}).json()
+    assert (body["creationDay"], body["sourceCode"], body["destCode"]) == ("2026-04-17", "TMT", "SOS")
+    assert body["changes"] and all(set(c) == {"old", "new"} for c in body["changes"])
+    english = server.get("/ar/diff/cr", params={"edition": "en/2026-04-17"}).json()
+    assert {(c["new"] or c["old"])["ruleNumber"] for c in english["changes"]} != set() and english != body
+    assert server.get("/ar/diff/cr", params={"lang": "zh"}).json() == body  # the latest Chinese diff
+    fragment = server.get("/ar/diff/cr", params={"edition": "fr/000_f51ad62258817a66"})
+    assert fragment.status_code == 404
+    assert fragment.json() == {"detail": "No diff between these set codes found", "old": None, "new": None}
+
+
+def test_a_chinese_rule_has_its_english_twin_as_in_the_command_line(langs_server):
+    server, kb = langs_server
+    resp = server.get("/api/v1/rules/702.19a", params={"edition": "zh/2026-04-17"})
+    assert resp.status_code == 200
+    assert resp.json() == cli_json("show", "702.19a", "--edition", "zh/2026-04-17", "--kb", str(kb))
+    assert resp.json()["twin"]["text"].startswith("Trample is a static ability")
+
+
+def test_the_2026_sets_have_their_codes_and_the_hobbit_none_yet(langs_server):
+    server, kb = langs_server
+    data = server.get("/ar/metadata/cr").json()["data"]
+    assert [(d["creationDay"], d["setCode"], d["setName"]) for d in data] == [
+        ("2026-08-07", None, "The Hobbit"),
+        ("2026-06-19", "MSH", "Marvel Super Heroes"),
+        ("2026-04-17", "SOS", "Secrets of Strixhaven"),
+        ("2026-02-27", "TMT", "Teenage Mutant Ninja Turtles"),
+    ]
+    assert "Magic 2010" not in server.get("/ar/file/cr/sos").text[:200]
+    assert "effective as of April 17, 2026" in server.get("/ar/file/cr/sos").text[:200]

@@ -168,6 +168,15 @@ class KnowledgeBase:
         """The languages of the knowledge base, sorted."""
         return sorted({e.lang for e in self.editions})
 
+    def check_language(self, lang: str | None) -> None:
+        """Raise :class:`UsageError` when ``lang`` (``None``: any) is not a language of
+        the knowledge base, naming those it holds."""
+        langs = self.languages()
+        if lang is not None and lang not in langs:
+            raise UsageError(
+                f"no edition in language {lang!r} in {self.root} (languages: {', '.join(langs) or 'none'})"
+            )
+
     def latest(self, lang: str) -> EditionInfo | None:
         """The latest dated edition of a language."""
         dated = [e for e in self.editions if e.lang == lang and e.kind == "edition" and e.effective]
@@ -186,10 +195,7 @@ class KnowledgeBase:
         candidates when several do.
         """
         langs = self.languages()
-        if lang is not None and lang not in langs:
-            raise UsageError(
-                f"no edition in language {lang!r} in {self.root} (languages: {', '.join(langs) or 'none'})"
-            )
+        self.check_language(lang)
         pool = [e for e in self.editions if lang is None or e.lang == lang]
         spec = None if spec is None else spec.strip()
         if not spec or spec == "latest":
@@ -266,7 +272,7 @@ class KnowledgeBase:
                 head = (
                     f"the edition in force on {iso} is en/{in_force}"
                     + (f" ({label})" if label else "")
-                    + f", which is not {where}"
+                    + f", which is not built {where}"
                 )
             elif not before:
                 head = f"no edition {where} was in force on {iso}"

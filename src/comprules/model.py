@@ -38,6 +38,16 @@ def number_kind(number: str) -> str:
     return "subrule" if m.group(4) else "rule"
 
 
+def section_filter(section: object) -> str:
+    """The section (``702``) or chapter (``7``) a search or diff is restricted to, from
+    ``section`` as a user wrote it (``702.`` too). Raises :class:`ValueError` with the
+    one-line message for anything else (``abc``, ``70``, ``702.1``)."""
+    text = str(section).strip().rstrip(".")
+    if not (text.isdigit() and len(text) in (1, 3)):
+        raise ValueError(f"bad section {text!r} (a section such as 702, or a chapter such as 7)")
+    return text
+
+
 def parent_number(number: str) -> str | None:
     """The number one level up: ``704.5aa`` → ``704.5`` → ``704`` → ``7`` → ``None``."""
     if "¶" in number:

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from ..errors import NotFound, UsageError
-from ..model import Edition
+from ..model import Edition, section_filter
 from .alignment import Alignment, RuleChange, WordChange, align
 
 __all__ = [
@@ -435,8 +435,14 @@ def diff(kb, old: str, new: str, section: str | None = None) -> Alignment:
     (:meth:`.lineage.Lineage.join` over the stored alignments, as the site's "any two
     editions" page joins them in the browser), their words compared directly; else
     computed by :func:`align`. Raises :class:`NotFound` when the section selects
-    nothing, :class:`UsageError` for an unknown edition.
+    nothing, :class:`UsageError` for an unknown edition or a malformed ``section``
+    (:func:`comprules.model.section_filter`).
     """
+    if section:
+        try:
+            section = section_filter(section)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
     if kb is None:
         from ..corpus import parse_file
 

@@ -43,7 +43,7 @@ from whoosh.index import EmptyIndexError, open_dir
 
 from .. import languages
 from ..errors import UsageError
-from ..model import sort_key
+from ..model import section_filter, sort_key
 from . import text as T
 from .documents import FORMAT, GLOSSARY, KINDS, META_FILE, VOCAB_FILE
 from .expand import EXPANSIONS_FILE, Expansions
@@ -396,11 +396,12 @@ def _check_options(lang, section, kind, limit) -> tuple[str | None, str | None, 
     if lang in (None, "any"):
         lang = None
     elif lang not in LANGS:
-        raise UsageError(f"unknown language {lang!r} (use en, fr or any)")
+        raise UsageError(f"unknown language {lang!r} (use {', '.join(LANGS)} or any)")
     if section is not None:
-        section = str(section).strip().rstrip(".")
-        if not (section.isdigit() and len(section) in (1, 3)):
-            raise UsageError(f"bad section {section!r} (a section such as 702, or a chapter such as 7)")
+        try:
+            section = section_filter(section)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
     if kind in (None, "any"):
         kind = None
     elif kind not in KINDS:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import ipaddress
 import os
+import signal
 import socket
 from pathlib import Path
 from typing import Callable
@@ -34,10 +35,14 @@ _ENV = "COMPRULES_SERVE_KB"
 def create_app(kb_dir: Path, *, holder=None):
     """The ASGI application answering from the knowledge base at ``kb_dir``.
 
-    Raises :class:`UsageError` when ``kb_dir`` is not a knowledge base.
+    ``/ar`` and ``/api/v1`` are routed to their applications; every other path (any
+    method, any character: a tab or a line feed in a path is the site's 400, not a
+    router's plain-text 404) to the static site. Raises :class:`UsageError` when
+    ``kb_dir`` is not a knowledge base.
     """
     from starlette.applications import Starlette
     from starlette.requests import Request
+    from starlette.responses import RedirectResponse
     from starlette.routing import Mount, Route
 
     from . import api, ar, static
@@ -45,33 +50,60 @@ def create_app(kb_dir: Path, *, holder=None):
 
     holder = holder or Holder(Path(kb_dir))
 
-    async def site(request: Request):
-        if request.method not in ("GET", "HEAD"):
-            return static.html_error(405, "Only GET and HEAD.")
-        snap = holder.get()
-        response = static.serve_file(request, snap.site, request.url.path)
-        response.headers["X-Comprules-Generation"] = snap.generation
-        return response
+    async def site(scope, receive, send):
+        if scope["type"] != "http":  # a websocket: nothing here speaks it
+            await send({"type": "websocket.close", "code": 1000})
+            return
+        request = Request(scope, receive)
+        response = static.site_response(request, holder)
+        await response(scope, receive, send)
 
     async def ar_root(request: Request):
         return ar.root_response()
 
     async def api_root(request: Request):
-        from starlette.responses import RedirectResponse
-
         return RedirectResponse("/api/v1/docs", status_code=307)
 
     app = Starlette(
         routes=[
             Route("/ar", ar_root),
             Route("/api/v1", api_root),
-            Mount("/ar", app=ar.create(holder)),
-            Mount("/api/v1", app=api.create(holder)),
-            Route("/{path:path}", site, methods=["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"]),
+            Mount("/ar", app=Contained(ar.create(holder))),
+            Mount("/api/v1", app=Contained(api.create(holder))),
         ]
     )
+    app.router.default = site  # every other path, whatever its method or characters
     app.state.holder = holder
     return app
+
+
+class Contained:
+    """An ASGI application whose errors end with the error answer it already sent.
+
+    Starlette answers an unexpected exception with the application's handler (our 500
+    or 503 JSON) and then raises it again for the server to log; uvicorn then closes
+    the connection, and a client's next request on that keep-alive connection is
+    reset. The handler has logged it; once an answer has been sent, the exception
+    stops here.
+    """
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        started = False
+
+        async def tracked(message):
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, receive, tracked)
+        except Exception:
+            if not started:
+                raise
 
 
 def app_from_env():
@@ -133,13 +165,60 @@ def run(
     if workers > 1:
         os.environ[_ENV] = str(kb_dir)
         config = uvicorn.Config("comprules.server:app_from_env", factory=True, workers=workers, **options)
-        from uvicorn.supervisors import Multiprocess
-
-        Multiprocess(config, sockets=[sock]).run()
+        _serve_workers(config, sock)
     else:
         config = uvicorn.Config(create_app(kb_dir), **options)
         uvicorn.Server(config).run(sockets=[sock])
     sock.close()
+
+
+def _serve_workers(config, sock: socket.socket) -> None:
+    """uvicorn's supervisor of ``config.workers`` processes on ``sock``, ended as one
+    process is: SIGINT or SIGTERM raise :class:`~comprules.errors.Interrupted` once the
+    workers have stopped (the command line's one line, exit 130 or 143), and the
+    resource tracker multiprocessing started for them is stopped and reaped (none is
+    left behind, defunct)."""
+    from uvicorn.supervisors import Multiprocess
+
+    from ..errors import Interrupted
+
+    class Supervisor(Multiprocess):
+        stopped_by: int | None = None
+
+        def handle_int(self) -> None:
+            self.stopped_by = self.stopped_by or signal.SIGINT
+            super().handle_int()
+
+        def handle_term(self) -> None:
+            self.stopped_by = self.stopped_by or signal.SIGTERM
+            super().handle_term()
+
+    from uvicorn.supervisors.multiprocess import SIGNALS
+
+    previous = {sig: signal.getsignal(sig) for sig in SIGNALS}
+    supervisor = Supervisor(config, sockets=[sock])  # queues the signals it handles
+    try:
+        supervisor.run()
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+        _stop_resource_tracker()
+    if supervisor.stopped_by is not None:
+        raise Interrupted(supervisor.stopped_by)
+
+
+def _stop_resource_tracker() -> None:
+    """Stop multiprocessing's resource tracker of this process and wait for it (it is
+    a child of ours; left running, it ends after us and stays a zombie where nothing
+    reaps orphans). Its ``_stop`` is private: where it is missing, nothing is done."""
+    try:
+        from multiprocessing import resource_tracker
+
+        stop = getattr(resource_tracker._resource_tracker, "_stop", None)
+        if stop is not None:
+            stop()
+    except Exception:  # noqa: BLE001 - a tracker that cannot be stopped ends with us
+        pass
 
 
 def _http_impl() -> str:

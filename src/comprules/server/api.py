@@ -18,7 +18,7 @@ from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.cors import CORSMiddleware
-from starlette.responses import HTMLResponse
+from starlette.responses import HTMLResponse, RedirectResponse
 
 from .. import kb as kb_module
 from ..errors import NotFound, UsageError
@@ -88,6 +88,10 @@ def create(holder) -> FastAPI:
         log.error("error on %s: %s: %s", request.url.path, type(exc).__name__, exc)
         return error(500, f"internal error ({type(exc).__name__})")
 
+    @app.get("/", include_in_schema=False)
+    async def root():
+        return RedirectResponse("/api/v1/docs", status_code=307)
+
     @app.get("/docs", include_in_schema=False)
     async def docs():
         page = resources.files("comprules.server").joinpath("docs.html").read_text(encoding="utf-8")
@@ -96,6 +100,7 @@ def create(holder) -> FastAPI:
     @app.get("/editions", summary="The editions built (comprules editions --json)")
     async def editions(edition: str | None = EditionQ, lang: str | None = LangQ):
         snap = holder.get()
+        snap.kb.check_language(lang)
         rows = snap.kb.editions
         if edition is not None:
             name = snap.kb.resolve_name(edition, lang=lang)
@@ -109,12 +114,15 @@ def create(holder) -> FastAPI:
     )
     def rule(number: str, edition: str | None = EditionQ, lang: str | None = LangQ):
         snap = holder.get()
-        ed = snap.kb.load(edition, lang=lang)
+        kb = snap.kb
+        ed = kb.load(edition, lang=lang)
         return raw_json(
             snap.remember(
                 ("show", ed.name, number),
                 lambda: encoded(
-                    kb_module.show_rule(ed, number, cites=snap.kb.citations(ed.name), lookup=snap.kb.load).to_json()
+                    kb_module.show_rule(
+                        ed, number, kb.english_twin(ed), cites=kb.citations(ed.name), lookup=kb.load
+                    ).to_json()
                 ),
                 keep=256,
             )
@@ -131,6 +139,8 @@ def create(holder) -> FastAPI:
         limit: int = Query(10, ge=1, le=200),
     ):
         snap = holder.get()
+        if lang != "any":
+            snap.kb.check_language(lang)
         key = ("search", q, edition, all_editions, lang, section, kind, limit)
         return raw_json(
             snap.remember(

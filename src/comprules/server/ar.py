@@ -30,10 +30,12 @@ from .responses import JSON, encoded, error, raw_json
 
 log = logging.getLogger("comprules.server")
 
+#: The root's body, word for word as Academy Ruins answers it (``src/main.py``): a client
+#: may compare it. What comprules adds is in the header :data:`ROOT_NOTE`.
 ROOT_MESSAGE = (
-    "This is the root of the Academy Ruins API (served by comprules). "
-    "The routes are listed at /api/v1/docs of this server."
+    "This is the root of the Academy Ruins API. You can find the documentation at https://api.academyruins.com/docs"
 )
+ROOT_NOTE = "served by comprules; this server's routes: /ar/openapi.json and /api/v1/docs"
 
 EditionQ = Query(
     None, description="edition (any name `comprules editions` lists: date, set name or code); default the latest"
@@ -67,6 +69,10 @@ def create(holder) -> FastAPI:
     async def _unprocessable(request: Request, exc: _Unprocessable):
         return error(422, exc.message)
 
+    @app.exception_handler(UsageError)
+    async def _usage(request: Request, exc: UsageError):
+        return error(422, said(exc))
+
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException):
         return JSON({"detail": exc.detail}, status_code=exc.status_code, headers=getattr(exc, "headers", None))
@@ -83,20 +89,33 @@ def create(holder) -> FastAPI:
         log.error("error %s on %s: %s: %s", error_id, request.url.path, type(exc).__name__, exc)
         return JSON({"detail": "Internal server error", "error_id": error_id}, status_code=500)
 
+    def said(exc: Exception) -> str:
+        """The library's one line, without the server's folder (no need to tell a client)."""
+        return str(exc).replace(f" in {holder.root}", "").replace(str(holder.root), "the knowledge base")
+
     def edition_of(snap, edition: str | None, lang: str | None):
         try:
             return snap.kb.load(edition, lang=lang or ("en" if edition is None else None))
-        except UsageError as exc:  # the library's one line, without the server's folder
-            raise _Unprocessable(
-                str(exc).replace(f" in {holder.root}", "").replace(str(holder.root), "the knowledge base")
-            ) from None
+        except UsageError as exc:
+            raise _Unprocessable(said(exc)) from None
+
+    def language_of(snap, lang: str | None, edition: str | None = None) -> str:
+        """The language a route over several editions answers in: ``lang``, else that of
+        ``edition``, else English; 422 for a language the knowledge base does not hold."""
+        try:
+            snap.kb.check_language(lang)
+            if lang is None and edition is not None:
+                return snap.kb.info(snap.kb.resolve_name(edition)).lang
+        except UsageError as exc:
+            raise _Unprocessable(said(exc)) from None
+        return lang or "en"
 
     def rule_missing(number: str) -> JSON:
         return error(404, "Rule not found", ruleNumber=number)
 
     @app.get("/", include_in_schema=False)
     async def root():
-        return error(400, ROOT_MESSAGE)
+        return root_response()
 
     @app.get("/cr", summary="Every numbered rule of an edition")
     def all_rules(edition: str | None = EditionQ, lang: str | None = LangQ):
@@ -192,7 +211,7 @@ def create(holder) -> FastAPI:
     ):
         snap = holder.get()
         try:
-            name = academy.edition_of_code(snap.kb, set_code, lang or "en")
+            name = academy.edition_of_code(snap.kb, set_code, language_of(snap, lang))
         except NotFound:
             return error(404, "CR not available for this set")
         return raw_file(snap, snap.kb.load(name), format)
@@ -208,10 +227,11 @@ def create(holder) -> FastAPI:
         snap = holder.get()
         if edition is not None:
             edition_of(snap, edition, lang)
+        language = language_of(snap, lang, edition)  # zh/2026-04-17: the Chinese editions' diffs
         try:
             body = snap.remember(
-                ("ar/diff", old and old.lower(), new and new.lower(), nav, edition, lang),
-                lambda: encoded(academy.diff(snap.kb, old, new, nav=nav, lang=lang or "en", edition=edition)),
+                ("ar/diff", old and old.lower(), new and new.lower(), nav, edition, language),
+                lambda: encoded(academy.diff(snap.kb, old, new, nav=nav, lang=language, edition=edition)),
                 keep=16,
             )
         except NotFound:
@@ -220,18 +240,25 @@ def create(holder) -> FastAPI:
 
     @app.get("/metadata/cr", summary="Editions: effective date, set code, set name, newest first")
     async def metadata(lang: str | None = LangQ):
-        return JSON(academy.metadata(holder.get().kb, lang or "en"))
+        snap = holder.get()
+        return JSON(academy.metadata(snap.kb, language_of(snap, lang)))
 
     @app.get("/metadata/cr-diffs", summary="Diffs between consecutive editions, newest first")
     async def diff_metadata(lang: str | None = LangQ):
-        return JSON(academy.diff_metadata(holder.get().kb, lang or "en"))
+        snap = holder.get()
+        return JSON(academy.diff_metadata(snap.kb, language_of(snap, lang)))
 
     return app
 
 
 def root_response() -> Response:
-    """``GET /ar`` (no slash): the root's 400, with CORS as the routes have it."""
-    return JSON({"detail": ROOT_MESSAGE}, status_code=400, headers={"access-control-allow-origin": "*"})
+    """``GET /ar`` and ``/ar/``: the root's 400 with Academy Ruins' own words, CORS as
+    the routes have it, and comprules' note in ``X-Comprules-Note``."""
+    return JSON(
+        {"detail": ROOT_MESSAGE},
+        status_code=400,
+        headers={"access-control-allow-origin": "*", "X-Comprules-Note": ROOT_NOTE},
+    )
 
 
 __all__ = ["create", "root_response", "PlainTextResponse"]

@@ -68,7 +68,7 @@ class Snapshot:
         self.site = site if site is not None and (site / "index.html").is_file() else None
         self.memo: OrderedDict = OrderedDict()
         self._memo_lock = threading.Lock()
-        self.generation = f"{self.key[0]}-{self.key[2]}-{index.name}"
+        self.generation = _generation(self.key)
 
     def _open_dir(self, path: Path) -> Path | None:
         try:
@@ -104,6 +104,12 @@ class Snapshot:
             except OSError:
                 pass
         self._fds = []
+
+
+def _generation(key: tuple) -> str:
+    """The name of a generation (``X-Comprules-Generation``): the inodes of ``data/``
+    and ``site/`` and the index generation's folder name."""
+    return f"{key[0]}-{key[2]}-{os.path.basename(key[1])}"
 
 
 def _key(root: Path) -> tuple:
@@ -167,3 +173,13 @@ class Holder:
 
     def building(self) -> bool:
         return building(self.root)
+
+    def swapped_site(self, snap: Snapshot) -> tuple[Path | None, str] | None:
+        """``(site folder, generation)`` of the knowledge base on disk when its ``site/``
+        is no longer the one ``snap`` opened (a build swapped a new one in, and is
+        deleting the old one, which ``snap`` still reads), else ``None``."""
+        key = _key(self.root)
+        if key[2] is None or key[2] == snap.key[2]:
+            return None
+        site = self.root / "site"
+        return (site if (site / "index.html").is_file() else None), _generation(key)

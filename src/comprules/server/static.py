@@ -1,17 +1,21 @@
 """The static site over HTTP: compression, validators, caching, no listings, a 404 page.
 
-* ``GET``/``HEAD`` only; a folder is answered by its ``index.html`` (a folder without
-  one is 404: no listings), ``/en/latest`` redirects to ``/en/latest/``.
+* ``GET``/``HEAD`` only (any other method: 405 with ``Allow: GET, HEAD``); a folder is
+  answered by its ``index.html`` (a folder without one is 404: no listings),
+  ``/en/latest`` redirects to ``/en/latest/``; every answer names its generation
+  (``X-Comprules-Generation``).
 * ``ETag`` (inode, size, modification time: a rebuilt file gets a new one) and
   ``Last-Modified``; ``If-None-Match`` / ``If-Modified-Since`` give 304.
-* gzip for text (HTML, CSS, JS, JSON, XML, SVG) above 1 KB when the client accepts it,
+* gzip for text (HTML, CSS, JS, JSON, XML, SVG) above 1 KB when the client accepts it
+  (:func:`accepts_gzip`: q values read),
   compressed once per file version and kept (``Vary: Accept-Encoding``).
 * ``Cache-Control``: a year, ``immutable``, for content-hashed files (a name carrying a
   hex hash of 8 digits or more, in ``static/``: ``site.1f3a9c0e2b.css``, the names pages
   link to, :func:`comprules.site.urls.static_names`); ``no-cache`` (revalidate, then 304) for the rest, so a rebuild shows at
   once.
-* Paths are checked before the file system sees them: NUL bytes, backslashes, ``..``
-  and overlong paths are refused (400), and the resolved file must lie inside the site.
+* Paths (decoded, as the request's scope has them) are checked before the file system
+  sees them: NUL bytes, backslashes, control characters and ``..`` are refused (400),
+  overlong paths too (414), and the resolved file must lie inside the site.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ import threading
 from collections import OrderedDict
 from email.utils import formatdate, parsedate_to_datetime
 from pathlib import Path
+from urllib.parse import quote
 
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, RedirectResponse, Response
@@ -52,6 +57,7 @@ TYPES = {
 NOT_FOUND_PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Not found · comprules</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" type="image/svg+xml" href="/static/favicon.svg">
 <style>body{font:16px/1.5 system-ui,sans-serif;max-width:40em;margin:4em auto;padding:0 1em}</style></head>
 <body><h1>Not found</h1><p>There is no page at <code>{path}</code>.</p>
 <p><a href="/index.html">Editions</a> · <a href="/search.html">Search</a> · <a href="/api/v1/docs">API</a></p>
@@ -83,14 +89,76 @@ class _GzipCache:
 _gzip = _GzipCache(GZIP_CACHE_BYTES)
 
 
-def html_error(status: int, message: str, path: str = "") -> HTMLResponse:
+def html_error(status: int, message: str, path: str = "", headers: dict | None = None) -> HTMLResponse:
     """An HTML error page (404 uses the site's ``404.html`` look when there is none)."""
     from html import escape
 
     if status == 404:
-        return HTMLResponse(NOT_FOUND_PAGE.replace("{path}", escape(path)), status_code=404)
+        return HTMLResponse(NOT_FOUND_PAGE.replace("{path}", escape(path)), status_code=404, headers=headers)
     body = f"<!doctype html><meta charset=utf-8><title>{status}</title><h1>{status}</h1><p>{escape(message)}</p>\n"
-    return HTMLResponse(body, status_code=status)
+    return HTMLResponse(body, status_code=status, headers=headers)
+
+
+#: The methods the site answers; any other is 405 with this ``Allow`` (RFC 9110 §15.5.6).
+ALLOW = "GET, HEAD"
+
+
+def site_response(request: Request, holder) -> Response:
+    """The answer of the static site to ``request`` (any method, any path), from the
+    generation ``holder`` (:class:`~comprules.server.state.Holder`) holds, with its
+    ``X-Comprules-Generation``.
+
+    While a build removes the old generation's site (it swapped the new one in and is
+    deleting the old folder), a file gone from the old one is answered from the new
+    one, with the new generation's name; missing from both while the build runs, 503
+    with ``Retry-After: 1``.
+    """
+    path = request.scope["path"]  # decoded: a tab, a line feed or a backslash as they are
+    snap = holder.get()
+    if request.method not in ("GET", "HEAD"):
+        response: Response = html_error(405, "Only GET and HEAD.", headers={"Allow": ALLOW})
+    else:
+        response = serve_file(request, snap.site, path)
+        if response.status_code == 404:
+            swapped = holder.swapped_site(snap)
+            if swapped is not None:
+                fresh, generation = swapped
+                again = serve_file(request, fresh, path)
+                if again.status_code != 404:
+                    again.headers["X-Comprules-Generation"] = generation
+                    return again
+                if holder.building():
+                    response = html_error(
+                        503, "The site is being rebuilt; try again in a moment.", headers={"Retry-After": "1"}
+                    )
+    response.headers["X-Comprules-Generation"] = snap.generation
+    return response
+
+
+def accepts_gzip(header: str | None) -> bool:
+    """Whether ``Accept-Encoding`` ``header`` accepts gzip: ``gzip`` (or ``x-gzip``) with
+    a q value above 0, or else ``*`` with one (RFC 9110 §12.5.3: ``q=0`` is "not
+    acceptable"; a coding not listed is not acceptable unless ``*`` is)."""
+    if not header:
+        return False
+    found: dict[str, float] = {}
+    for item in header.split(","):
+        coding, *params = [part.strip() for part in item.split(";")]
+        q = 1.0
+        for param in params:
+            name, _, value = param.partition("=")
+            if name.strip().lower() == "q":
+                try:
+                    q = float(value.strip())
+                except ValueError:
+                    q = 0.0
+        coding = coding.lower()
+        if coding:
+            found[coding] = max(q, found.get(coding, -1.0))
+    for name in ("gzip", "x-gzip"):
+        if name in found:
+            return found[name] > 0
+    return found.get("*", 0.0) > 0
 
 
 def safe_relative(path: str) -> str | None:
@@ -124,7 +192,8 @@ def _not_modified(request: Request, etag: str, mtime: float) -> bool:
 
 
 def serve_file(request: Request, site: Path | None, url_path: str) -> Response:
-    """The response for ``url_path`` (as in the request, with its leading ``/``) from ``site``."""
+    """The response for ``url_path`` (the request's decoded path, with its leading ``/``)
+    from ``site``."""
     if len(url_path.encode("utf-8", "surrogatepass")) > MAX_PATH:
         return html_error(414, "The address is too long.")
     rel = safe_relative(url_path)
@@ -140,7 +209,7 @@ def serve_file(request: Request, site: Path | None, url_path: str) -> Response:
     if os.path.isdir(target):
         if rel and not url_path.endswith("/"):
             query = request.url.query
-            return RedirectResponse(url_path + "/" + (f"?{query}" if query else ""), status_code=307)
+            return RedirectResponse(quote(url_path) + "/" + (f"?{query}" if query else ""), status_code=307)
         target = target / "index.html"
         try:
             st = os.stat(target)
@@ -159,7 +228,7 @@ def serve_file(request: Request, site: Path | None, url_path: str) -> Response:
     compressible = ctype.startswith(_COMPRESSIBLE) and 1024 <= st.st_size <= STREAM_ABOVE
     if compressible:
         headers["Vary"] = "Accept-Encoding"
-    gz = compressible and "gzip" in request.headers.get("accept-encoding", "")
+    gz = compressible and accepts_gzip(request.headers.get("accept-encoding"))
     if gz:
         etag = etag[:-1] + '-gz"'
     headers["ETag"] = etag

@@ -167,6 +167,9 @@
     if (params.has("edition")) ed.value = params.get("edition");
     if (params.has("kind")) kind.value = params.get("kind");
     var served = /^https?:$/.test(window.location.protocol), api = served ? null : false, seq = 0, timer = null;
+    /* Typing waits this long (ms) before it asks: the server once a word is typed, not on
+       every key (the page's own data answers at once, so it waits less). */
+    var WAIT_SERVER = 150, WAIT_LOCAL = 30, pending = null;
     var engine = window.CRSearch;
 
     function show(result, mine, source) {
@@ -223,7 +226,11 @@
       if (lang.value) p.set("lang", lang.value);
       if (kind.value) p.set("kind", kind.value);
       if (ed.value === "*") p.set("all_editions", "true"); else if (ed.value) p.set("edition", ed.value);
-      fetch(root + "api/v1/search?" + p.toString(), {headers: {Accept: "application/json"}}).then(function (r) {
+      if (pending) pending.abort();  /* a stale question is dropped, not answered late */
+      pending = window.AbortController ? new AbortController() : null;
+      var ask = {headers: {Accept: "application/json"}};
+      if (pending) ask.signal = pending.signal;
+      fetch(root + "api/v1/search?" + p.toString(), ask).then(function (r) {
         if (r.status === 404 || r.status === 405 || r.status === 501) { api = false; throw null; }
         return r.json().then(function (data) {
           if (!r.ok) { list.innerHTML = ""; status.textContent = (data && (data.error || data.detail)) || ("error " + r.status); return; }
@@ -231,10 +238,17 @@
           offline.hidden = true;
           show(data, mine, "server");
         });
-      }).catch(function () { api = false; if (mine === seq) local(text, mine); });
+      }).catch(function (e) {
+        if (mine !== seq || (e && e.name === "AbortError")) return;  /* a newer question is on its way */
+        api = false;
+        local(text, mine);
+      });
     }
     form.addEventListener("submit", function (e) { e.preventDefault(); run(); });
-    q.addEventListener("input", function () { clearTimeout(timer); timer = setTimeout(run, 30); });
+    q.addEventListener("input", function () {
+      clearTimeout(timer);
+      timer = setTimeout(run, api === false ? WAIT_LOCAL : WAIT_SERVER);
+    });
     [lang, ed, kind].forEach(function (s) { s.addEventListener("change", run); });
     if (q.value) run();
   }
