@@ -25,6 +25,7 @@ from pathlib import Path
 import httpx
 import pytest
 from click.testing import CliRunner
+from test_browser import browser  # noqa: F401  (fixture)
 
 from comprules.cli import main
 
@@ -832,3 +833,31 @@ def test_the_2026_sets_have_their_codes_and_the_hobbit_none_yet(langs_server):
     ]
     assert "Magic 2010" not in server.get("/ar/file/cr/sos").text[:200]
     assert "effective as of April 17, 2026" in server.get("/ar/file/cr/sos").text[:200]
+
+
+@pytest.mark.browser
+def test_typing_a_word_on_the_served_search_page_asks_once_not_per_key(browser, server):  # noqa: F811
+    """Typing "hexproof" key by key (40 ms apart, as a quick typist) sent 9 requests to
+    /api/v1/search, one per key; the page now waits for a pause of 150 ms and drops
+    overtaken questions. No page of the site asks for /favicon.ico (it links its icon)."""
+    base = str(server.base_url)
+    context = browser.new_context()
+    asked: list[str] = []
+    missing: list[str] = []
+    context.on("request", lambda r: asked.append(r.url) if "/api/v1/search" in r.url else None)
+    context.on("response", lambda r: missing.append(r.url) if r.status == 404 else None)
+    try:
+        page = context.new_page()
+        page.goto(base + "/search.html")
+        page.type("#q", "hexproof", delay=40)
+        page.wait_for_function(
+            "document.getElementById('status').getAttribute('data-source') === 'server'", timeout=15_000
+        )
+        page.wait_for_timeout(400)
+        assert 1 <= len(asked) <= 2, asked
+        assert "q=hexproof" in asked[-1]
+        top = server.get("/api/v1/search", params={"q": "hexproof"}).json()["hits"][0]["number"]
+        assert page.locator("#results li").first.get_attribute("data-number") == top  # the last word's answer
+        assert not missing, missing
+    finally:
+        context.close()
