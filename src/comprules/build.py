@@ -107,12 +107,13 @@ def claim(kb: Path) -> list[str]:
     """Make sure ``kb`` is a folder comprules may write into; what was done.
 
     A new or empty folder gets the :data:`MARKER` file; a folder with the marker is
-    a knowledge base. A folder holding only what comprules writes, with a
-    ``data/editions.json``, is a knowledge base built before the marker existed: it
-    gets the marker too. Anything else is refused with
-    :class:`~comprules.errors.UsageError` before anything is written, moved or
-    deleted (a build swaps data/ and site/ whole, so a user's ``data/important.txt``
-    would go).
+    a knowledge base. A folder built before the marker existed is recognised only when
+    it holds nothing but ``data/``, ``index/``, ``site/`` and comprules' dot-files, and
+    its ``data/`` is a real build's (:func:`unexpected_data_file`): it gets the marker
+    too. Anything else is refused with :class:`~comprules.errors.UsageError` naming the
+    folder and the first file comprules did not write, before anything is written,
+    moved or deleted (a build swaps data/ and site/ whole, so a user's
+    ``data/important.txt`` would go).
     """
     from .errors import UsageError
 
@@ -124,12 +125,13 @@ def claim(kb: Path) -> list[str]:
     if kb.is_dir():
         names = sorted(p.name for p in kb.iterdir())
         outputs = [n for n in names if n in ("data", "index", "site")]
-        legacy = all(_is_own(n) for n in names) and (not outputs or (kb / "data" / "editions.json").is_file())
-        if names and not legacy:
-            shown = ", ".join(names[:4]) + (", …" if len(names) > 4 else "")
+        foreign = next((n for n in names if not _is_own(n)), None)
+        if foreign is None and outputs:
+            foreign = unexpected_data_file(kb / "data")
+        if foreign is not None:
             raise UsageError(
-                f"{kb} is not a comprules knowledge base (no {MARKER} file) and is not empty "
-                f"({shown}): nothing in it was changed; give --kb an empty or new folder"
+                f"{kb} is not a comprules knowledge base (no {MARKER} file) and holds {foreign}, "
+                "which comprules did not write: nothing in it was changed; give --kb an empty or new folder"
             )
         done = ["marked an existing knowledge base"] if outputs else []
     else:
@@ -137,6 +139,50 @@ def claim(kb: Path) -> list[str]:
         done = []
     (kb / MARKER).write_text(_MARKER_TEXT, encoding="utf-8")
     return done
+
+
+def data_files(data: Path) -> set[str] | None:
+    """The files a build writes into ``data``, relative to it, as its own manifests name
+    them (:func:`write_data`, :func:`~comprules.align.history.write_alignments`);
+    ``None`` when ``data/editions.json`` is not a manifest comprules writes (not JSON,
+    no ``editions``, an empty list, a row without its keys).
+
+    ``editions.json``, ``.inputs.json``, ``graph.graphml``; per manifest row its export
+    (``en/2026-08-07.json``) and graph part (``graph/en/2026-08-07.json``);
+    ``alignments/index.json``, ``alignments/lexicon.json`` and every alignment that
+    index lists.
+    """
+    rows = _read_json(data / "editions.json").get("editions")
+    keys = {"name", "lang", "kind", "title", "effective", "path"}
+    if not isinstance(rows, list) or not rows or not all(isinstance(r, dict) and keys <= r.keys() for r in rows):
+        return None
+    own = {"editions.json", INPUTS, "graph.graphml", "alignments/index.json", "alignments/lexicon.json"}
+    for row in rows:
+        own.add(str(row["path"]))
+        own.add(graph.graph_path(Path(), str(row["name"])).as_posix())
+    index = _read_json(data / "alignments" / "index.json")
+    for part in ("pairs", "crosslang"):
+        for row in index.get(part, ()) if isinstance(index.get(part), list) else ():
+            if isinstance(row, dict) and isinstance(row.get("path"), str):
+                own.add(row["path"])
+    return own
+
+
+def unexpected_data_file(data: Path) -> str | None:
+    """The first file of ``data`` (as ``data/…``) a build would not have written (any
+    file but ``editions.json`` when that is not a comprules manifest), else
+    ``data/editions.json`` when it is not one; ``None`` when every file is one of
+    :func:`data_files`. A symbolic link is never comprules'."""
+    if not data.exists() and not data.is_symlink():
+        return None
+    if data.is_symlink() or not data.is_dir():
+        return "data"
+    own = data_files(data)
+    for path in sorted(data.rglob("*")):
+        rel = path.relative_to(data).as_posix()
+        if path.is_symlink() or (not path.is_dir() and rel not in (own or {"editions.json"})):
+            return f"data/{rel}"
+    return "data/editions.json (not a comprules manifest)" if own is None else None
 
 
 @contextmanager
@@ -214,6 +260,33 @@ def recover(kb: Path) -> list[str]:
     for path in kb.glob(".build-*"):
         _remove(path)
         done.append(f"removed {path.name} left by an interrupted build")
+    done += _remove_unswapped_index(kb)
+    return done
+
+
+def _generation_stamp(name: str) -> int:
+    tail = name.rpartition("-")[2]
+    return int(tail) if tail.isdigit() else 0
+
+
+def _remove_unswapped_index(kb: Path) -> list[str]:
+    """Remove the finished index generations an interrupted build left beside index/
+    without swapping them in (``.index.gen-…`` newer than the one index/ points to, or
+    any when there is no index/); what was done. The generation index/ points to and
+    the older one kept for readers stay (``comprules.indexer.build``)."""
+    index = kb / "index"
+    if index.is_symlink():
+        current = os.readlink(index)
+        newest = _generation_stamp(current)
+    elif index.exists():
+        return []  # a renamed-in index (no symbolic links): no generations beside it
+    else:
+        current, newest = "", -1
+    done = []
+    for path in sorted(kb.glob(".index.gen-*")):
+        if path.name != current and _generation_stamp(path.name) > newest:
+            _remove(path)
+            done.append(f"removed {path.name}, an index an interrupted build did not swap in")
     return done
 
 
@@ -338,8 +411,9 @@ def write_data(
     return written
 
 
-def _kept_message(only: tuple[str, ...], new: list[str], pending: list[str]) -> str:
-    """The line an interrupted build ends with: what of the knowledge base is new."""
+def _kept_message(only: tuple[str, ...], new: list[str], pending: list[str], *, first: bool = False) -> str:
+    """The line an interrupted build ends with: what of the knowledge base is new
+    (``first``: there was no knowledge base before this build)."""
 
     def names(stages):
         text = " and ".join(f"{s}/" for s in stages)
@@ -348,7 +422,7 @@ def _kept_message(only: tuple[str, ...], new: list[str], pending: list[str]) -> 
     wanted = [s for s in STAGES if s in only]
     old = [s for s in wanted if s not in new]
     if not new:
-        line = "interrupted: the previous knowledge base is intact"
+        line = "interrupted: no knowledge base was written" if first else "interrupted: the previous knowledge base is intact"
     elif not old:
         line = "interrupted after the new knowledge base was in place"
     else:
@@ -402,6 +476,8 @@ class _Build:
         self.new: list[str] = []  # stages swapped in by this build
         self.swapping: dict[str, int] = {}  # stage → inode of its new folder, swapped in
         self.index_before = _index_identity(kb)
+        #: No knowledge base before this build (nothing of data/, index/, site/).
+        self.first = not any((kb / s).exists() or (kb / s).is_symlink() for s in STAGES)
 
     def run(self, sources) -> BuildReport:
         work = Path(tempfile.mkdtemp(prefix=".build-", dir=self.kb))
@@ -411,7 +487,7 @@ class _Build:
             self.find_new()
             pending = self.keep_pending(work)
             signum = getattr(exc, "signum", signal.SIGINT)
-            raise Interrupted(signum, _kept_message(self.only, self.new, pending)) from None
+            raise Interrupted(signum, _kept_message(self.only, self.new, pending, first=self.first)) from None
         finally:
             shutil.rmtree(work, ignore_errors=True)
         return self.report

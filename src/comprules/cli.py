@@ -111,6 +111,37 @@ def _silence_stdout() -> None:
     os.close(devnull)
 
 
+def _flush_stdout() -> None:
+    """Flush stdout now, so that a full disk shows here (an :class:`OSError` to report)
+    and not in the interpreter's last flush; a closed pipe silences it (:func:`_out`)."""
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _silence_stdout()
+
+
+def _out(text: str, nl: bool = True) -> None:
+    """Print to stdout. A reader that went away (``| head``, ``| true``) ends the output
+    without a word: stdout goes to /dev/null and the command ends with its own exit code
+    (0, or 1 for nothing found), the same whether the reader closed before or after the
+    output was written (docs/guide.md, "Exit codes")."""
+    try:
+        click.echo(text, nl=nl)
+    except BrokenPipeError:
+        _silence_stdout()
+
+
+def _output_error(exc: OSError) -> click.exceptions.Exit:
+    """The one line for an OS error on the output (``ENOSPC`` on ``> /dev/full``), exit 2;
+    a closed pipe: no word, exit 0 (:func:`_out`)."""
+    _silence_stdout()
+    if exc.errno == errno.EPIPE:
+        return click.exceptions.Exit(0)
+    where = f"{exc.filename}: " if exc.filename else "cannot write the output: "
+    click.echo(f"comprules: {where}{exc.strerror or exc}", err=True)
+    return click.exceptions.Exit(2)
+
+
 class _Commands(click.Group):
     """The ``comprules`` group: each command runs with :func:`_signals`, and its
     interruptions, output errors and usage errors end in one line and an exit code."""
@@ -119,18 +150,24 @@ class _Commands(click.Group):
         self, info_name: str | None, args: list[str], parent: click.Context | None = None, **extra: Any
     ) -> click.Context:
         try:
-            return super().make_context(info_name, args, parent, **extra)
+            try:
+                return super().make_context(info_name, args, parent, **extra)
+            finally:
+                _flush_stdout()  # --help, --version: printed while the arguments are parsed
         except click.exceptions.NoArgsIsHelpError:
             raise  # plain `comprules`: the help
         except click.UsageError as exc:  # an option of the group itself: `comprules --bogus`
             raise _usage_line(exc) from None
+        except OSError as exc:  # `comprules --help > /dev/full`, `--version | true`
+            raise _output_error(exc) from None
 
     def invoke(self, ctx: click.Context):
         try:
             with _signals():
-                result = super().invoke(ctx)
-                sys.stdout.flush()  # a full disk shows here, not in the interpreter's last flush
-                return result
+                try:
+                    return super().invoke(ctx)
+                finally:
+                    _flush_stdout()  # before the exit code is given, whatever it is
         except click.exceptions.NoArgsIsHelpError:
             raise  # `comprules build` with nothing: the command's help
         except click.UsageError as exc:  # a command's arguments, or an unknown command
@@ -140,12 +177,7 @@ class _Commands(click.Group):
             click.echo(f"comprules: {getattr(exc, 'message', 'interrupted')}", err=True)
             raise click.exceptions.Exit(128 + signum) from None
         except OSError as exc:
-            _silence_stdout()
-            if exc.errno == errno.EPIPE:  # the reader went away (| head): nothing to say
-                raise click.exceptions.Exit(2) from None
-            where = f"{exc.filename}: " if exc.filename else "cannot write the output: "
-            click.echo(f"comprules: {where}{exc.strerror or exc}", err=True)
-            raise click.exceptions.Exit(2) from None
+            raise _output_error(exc) from None
 
 
 class _Size(click.ParamType):
@@ -168,14 +200,51 @@ class _Size(click.ParamType):
 SIZE = _Size()
 
 
+def _edition_value(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """An edition option or argument: an empty one is a usage error, not the latest."""
+    if value is not None and not value.strip():
+        raise click.BadParameter("empty: give an edition such as en/2026-08-07 (`comprules editions` lists them)")
+    return value
+
+
+def _not_empty(value: str | None) -> str | None:
+    if value is not None and not value.strip():
+        raise click.BadParameter("empty: give a file name (or leave -o out for stdout)")
+    return value
+
+
+def _is_source(spec: str | None) -> bool:
+    """Whether an edition names a source file, parsed on the fly (not an export's JSON)."""
+    return bool(spec) and Path(spec).is_file() and not spec.endswith(".json")
+
+
+def _note_after_latest(kb, spec: str | None) -> None:
+    """``note:`` on stderr when ``spec`` is a day after every edition known
+    (:meth:`~comprules.kb.KnowledgeBase.after_latest`); nothing when it names no edition
+    (the command itself then says so)."""
+    if kb is None or not spec or _is_source(spec):
+        return
+    try:
+        note = kb.after_latest(spec, kb.resolve_name(spec))
+    except ComprulesError:
+        return
+    if note:
+        click.echo(f"comprules: note: {note}", err=True)
+
+
 def _kb(path: str | None):
     from .kb import KnowledgeBase, default_kb  # not .build: a read command needs no build stage
 
     return _run(KnowledgeBase, Path(path) if path else default_kb())
 
 
+def _count(n: int, noun: str) -> str:
+    """``1 edition``, ``79 editions``."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 def _emit_json(data) -> None:
-    click.echo(json.dumps(data, ensure_ascii=False, indent=1))
+    _out(json.dumps(data, ensure_ascii=False, indent=1))
 
 
 @click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
@@ -257,8 +326,8 @@ def build(sources, kb_dir, only, jobs, max_source, max_line, as_json):
         )
     else:
         done = "nothing changed, kept" if report.kept and not report.editions else "built"
-        click.echo(
-            f"{done} {len(report.names)} editions ({report.rules} rules) into {report.kb}"
+        _out(
+            f"{done} {_count(len(report.names), 'edition')} ({_count(report.rules, 'rule')}) into {report.kb}"
             + (f"; {len(report.errors)} file(s) failed" if report.errors else "")
         )
     if report.errors:
@@ -268,7 +337,9 @@ def build(sources, kb_dir, only, jobs, max_source, max_line, as_json):
 @main.command()
 @click.argument("query")
 @click.option("--kb", "kb_dir", type=click.Path(), help=KB_HELP)
-@click.option("--edition", "-e", help="edition to search (default: latest of each language)")
+@click.option(
+    "--edition", "-e", callback=_edition_value, help="edition to search (default: latest of each language)"
+)
 @click.option(
     "--all-editions",
     "all_editions",
@@ -293,6 +364,7 @@ def search(query, kb_dir, edition, all_editions, lang, section, kind, limit, as_
     if edition and all_editions:
         raise Fail("--edition and --all-editions exclude each other")
     kb = None if edition and Path(edition).is_file() else _kb(kb_dir)
+    _note_after_latest(kb, edition)
     result = _run(
         run_search,
         kb,
@@ -317,23 +389,28 @@ def search(query, kb_dir, edition, all_editions, lang, section, kind, limit, as_
 @main.command()
 @click.argument("number")
 @click.option("--kb", "kb_dir", type=click.Path(), help=KB_HELP)
-@click.option("--edition", "-e", help="edition (default: latest English)")
+@click.option("--edition", "-e", callback=_edition_value, help="edition (default: latest English)")
 @click.option("--json", "as_json", is_flag=True)
 def show(number, kb_dir, edition, as_json):
     """Print one rule with its subrules, examples, references and "cited by"."""
     from .kb import show_rule
 
-    kb = _kb(kb_dir)
-    ed = _run(kb.load, edition)
-    stored = edition is None or not Path(edition).is_file()  # a source file: citations within it only
-    view = _run(
-        show_rule,
-        ed,
-        number,
-        _run(kb.english_twin, ed),
-        cites=_run(kb.citations, ed.name) if stored else None,
-        lookup=kb.load,
-    )
+    if _is_source(edition):  # parsed on the fly, no knowledge base needed: citations within it only
+        from .corpus import parse_file
+
+        view = _run(show_rule, _run(parse_file, edition), number)
+    else:
+        kb = _kb(kb_dir)
+        ed = _run(kb.load, edition)
+        _note_after_latest(kb, edition)
+        view = _run(
+            show_rule,
+            ed,
+            number,
+            _run(kb.english_twin, ed),
+            cites=_run(kb.citations, ed.name),
+            lookup=kb.load,
+        )
     if as_json:
         _emit_json(view.to_json())
     else:
@@ -357,12 +434,12 @@ def editions(kb_dir, as_json):
         _emit_json({"editions": [e.to_json() for e in kb.editions]})
         return
     for e in kb.editions:
-        click.echo(f"{e.name:<28} {e.effective or '—':<10}  {(e.code or ''):<4} {e.rules:>5} rules  {e.set or e.title}")
+        _out(f"{e.name:<28} {e.effective or '—':<10}  {(e.code or ''):<4} {e.rules:>5} rules  {e.set or e.title}")
 
 
 @main.command()
-@click.argument("old")
-@click.argument("new")
+@click.argument("old", callback=_edition_value)
+@click.argument("new", callback=_edition_value)
 @click.option("--kb", "kb_dir", type=click.Path(), help=KB_HELP)
 @click.option("--section", "-s", help="only this section or chapter (702, 7), on either side")
 @click.option("--json", "as_json", is_flag=True)
@@ -371,33 +448,41 @@ def diff(old, new, kb_dir, section, as_json):
     from .align.history import diff as run_diff
     from .align.history import format_diff
 
-    both_files = Path(old).is_file() and Path(new).is_file()
-    alignment = _run(run_diff, None if both_files else _kb(kb_dir), old, new, section=section)
-    click.echo(json.dumps(alignment.to_json(), ensure_ascii=False, indent=1) if as_json else format_diff(alignment))
+    kb = None if Path(old).is_file() and Path(new).is_file() else _kb(kb_dir)
+    for spec in (old, new):
+        _note_after_latest(kb, spec)
+    alignment = _run(run_diff, kb, old, new, section=section)
+    _out(json.dumps(alignment.to_json(), ensure_ascii=False, indent=1) if as_json else format_diff(alignment))
 
 
 @main.command()
 @click.argument("number")
 @click.option("--kb", "kb_dir", type=click.Path(), help=KB_HELP)
-@click.option("--edition", "-e", help="edition the number belongs to (default: latest English)")
+@click.option(
+    "--edition", "-e", callback=_edition_value, help="edition the number belongs to (default: latest English)"
+)
 @click.option("--json", "as_json", is_flag=True)
 def history(number, kb_dir, edition, as_json):
     """One rule's lineage across every edition: each renumbering and each change of words."""
     from .align.history import format_history, kb_history
     from .kb import normalize_number
 
-    number = normalize_number(number)
-    steps = _run(kb_history, _kb(kb_dir), number, edition)
+    number = _run(normalize_number, number)
+    kb = _kb(kb_dir)
+    _note_after_latest(kb, edition)
+    steps = _run(kb_history, kb, number, edition)
     if as_json:
         _emit_json({"lineage": [s.to_json() for s in steps]})
     else:
-        click.echo(format_history(number, steps))
+        _out(format_history(number, steps))
 
 
 @main.command(name="export")
-@click.argument("edition")
+@click.argument("edition", callback=_edition_value)
 @click.option("--kb", "kb_dir", type=click.Path(), help=KB_HELP)
-@click.option("-o", "--output", type=click.Path(), help="write to FILE instead of stdout")
+@click.option(
+    "-o", "--output", type=click.Path(), callback=lambda ctx, param, value: _not_empty(value), help="write to FILE instead of stdout"
+)
 @click.option("--json", "as_json", is_flag=True, help="accepted for symmetry: the output is always JSON")
 def export_cmd(edition, kb_dir, output, as_json):
     """Print the per-edition JSON (DESIGN.md export shape).
@@ -414,11 +499,12 @@ def export_cmd(edition, kb_dir, output, as_json):
     else:  # the stored export, as the build wrote it (citations resolved across editions)
         kb = _kb(kb_dir)
         path = export.edition_path(kb.data, _run(kb.resolve_name, edition))
+        _note_after_latest(kb, edition)
         text = _run(path.read_text, encoding="utf-8")
     if output:
         _run(export.write_output, output, text)
     else:
-        click.echo(text, nl=False)
+        _out(text, nl=False)
 
 
 @main.command()
@@ -457,7 +543,7 @@ def fetch(dates, latest, all_editions, dest, mirror, timeout, force):
     for item in done:
         how = "in cache" if item.url is None else f"from {item.url}"
         click.echo(f"{item.edition.name}: {item.size:,} bytes {how}, sha256 {item.sha256[:16]}…", err=True)
-        click.echo(str(item.path))
+        _out(str(item.path))
     if failed:
         for err in failed[:-1]:
             click.echo(f"error: {err}", err=True)
@@ -467,7 +553,9 @@ def fetch(dates, latest, all_editions, dest, mirror, timeout, force):
 @main.command()
 @click.argument("sources", nargs=-1, type=click.Path())
 @click.option("--kb", "kb_dir", type=click.Path(), help=KB_HELP + "; with --edition instead of SOURCES")
-@click.option("--edition", "-e", help="check this edition of the knowledge base instead of SOURCES")
+@click.option(
+    "--edition", "-e", callback=_edition_value, help="check this edition of the knowledge base instead of SOURCES"
+)
 @click.option("--json", "as_json", is_flag=True, help="print the report as JSON")
 def check(sources, kb_dir, edition, as_json):
     """Lint SOURCES (or --edition of the knowledge base): dangling references, wrong quoted
@@ -488,7 +576,7 @@ def check(sources, kb_dir, edition, as_json):
     if as_json:
         _emit_json(report.as_json())
     else:
-        click.echo(format_text(report))
+        _out(format_text(report))
     if report.errors:
         sys.exit(2)
     if report.problems:

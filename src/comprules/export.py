@@ -172,7 +172,8 @@ def write_output(path: str | os.PathLike, text: str) -> None:
     the umask). Raises :class:`~comprules.errors.UsageError`, writing nothing, when
     ``path`` is a symbolic link, a folder, a FIFO, a device or a socket, or when its
     folder does not exist (it is not created); :class:`OSError` when writing fails
-    (the temporary file is removed, the old file stays).
+    (the temporary file is removed, the old file stays), naming ``path`` ("cannot write
+    there") when its folder takes no new file (``-o /proc/version``).
     """
     from .errors import UsageError
 
@@ -195,12 +196,20 @@ def write_output(path: str | os.PathLike, text: str) -> None:
         perms = 0o666 & ~umask
     else:
         perms = stat.S_IMODE(mode)
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.", suffix=".tmp")
+    except OSError as exc:  # /proc, a read-only folder: name the user's path, not the temporary one
+        raise OSError(exc.errno, f"cannot write there ({exc.strerror})", str(target)) from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
             fh.write(text)
         os.chmod(tmp, perms)
         os.replace(tmp, target)
+    except OSError as exc:
+        Path(tmp).unlink(missing_ok=True)
+        if exc.filename in (None, tmp):
+            raise
+        raise OSError(exc.errno, f"cannot write there ({exc.strerror})", str(target)) from None
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
-from . import export, references
+from . import export, languages, references
 from .errors import NotFound, UsageError
 from .model import Edition, Rule, sort_key
 
@@ -102,6 +102,14 @@ def _fold(text: str) -> str:
     return " ".join(text.replace("\u2019", "'").casefold().split())
 
 
+def _language(code: str) -> str:
+    """``fr (Français)``: a language code with its name, for messages."""
+    try:
+        return f"{code} ({languages.get(code).name})"
+    except (KeyError, ValueError):
+        return repr(code)
+
+
 def _as_date(text: str) -> date | None:
     try:
         return date.fromisoformat(text) if _ISO_DATE.match(text) else None
@@ -128,7 +136,9 @@ class KnowledgeBase:
             with open(manifest, encoding="utf-8") as fh:
                 rows = json.load(fh)["editions"]
         except (OSError, ValueError, KeyError, TypeError) as exc:
-            raise UsageError(f"{manifest}: not a knowledge base manifest ({exc})") from None
+            # the user's path, not the one the server pinned (/proc/self/fd/3/editions.json)
+            shown = self.root / "data" / "editions.json"
+            raise UsageError(f"{shown}: not a knowledge base manifest ({exc})") from None
         facts = {p.date: p for p in published()}
         self.editions = []
         for r in rows:
@@ -211,6 +221,12 @@ class KnowledgeBase:
                 raise UsageError(f"edition {spec!r} is not in language {lang!r}")
             return spec
         head, sep, rest = spec.partition("/")
+        if sep and not rest.strip() and head in languages.codes():
+            raise UsageError(f"edition {spec!r} names a language only: give {head}/latest or {head}/DATE")
+        if sep and head in languages.codes() and head not in langs:
+            raise UsageError(
+                f"no edition in {_language(head)} in {self.root} (languages: {', '.join(langs) or 'none'})"
+            )
         if sep and head in langs:
             if lang is not None and head != lang:
                 raise UsageError(f"edition {spec!r} is not in language {lang!r}")
@@ -231,7 +247,7 @@ class KnowledgeBase:
             raise UsageError(f"edition {spec!r} is ambiguous: {', '.join(sorted(e.name for e in matches))}")
         if matches:
             return matches[0].name
-        raise UsageError(self._unknown(spec, pool))
+        raise UsageError(self._unknown(spec, pool, lang))
 
     def _by_alias(self, spec: str, pool: list[EditionInfo]) -> list[EditionInfo]:
         """The editions of ``pool`` a file date, set code, set name or in-force date names."""
@@ -255,8 +271,14 @@ class KnowledgeBase:
             out += [e for e in dated if e.effective == in_force]
         return out
 
-    def _unknown(self, spec: str, pool: list[EditionInfo]) -> str:
-        """The message for an edition name that matches nothing, naming the nearest ones."""
+    def _unknown(self, spec: str, pool: list[EditionInfo], lang: str | None = None) -> str:
+        """The message for an edition name that matches nothing, naming the nearest ones.
+
+        ``lang``: the language asked (``fr`` of ``fr/2002-10-07``), named in the message;
+        the published dates (``data/editions.toml``) are those of the English editions,
+        so for another language a day only says which English edition was in force then.
+        The sentence is whole without its `` in {root}`` (the server leaves that out).
+        """
         where = f"in {self.root}"
         dated = sorted((e for e in pool if e.effective and e.kind == "edition"), key=lambda e: (e.effective, e.name))
         day = _as_date(spec)
@@ -265,15 +287,21 @@ class KnowledgeBase:
             before = [e for e in dated if e.effective <= iso]
             after = [e for e in dated if e.effective > iso]
             near = before[-1:] + after[:1]
-            in_force = max((p.date for p in published() if p.date <= iso), default=None)
-            if in_force is not None and not any(e.effective == in_force for e in dated):
-                fact = next(p for p in published() if p.date == in_force)
-                label = ", ".join(x for x in (fact.set_name, fact.code or "") if x)
-                head = (
-                    f"the edition in force on {iso} is en/{in_force}"
-                    + (f" ({label})" if label else "")
-                    + f", which is not built {where}"
-                )
+            english = [e for e in self.editions if e.lang == "en" and e.kind == "edition" and e.effective]
+            known = {p.date for p in published()} | {e.effective for e in english}
+            in_force = max((d for d in known if d <= iso), default=None)
+            fact = next((p for p in published() if p.date == in_force), None)
+            label = ", ".join(x for x in (fact.set_name, fact.code or "") if x) if fact else ""
+            named = f"en/{in_force}" + (f" ({label})" if label else "")
+            built = any(e.effective == in_force for e in english)
+            if lang not in (None, "en"):
+                head = f"no edition in {_language(lang)} {where} was in force on {iso}"
+                if in_force is not None:
+                    head += f": the edition in force that day is the English {named}" + (
+                        "" if built else ", which is not built either"
+                    )
+            elif in_force is not None and not built:
+                head = f"the edition in force on {iso} is {named}, which is not built {where}"
             elif not before:
                 head = f"no edition {where} was in force on {iso}"
             else:
@@ -299,7 +327,28 @@ class KnowledgeBase:
             return f"{e.name} ({extra})" if extra else e.name
 
         nearest = "; ".join(label(e) for e in near) or "none"
-        return f"{head} (nearest: {nearest}; `comprules editions` lists all {len(self.editions)})"
+        of = f" in {lang}" if lang not in (None, "en") else ""
+        return f"{head} (nearest{of}: {nearest}; `comprules editions` lists all {len(self.editions)})"
+
+    def after_latest(self, spec: str | None, name: str) -> str | None:
+        """A note when ``spec`` is a day after every edition known (built or published) of
+        the language of edition ``name``, which it resolved to: that edition is the one in
+        force that day only if no later one has been published since (the edition in
+        force is the latest one dated on or before the day); else ``None``."""
+        head, sep, rest = (spec or "").strip().partition("/")
+        day = _as_date(rest if sep else head)
+        info = next((e for e in self.editions if e.name == name), None)
+        if day is None or info is None or not info.effective:
+            return None
+        known = {e.effective for e in self.editions if e.lang == info.lang and e.kind == "edition" and e.effective}
+        if info.lang == "en":
+            known |= {p.date for p in published()}
+        if day.isoformat() <= max(known):
+            return None
+        return (
+            f"{day.isoformat()} is after the latest edition known, {name} (effective {info.effective}): "
+            "it is the edition in force then only if no later one has been published"
+        )
 
     def load(self, spec: str | None, *, lang: str | None = None) -> Edition:
         """The edition named ``spec`` (a name, or where :attr:`files` allows, a source file
@@ -340,15 +389,38 @@ class KnowledgeBase:
         return None
 
 
+_SECTION_ANCHOR = re.compile(r"^#?section-(\d{1,3})(?:-(\d+)([a-z]{0,2}))?$", re.IGNORECASE)
+_NUMBER_PREFIX = re.compile(r"^(?:cr|comprehensive rules?|rules?|r[èe]gles?|规则|§)\s*", re.IGNORECASE)
+_DOTTED = re.compile(r"^(\d{3})[.,](\d+)\s*([a-z]{0,2})$", re.IGNORECASE)
+
+
 def normalize_number(text: str) -> str:
-    """``R70237a``/``r70237a`` (citation style) → ``702.37a``; ``rule 702.37a.`` → ``702.37a``; others unchanged."""
-    t = re.sub(r"^(?:rules?|r[èe]gle|CR)\s+", "", text.strip(), flags=re.IGNORECASE).rstrip(".")
+    """A rule number as people write it → the CR's form, the forms the site's go-to box
+    takes (``site/static/goto.js``, docs/site.md, "The header and the go-to box"):
+    ``702.37a``, ``702.37A``, ``R70237a``/``r70237a`` (citation style), ``rule 702.37a``,
+    ``CR 702.37a``, ``§702.37a``, ``702.37 a``, ``702,37a``, ``702.37a.``,
+    ``section-702-37a`` (an mtg.wtf anchor) → ``702.37a``; ``702``, ``7`` as they are.
+    Anything else is returned stripped, unchanged (the caller says no such rule).
+    Raises :class:`UsageError` for an empty number."""
+    t = text.strip()
+    if not t:
+        raise UsageError("no rule number given (a number such as 702.19b)")
+    m = _SECTION_ANCHOR.match(t)
+    if m:
+        sec, rule, letters = m.groups()
+        return sec + (f".{rule}{letters.lower()}" if rule else "")
+    t = _NUMBER_PREFIX.sub("", t)
+    t = _NUMBER_PREFIX.sub("", t).rstrip(".:,;)")  # "CR § 702.37a."
     if t[:1] == "r" and t[1:2].isdigit():
         t = "R" + t[1:]
-    m = _CITATION.match(t)
+    m = _CITATION.match(t[:1] + t[1:].lower() if t[:1] == "R" else t.lower())
     if m and (t.startswith("R") or "." not in t):
         ch, sec, rule, letters = m.groups()
         return f"{ch}{sec}" + (f".{rule}{letters}" if rule else "")
+    m = _DOTTED.match(t)
+    if m:
+        sec, rule, letters = m.groups()
+        return f"{sec}.{rule}{letters.lower()}"
     return t
 
 
@@ -499,7 +571,39 @@ def search(
     if kb is None:
         raise UsageError("no knowledge base to search (give --kb DIR, or a source file as the edition)")
     name = ALL_EDITIONS if all_editions else (kb.resolve_name(edition) if edition else None)
+    if common_words_only(query):
+        from .indexer import SearchResult
+        from .indexer.searching import check_query
+
+        check_query(query)
+        return SearchResult(query=query, hits=[], collapsed=all_editions or name is None)
     return run_search(kb.index_dir, query, edition=name, **options)
+
+
+#: Question words and auxiliaries (beside the analyzers' stop words) that alone ask for
+#: nothing: "what is the" finds nothing, as "the of and" does (their stop words are
+#: dropped, and a question word is only a filler, :mod:`comprules.indexer.languages`).
+QUESTION_WORDS = frozenset(
+    """
+what whats how why which who whom whose where when does do did is are was were can could would should
+quoi comment pourquoi quel quelle quels quelles quand est-ce
+什么 怎么 怎样 如何 为什么 为何 吗 呢 吧 是否 哪些 哪个 多少 请问
+""".split()
+)
+
+
+def common_words_only(query: str) -> bool:
+    """Whether every word of ``query`` is a stop word of a search analyzer or one of
+    :data:`QUESTION_WORDS` (and it holds no number, phrase or operator): such a query
+    finds nothing, whichever of those words it holds."""
+    from .indexer import text as T
+    from .indexer.languages import LANGUAGES
+
+    if any(ch in query for ch in "\"*~():"):
+        return False
+    tokens = T.tokens(query)
+    common = QUESTION_WORDS.union(*(lang.stop for lang in LANGUAGES.values()))
+    return bool(tokens) and all(T.is_word(t) and t in common for t in tokens)
 
 
 def _glossary_row(entry, refs) -> dict:

@@ -2,21 +2,39 @@
 
 from __future__ import annotations
 
+import os
+import sys
+
 from rich.console import Console
 from rich.markup import escape
 from rich.text import Text
 
 
+class _Console(Console):
+    """rich's console, but a closed pipe (``| head``) does not end the process with exit 1:
+    stdout goes to /dev/null and the command goes on to its own exit code, as
+    ``comprules.cli._out`` does (docs/guide.md, "Exit codes")."""
+
+    def on_broken_pipe(self) -> None:
+        self.quiet = True
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(devnull, sys.stdout.fileno())
+        finally:
+            os.close(devnull)
+
+
 def _console() -> Console:
-    return Console(highlight=False, soft_wrap=True)
+    return _Console(highlight=False, soft_wrap=True)
 
 
 def print_hits(result) -> None:
     """Search hits, best first, with the matched words highlighted in colour.
 
     With every edition in scope, each hit says in how many other editions a version
-    of the rule is; a relaxed search (no unit had every word) and a spelling
-    suggestion are said in a dim line.
+    of the rule is; a hit in another language than the query's, found through the
+    lexicon, says ``translation``; a relaxed search (no unit had every word) and a
+    spelling suggestion are said in a dim line.
     """
     console = _console()
     if not result.hits:
@@ -29,6 +47,8 @@ def print_hits(result) -> None:
         if hit.title:
             head.append(f"  {hit.title}", style="bold")
         head.append(f"  ({hit.kind}, {hit.score:.2f})", style="dim")
+        if getattr(hit, "translation", False):  # another language than the query's, through the lexicon
+            head.append("  translation", style="italic magenta")
         also = getattr(hit, "also_in", 0)
         if getattr(result, "collapsed", False) and also:
             head.append(f"  also in {also} edition{'s' if also > 1 else ''}", style="magenta")
