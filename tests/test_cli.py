@@ -118,7 +118,7 @@ def test_build_with_one_bad_file_builds_the_rest_and_exits_2(tmp_path, en_dir):
     result = run("build", src, "--kb", tmp_path / "kb", "--only", "data")
     assert result.exit_code == 2
     assert "binary.txt: line 1: binary content" in result.output
-    assert "built 1 editions" in result.output
+    assert "built 1 edition (" in result.output
     assert (tmp_path / "kb" / "data" / "en" / "2026-08-07.json").is_file()
 
 

@@ -422,7 +422,11 @@ def _kept_message(only: tuple[str, ...], new: list[str], pending: list[str], *, 
     wanted = [s for s in STAGES if s in only]
     old = [s for s in wanted if s not in new]
     if not new:
-        line = "interrupted: no knowledge base was written" if first else "interrupted: the previous knowledge base is intact"
+        line = (
+            "interrupted: no knowledge base was written"
+            if first
+            else "interrupted: the previous knowledge base is intact"
+        )
     elif not old:
         line = "interrupted after the new knowledge base was in place"
     else:
@@ -551,7 +555,8 @@ class _Build:
         loaded = load_items(items, expand_errors, jobs=self.jobs, limits=self.limits)
         report.editions, report.errors, report.notices = loaded.editions, loaded.errors, loaded.notices
         report.timings["parse"] = time.perf_counter() - t
-        say(f"parsed {len(report.editions)} editions ({report.timings['parse']:.1f} s)")
+        n = len(report.editions)
+        say(f"parsed {n} edition{'' if n == 1 else 's'} ({report.timings['parse']:.1f} s)")
         if not report.editions:
             first = f": {report.errors[0]}" if report.errors else ""
             more = f" (and {len(report.errors) - 1} more)" if len(report.errors) > 1 else ""

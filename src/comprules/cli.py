@@ -6,8 +6,9 @@ and nowhere else.
 
 Every command runs inside :class:`_Commands` (the group), which gives them all the
 same endings: SIGINT and SIGTERM print one line (what was kept, for a build) and exit
-130 / 143; an OS error on the output (``ENOSPC`` on ``> /dev/full``) prints one line
-and exits 2; a closed pipe (``| head``) exits 2 without a word.
+130 / 143; an OS error on the output (``ENOSPC`` on ``> /dev/full``, ``--help`` too)
+prints one line and exits 2; a closed pipe (``| head``) ends the output without a word
+and the command exits with its own code (:func:`_out`).
 """
 
 from __future__ import annotations
@@ -215,7 +216,7 @@ def _not_empty(value: str | None) -> str | None:
 
 def _is_source(spec: str | None) -> bool:
     """Whether an edition names a source file, parsed on the fly (not an export's JSON)."""
-    return bool(spec) and Path(spec).is_file() and not spec.endswith(".json")
+    return spec is not None and spec != "" and Path(spec).is_file() and not spec.endswith(".json")
 
 
 def _note_after_latest(kb, spec: str | None) -> None:
@@ -337,9 +338,7 @@ def build(sources, kb_dir, only, jobs, max_source, max_line, as_json):
 @main.command()
 @click.argument("query")
 @click.option("--kb", "kb_dir", type=click.Path(), help=KB_HELP)
-@click.option(
-    "--edition", "-e", callback=_edition_value, help="edition to search (default: latest of each language)"
-)
+@click.option("--edition", "-e", callback=_edition_value, help="edition to search (default: latest of each language)")
 @click.option(
     "--all-editions",
     "all_editions",
@@ -481,7 +480,11 @@ def history(number, kb_dir, edition, as_json):
 @click.argument("edition", callback=_edition_value)
 @click.option("--kb", "kb_dir", type=click.Path(), help=KB_HELP)
 @click.option(
-    "-o", "--output", type=click.Path(), callback=lambda ctx, param, value: _not_empty(value), help="write to FILE instead of stdout"
+    "-o",
+    "--output",
+    type=click.Path(),
+    callback=lambda ctx, param, value: _not_empty(value),
+    help="write to FILE instead of stdout",
 )
 @click.option("--json", "as_json", is_flag=True, help="accepted for symmetry: the output is always JSON")
 def export_cmd(edition, kb_dir, output, as_json):

@@ -599,7 +599,7 @@ def common_words_only(query: str) -> bool:
     from .indexer import text as T
     from .indexer.languages import LANGUAGES
 
-    if any(ch in query for ch in "\"*~():"):
+    if any(ch in query for ch in '"*~():'):
         return False
     tokens = T.tokens(query)
     common = QUESTION_WORDS.union(*(lang.stop for lang in LANGUAGES.values()))

@@ -1,0 +1,303 @@
+"""A newcomer's reports on the command line (package clifix, issues 12 and 16), each
+on a knowledge base built from real editions (2009-07-11, 2026-08-07) and the seeds.
+
+Each test failed before its fix: data/ of a folder that only looked like an old
+knowledge base was deleted; a closed pipe gave 1, 0 or 2 by command and timing;
+``--help > /dev/full`` was a traceback; edition messages named the wrong language or
+were cut by the server; rule numbers the site's go-to box takes were refused.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from comprules.build import MARKER, build
+from comprules.cli import main
+from comprules.errors import UsageError
+from comprules.kb import KnowledgeBase, normalize_number
+
+CLI = [sys.executable, "-m", "comprules.cli"]
+
+
+def run(*args, **kwargs):
+    return CliRunner().invoke(main, [str(a) for a in args], **kwargs)
+
+
+@pytest.fixture(scope="module")
+def kb(tmp_path_factory, en_dir, seeds_dir):
+    """data/ and index/ of en/2009-07-11, en/2026-08-07 and the five French seeds."""
+    root = tmp_path_factory.mktemp("clifix") / "kb"
+    build([en_dir / "2009-07-11.txt", en_dir / "2026-08-07.txt", seeds_dir], root, only=("data", "index"))
+    return root
+
+
+# ---------------------------------------------------------------------------
+# 1. A folder is taken for an old knowledge base only when it is one
+
+
+def _tree(folder: Path) -> dict[str, str]:
+    return {str(p.relative_to(folder)): p.read_text() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+@pytest.mark.parametrize(
+    "manifest,named",
+    [('{"editions": []}\n', "data/mystuff.csv"), ("not json at all\n", "data/mystuff.csv")],
+    ids=["empty-manifest", "not-json"],
+)
+def test_a_data_folder_with_a_users_file_is_refused_and_untouched(tmp_path, en_dir, manifest, named):
+    mine = tmp_path / "mine4"
+    (mine / "data").mkdir(parents=True)
+    (mine / "data" / "editions.json").write_text(manifest)
+    (mine / "data" / "mystuff.csv").write_text("mine\n")
+    before = _tree(mine)
+    result = subprocess.run(
+        [*CLI, "build", str(en_dir / "2009-07-11.txt"), "--kb", str(mine), "--only", "data"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert result.stderr == (
+        f"comprules: {mine} is not a comprules knowledge base (no {MARKER} file) and holds {named}, "
+        "which comprules did not write: nothing in it was changed; give --kb an empty or new folder\n"
+    )
+    assert _tree(mine) == before and not (mine / MARKER).exists()
+
+
+def test_a_manifest_alone_that_comprules_did_not_write_is_refused(tmp_path, en_dir):
+    mine = tmp_path / "mine"
+    (mine / "data").mkdir(parents=True)
+    (mine / "data" / "editions.json").write_text('{"editions": []}\n')
+    with pytest.raises(UsageError, match=r"holds data/editions.json \(not a comprules manifest\)"):
+        build([en_dir / "2009-07-11.txt"], mine, only=("data",))
+    assert _tree(mine) == {"data/editions.json": '{"editions": []}\n'}
+
+
+def test_an_old_knowledge_base_is_marked_but_one_with_a_file_more_is_refused(kb, tmp_path, en_dir):
+    old = tmp_path / "old"
+    shutil.copytree(kb, old, symlinks=True)
+    (old / MARKER).unlink()  # as built before the marker existed
+    other = tmp_path / "other"
+    shutil.copytree(old, other, symlinks=True)
+    (other / "data" / "alignments" / "notes.txt").write_text("mine")
+    with pytest.raises(UsageError, match=r"holds data/alignments/notes.txt, which comprules did not write"):
+        build([en_dir / "2009-07-11.txt"], other, only=("data",))
+    assert (other / "data" / "alignments" / "notes.txt").read_text() == "mine"
+    assert (other / "data" / "en" / "2026-08-07.json").is_file()
+
+    result = run("build", en_dir / "2009-07-11.txt", "--kb", old, "--only", "data")
+    assert result.exit_code == 0, result.output
+    assert "marked an existing knowledge base" in result.output
+    assert f"built 1 edition (1472 rules) into {old}" in result.output  # not "1 editions"
+    assert (old / MARKER).is_file()
+
+
+# ---------------------------------------------------------------------------
+# 2, 3. A closed pipe ends quietly with the command's own exit code; a full disk is one line
+
+PIPED = [
+    (["show", "702.19"], 0),
+    (["show", "702.19", "--json"], 0),
+    (["search", "morph"], 0),
+    (["search", "zzqxv"], 1),  # nothing found stays nothing found
+    (["export", "en/2026-08-07"], 0),
+    (["diff", "en/2009-07-11", "en/2026-08-07", "-s", "702"], 0),
+    (["editions"], 0),
+    (["--version"], 0),
+    (["--help"], 0),
+    (["show", "--help"], 0),
+]
+
+
+def _argv(args, kb):
+    return [*CLI, *args] if args[-1] == "--help" or args == ["--version"] else [*CLI, *args, "--kb", str(kb)]
+
+
+@pytest.mark.parametrize("args,code", PIPED, ids=[" ".join(a) for a, _ in PIPED])
+def test_a_closed_pipe_exits_with_the_commands_own_code_whether_closed_early_or_late(kb, args, code):
+    early = subprocess.Popen(_argv(args, kb), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    early.stdout.close()  # `| true`: the reader is gone before the first write
+    _, err = early.communicate(timeout=120)
+    assert (early.returncode, err) == (code, b"")
+
+    late = subprocess.Popen(_argv(args, kb), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    late.stdout.read(1)  # `| head -c 1`: the reader takes the start, then goes
+    time.sleep(0.3)
+    late.stdout.close()
+    _, err = late.communicate(timeout=120)
+    assert (late.returncode, err) == (code, b"")
+
+
+@pytest.mark.parametrize("args", [["--help"], ["--version"], ["editions", "--help"]])
+def test_help_and_version_to_a_full_disk_are_one_line_and_exit_2(args):
+    with open("/dev/full", "w") as full:
+        result = subprocess.run([*CLI, *args], stdout=full, stderr=subprocess.PIPE, text=True, timeout=60)
+    assert (result.returncode, result.stderr) == (2, "comprules: cannot write the output: No space left on device\n")
+
+
+# ---------------------------------------------------------------------------
+# 4. Edition messages name the language asked and stay whole when served
+
+
+def test_a_date_in_another_language_says_there_is_none_in_it_and_which_english_one_was_in_force(kb):
+    result = run("show", "702.19a", "--edition", "fr/2002-10-07", "--kb", kb)
+    assert result.exit_code == 2
+    assert result.output == (
+        f"comprules: no edition in fr (Français) in {kb} was in force on 2002-10-07: the edition in force "
+        "that day is the English en/2002-10-07 (Onslaught, ONS), which is not built either "
+        "(nearest in fr: none; `comprules editions` lists all 7)\n"
+    )
+    result = run("show", "100.1", "--edition", "fr/2010-01-01", "--kb", kb)
+    assert "the edition in force that day is the English en/2009-10-01" in result.output
+
+
+def test_the_in_force_message_is_a_whole_sentence_without_the_folder(kb):
+    with pytest.raises(UsageError) as caught:
+        KnowledgeBase(kb).resolve_name("2020-01-01")
+    served = str(caught.value).replace(f" in {kb}", "")  # what the server says (server/api.py, said)
+    assert served.startswith("the edition in force on 2020-01-01 is en/2019-10-04, which is not built (nearest: ")
+    assert "en/2009-07-11" in served and "en/2026-08-07" in served
+
+
+# ---------------------------------------------------------------------------
+# 5. Odd inputs
+
+
+@pytest.mark.parametrize("args", [["show", ""], ["history", ""], ["show", "702.19", "--edition", ""]])
+def test_an_empty_number_or_edition_is_a_usage_error(kb, args):
+    result = run(*args, "--kb", kb)
+    assert result.exit_code == 2
+    assert result.output.count("\n") == 1 and ("no rule number given" in result.output or "empty" in result.output)
+
+
+@pytest.mark.parametrize(
+    "typed,number",
+    [
+        ("702.19B", "702.19b"),
+        ("704.5AA", "704.5aa"),
+        ("702.37 a", "702.37a"),
+        ("§702.37a", "702.37a"),
+        ("R70237A", "702.37a"),
+        ("CR 702.37a.", "702.37a"),
+        ("section-702-37a", "702.37a"),
+    ],
+)
+def test_show_takes_the_number_forms_of_the_sites_go_to_box(kb, typed, number):
+    assert normalize_number(typed) == number
+    result = run("show", typed, "--edition", "en/2026-08-07", "--kb", kb, "--json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["rule"]["number"] == number
+
+
+# ---------------------------------------------------------------------------
+# 6. A source path needs no knowledge base
+
+
+def test_show_on_a_source_file_without_a_knowledge_base(en_dir, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # no ./build here
+    monkeypatch.delenv("COMPRULES_KB", raising=False)
+    result = run("show", "702.19b", "--edition", en_dir / "2009-07-11.txt", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["edition"] == "en/2009-07-11" and data["rule"]["parent"] == "702.19"
+    assert data["rule"]["text"].startswith('"Bands with other" is a special form of banding.')
+
+
+# ---------------------------------------------------------------------------
+# 7. A hit found through the lexicon is marked as a translation in the terminal too
+
+
+def test_a_translated_hit_says_translation_in_the_terminal_and_the_result_lang_is_the_querys(kb):
+    data = json.loads(run("search", "trample", "--lang", "fr", "--kb", kb, "--json").output)
+    assert data["lang"] == "en"  # "trample" is an English word; --lang fr keeps French hits
+    assert [(h["title"], h["lang"], h["translation"]) for h in data["hits"]][:1] == [("Piétinement", "fr", True)]
+    text = run("search", "trample", "--lang", "fr", "--kb", kb).output
+    first = text.splitlines()[0]
+    assert "Piétinement" in first and first.endswith("translation")
+
+
+# ---------------------------------------------------------------------------
+# 8. Messages name the user's paths
+
+
+def test_export_to_a_folder_that_takes_no_file_names_the_path_given(kb):
+    result = run("export", "en/2026-08-07", "--kb", kb, "-o", "/proc/version")
+    assert result.exit_code == 2
+    assert result.output == "comprules: /proc/version: cannot write there (No such file or directory)\n"
+
+
+def test_a_bad_manifest_is_named_by_the_users_path_even_through_a_pinned_folder(tmp_path):
+    mine = tmp_path / "mine"
+    (mine / "data").mkdir(parents=True)
+    (mine / "data" / "editions.json").write_text('{"x": 1}')
+    fd = os.open(mine / "data", os.O_RDONLY)
+    try:  # as the server opens one generation of data/
+        with pytest.raises(UsageError) as caught:
+            KnowledgeBase(mine, data=Path(f"/proc/self/fd/{fd}"))
+    finally:
+        os.close(fd)
+    assert str(caught.value).startswith(f"{mine}/data/editions.json: not a knowledge base manifest")
+
+
+# ---------------------------------------------------------------------------
+# 9. Small ones
+
+
+def test_export_to_an_empty_name_is_a_usage_error(kb):
+    result = run("export", "en/2026-08-07", "--kb", kb, "-o", "")
+    assert result.exit_code == 2 and result.output.startswith("comprules: export: Invalid value for '-o'")
+
+
+def test_a_language_without_an_edition_and_a_day_after_the_latest(kb):
+    result = run("show", "100.1", "--edition", "en/", "--kb", kb)
+    assert (result.exit_code, result.output) == (
+        2,
+        "comprules: edition 'en/' names a language only: give en/latest or en/DATE\n",
+    )
+    result = run("show", "100.1", "--edition", "2099-01-01", "--kb", kb, "--json")
+    assert result.exit_code == 0
+    assert json.loads(result.stdout)["edition"] == "en/2026-08-07"
+    assert result.stderr == (
+        "comprules: note: 2099-01-01 is after the latest edition known, en/2026-08-07 (effective 2026-08-07): "
+        "it is the edition in force then only if no later one has been published\n"
+    )
+    assert run("show", "100.1", "--edition", "2024-09-01", "--kb", kb).exit_code == 2  # 2024-07-30, not built
+
+
+@pytest.mark.parametrize("query", ["what is the", "the of and", "how does it", "quoi est le"])
+def test_a_query_of_common_words_only_finds_nothing(kb, query):
+    result = run("search", query, "--kb", kb, "--json")
+    assert result.exit_code == 1
+    assert json.loads(result.output)["hits"] == []
+    assert json.loads(run("search", "what is trample", "--kb", kb, "--json").output)["hits"][0]["title"] == "Trample"
+
+
+def test_an_interrupted_first_build_says_nothing_was_written_and_the_next_removes_its_index(tmp_path, en_dir):
+    from test_robustness import start_build, wait_for
+
+    kb = tmp_path / "kb"
+    proc = start_build(kb, [en_dir / "1999-04-23.txt"], "site", tmp_path / "paused")
+    wait_for(tmp_path / "paused", proc, limit=120)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    assert err.splitlines()[-1] == (
+        "comprules: interrupted: no knowledge base was written (the finished data/ is kept for the next build)"
+    )
+    assert len(list(kb.glob(".index.gen-*"))) == 1  # finished, never swapped in
+    result = run("build", en_dir / "1999-04-23.txt", "--kb", kb, "--only", "data,index")
+    assert result.exit_code == 0, result.output
+    assert "an index an interrupted build did not swap in" in result.output
+    assert "data/ taken from the interrupted build" in result.output
+    assert [p.name for p in kb.glob(".index.gen-*")] == [os.readlink(kb / "index")]
