@@ -46,7 +46,7 @@ def refs(text: str) -> list[tuple[str, tuple[str, ...], str | None]]:
         ("另参见时间印记顺序。", [("glossary", ("时间印记顺序",), None)]),
         ("参见X。", [("glossary", ("X",), None)]),
         # not headwords: a sentence about rules, a web site
-        ("参见时间印记和从属关系的规则（规则613.7和613.8）", [("rule", ("613.7",), None), ("rule", ("613.8",), None)]),
+        ("参见时间印记的规则（规则613.7和613.8）", [("rule", ("613.7",), None), ("rule", ("613.8",), None)]),
         ("请参见万智牌规则网站Magic.Wizards.com/Rules以获取本文件的最新版本。", []),
         ("参见Unstable常见问题集。", []),
         # not citations: counts and years

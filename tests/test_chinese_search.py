@@ -5,12 +5,13 @@ and the site's JavaScript ranker cutting and ranking Chinese exactly as Python d
 
 from __future__ import annotations
 
+import json
 import shutil
 
 import pytest
 from test_browser import browser  # noqa: F401  (fixture)
 
-from comprules import export
+from comprules import export, segment
 from comprules.build import build
 from comprules.indexer import search
 from comprules.indexer import text as T
@@ -33,7 +34,30 @@ def rules(result):
     return [(h.edition, h.number) for h in result.hits if h.kind != "glossary"]
 
 
-def test_tokens_cut_chinese_into_words_and_keep_numbers_glued_to_it():
+@pytest.fixture(scope="module")
+def vocabulary(kb):
+    """The vocabulary the build made from the kb's two Chinese editions (in its index)."""
+    return segment.load(kb / "index" / segment.FILE)
+
+
+def test_the_build_cuts_with_the_vocabulary_of_its_chinese_editions(kb, vocabulary, zh_editions):
+    names = ("zh/2026-02-27", "zh/2026-04-17")
+    assert vocabulary == segment.vocabulary_of([zh_editions[n] for n in names])
+    site = (kb / "site" / "search" / "segment.js").read_text(encoding="utf-8")
+    assert (
+        site.startswith("window.CR_SEGMENT=")
+        and json.loads(site[len("window.CR_SEGMENT=") : -2]) == vocabulary.to_json()
+    )
+
+
+def test_tokens_cut_chinese_into_words_and_keep_numbers_glued_to_it(vocabulary):
+    with segment.using(vocabulary):
+        _cut_as_the_index_does()
+    with segment.using(segment.EMPTY):  # a knowledge base without Chinese: a character a word
+        assert T.tokens("死触") == ["死", "触"]
+
+
+def _cut_as_the_index_does():
     assert T.tokens("如规则702.19b所述，具有践踏的生物") == [
         "如",
         "规则",
@@ -118,7 +142,9 @@ def test_the_site_cuts_and_ranks_chinese_as_the_python_engine(browser, kb):  # n
     page.wait_for_function("window.CRSearch && window.CRSearch.loaded()", timeout=20_000)
     js = page.evaluate("ts => ts.map(t => CRSearch.tokens(t))", texts)
     assert len(texts) > 3500
-    assert [t for t, got in zip(texts, js) if T.tokens(t) != got] == []
+    with segment.using(segment.load(kb / "index" / segment.FILE)):
+        assert [t for t, got in zip(texts, js) if T.tokens(t) != got] == []
+    assert js[texts.index("践踏鹏洛客")] == ["践踏", "鹏洛客"]
     headings = [r.title for r in edition.rules if r.kind == "rule" and r.section == "702" and r.title]
     queries = (
         [(q, {}) for q in headings]

@@ -44,7 +44,7 @@ def test_show_702_19_in_chinese_gives_trample_its_subrules_english_twin_and_cite
     out = result.output
     assert "702.19 践踏" in out
     assert all(f"702.19{x} " in out for x in "abcdefg")
-    assert "      例如：一个2/2且具有可以阻挡多个攻击者异能的生物" in out  # the example mark of the table, no space
+    assert "      例如：一个2/2且具有可以阻挡" in out  # the example mark of the table, no space
     assert "English: en/2026-04-17 702.19 Trample" in out
     assert "glossary: 践踏, 践踏鹏洛客" in out
     assert "not an official Wizards of the Coast translation" in out

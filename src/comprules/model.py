@@ -164,7 +164,7 @@ class GlossaryEntry:
     the definition as printed (senses joined by newlines). ``obsolete`` is true for
     entries marked "(Obsolete)" / "（已废止）", which the CR keeps for older cards'
     wording. ``note`` is a translator's note printed after a translated headword
-    ("译注：在英文中这两个词是相同的。"), kept apart from the headword.
+    ("译注：…", after 反击/指示物), kept apart from the headword.
     """
 
     term: str

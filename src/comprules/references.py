@@ -16,7 +16,7 @@ that changed little from 1999 to today (French documents follow the same habits)
     规则702.19b所述 / 规则601.2f-h中        Chinese     → a number glued to the next word
     规则613.7和613.8 / 规则403.3，603.6a    Chinese list (和 及 与 以及 或 、 ，)
     参见第8章，“多人游戏规则”                Chinese     → chapter 8 ("第510节": section 510)
-    另参见时间印记顺序。                     Chinese     → a glossary headword
+    另参见X。 / 参见守军。                   Chinese     → a glossary headword
 
 :func:`extract` finds them with an ordered chain of *families* (:data:`FAMILIES`),
 one per family of printed forms, in the style of markdown-it-py's rule chains, where
@@ -592,12 +592,12 @@ _HAN_TERM_MAX = 12
 
 
 def _han_glossary_see(text: str, start: int, end: int, lang: str) -> _Found:
-    """``参见守军。``, ``另参见时间印记顺序。``, ``参见X。``: glossary headwords.
+    """``参见守军。``, ``另参见X。``, ``参见X。``: glossary headwords.
 
     A headword runs to the next punctuation mark; it is at most
     :data:`_HAN_TERM_MAX` characters, of Han characters (a single capital letter:
-    ``X``), and holds no citing word (``参见时间印记和从属关系的规则（规则613.7…）`` is
-    left to the rule family). A list with "和"/"及" is resolved whole first, then by
+    ``X``), and holds no citing word (``参见…的规则（规则613.7…）`` is left to the
+    rule family). A list with "和"/"及" is resolved whole first, then by
     its parts (:func:`resolve`).
     """
     row = languages.get(lang)

@@ -1,4 +1,4 @@
-"""Word segmentation of Chinese text, the same in Python and from disk.
+"""Word segmentation of Chinese text, the same in Python and in the site's JavaScript.
 
 Chinese is written without spaces, so search needs words cut out of each run of Han
 characters. The method is jieba's (https://github.com/fxsjy/jieba, no HMM): every
@@ -6,18 +6,28 @@ dictionary word starting at each character forms a graph; the path whose words h
 the highest summed log-probability wins (ties: the longer word). Two things make it
 reproducible by the site's search, which runs in a browser without jieba:
 
-* the **vocabulary** is jieba's dictionary restricted to the words that occur in the
-  Chinese editions (every dictionary word that is a substring of a Han run, exactly
-  the graph jieba builds on those texts), plus the CR's own terms that jieba would cut
-  into single characters (keyword headings, glossary headwords, section titles: 死触,
-  先攻, 鹏洛客), each given the frequency jieba's ``suggest_freq`` finds to keep it
-  whole; a compound of known words (战斗伤害步骤 = 战斗 伤害 步骤, 践踏鹏洛客 = 践踏
-  鹏洛客) is left to its words, so that 践踏 finds it. The vocabulary is checked in,
-  ``comprules/data/zh_vocabulary.json`` (:func:`default`), made by
-  ``python -m comprules.segment ../shared/corpus/zh`` (:func:`main`): the same for
-  every build, whatever editions it holds, so that an incremental re-index cuts alike;
+* the **vocabulary** is made at build time by the index stage from the knowledge
+  base's own Chinese editions (:func:`vocabulary_of`), and stored with the index
+  (:data:`FILE`) and in the site's search data (``search/segment.js``), so that the
+  indexed texts, the Python queries and the JavaScript queries are cut alike. It is
+  jieba's dictionary restricted to the words that occur in the editions (every
+  dictionary word that is a substring of a Han run: exactly the graph jieba builds on
+  those texts), plus the CR's own terms that jieba would cut into single characters
+  (:func:`cr_terms`: keyword headings of 701 and 702 and glossary headwords, of at
+  most :data:`MAX_TERM` Han characters: 死触, 先攻, 鹏洛客), each given the frequency
+  jieba's ``suggest_freq`` finds to keep it whole; a compound of known words
+  (战斗伤害步骤 = 战斗 伤害 步骤, 践踏鹏洛客 = 践踏 鹏洛客) is left to its words, so
+  that 践踏 finds it. Nothing of it is committed: jieba's dictionary is jieba's, the
+  words come from the editions the build is given. A knowledge base with no Chinese
+  edition has the empty vocabulary (:data:`EMPTY`), which cuts every Han character
+  apart (a query in Chinese still runs);
 * the scores are **integers** (log-probability × 10⁶, rounded), so that the sums and
   comparisons are exact in any language; the JavaScript port walks the same graph.
+
+The tokenizer (:mod:`comprules.indexer.text`) cuts with the **active** vocabulary of
+the current thread or task (:func:`active`, a context variable): the index build
+activates the one it makes (:func:`using`), opening an index for search activates the
+index's own (:func:`activate`).
 
 On the texts it was built from, :meth:`Segmenter.words` gives jieba's own segmentation
 (tested on every rule of the Chinese editions). For indexing, :meth:`Segmenter.terms`
@@ -31,17 +41,38 @@ rule that says 践踏鹏洛客 is found by 践踏.
 
 from __future__ import annotations
 
+import contextvars
 import json
 import logging
 import math
+import os
 import re
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 from typing import Iterable, Iterator
 
-__all__ = ["HAN_RUN", "Segmenter", "han_runs", "split_han", "default", "VOCABULARY_FILE"]
+__all__ = [
+    "EMPTY",
+    "FILE",
+    "HAN_RUN",
+    "MAX_TERM",
+    "Segmenter",
+    "activate",
+    "active",
+    "cr_terms",
+    "han_runs",
+    "split_han",
+    "using",
+    "vocabulary_of",
+]
 
-VOCABULARY_FILE = "zh_vocabulary.json"
+#: The vocabulary's file in an index folder (``{"scale", "unknown", "words"}``).
+FILE = "segment.json"
+#: A CR term longer than this many Han characters is left to jieba's words (the
+#: glossary's and 702's terms are shorter; a longer "heading" is a parsed sentence).
+MAX_TERM = 8
 
 #: A run of Han characters (CJK ideographs): what is segmented; anything else is left
 #: to the language's ordinary tokenizer (numbers such as 702.19b, Latin words).
@@ -102,7 +133,8 @@ class Segmenter:
         tok = _jieba()
         freq = dict(tok.FREQ)
         total = tok.total
-        words = sorted({term[s:e] for term in terms for s, e in han_runs(term) if e - s > 1}, key=lambda w: (len(w), w))
+        runs = {term[s:e] for term in terms for s, e in han_runs(term) if 1 < e - s <= MAX_TERM}
+        words = sorted(runs, key=lambda w: (len(w), w))
         for word in words:  # shortest first: a longer term made of added ones stays cut
             pieces = _cut(word, freq, total)
             if len(pieces) == 1 or all(len(p) > 1 for p in pieces):
@@ -206,38 +238,100 @@ def _whole_freq(pieces: list[str], freq: dict[str, int], total: int) -> int:
     return max(int(p * total) + 1, freq.get("".join(pieces), 0), 1)
 
 
-@lru_cache(maxsize=1)
-def default() -> Segmenter:
-    """The checked-in vocabulary (``comprules/data/zh_vocabulary.json``); an empty one,
-    which cuts every Han character apart, when the file is missing."""
-    from importlib import resources
+#: The vocabulary of a knowledge base without Chinese: every Han character a word.
+EMPTY = Segmenter({}, 0)
 
+_ACTIVE: contextvars.ContextVar[Segmenter] = contextvars.ContextVar("comprules_segmenter", default=EMPTY)
+
+
+def active() -> Segmenter:
+    """The vocabulary the tokenizer cuts with in this thread or task (:data:`EMPTY`
+    until an index is built or opened)."""
+    return _ACTIVE.get()
+
+
+def activate(seg: Segmenter) -> None:
+    """Make ``seg`` the active vocabulary of this thread or task (opening an index)."""
+    if _ACTIVE.get() is not seg:
+        _ACTIVE.set(seg)
+
+
+@contextmanager
+def using(seg: Segmenter) -> Iterator[Segmenter]:
+    """``with using(seg):`` cut with ``seg``, then with the previous vocabulary again."""
+    token = _ACTIVE.set(seg)
     try:
-        raw = resources.files("comprules").joinpath("data", VOCABULARY_FILE).read_text(encoding="utf-8")
-    except (FileNotFoundError, OSError):
-        return Segmenter({}, 0)
-    return Segmenter.from_json(json.loads(raw))
+        yield seg
+    finally:
+        _ACTIVE.reset(token)
+
+
+#: The keyword headings: 701.N (keyword actions) and 702.N (keyword abilities).
+_KEYWORD = re.compile(r"70[12]\.\d+")
+
+
+def cr_terms(editions) -> list[str]:
+    """The terms of editions that must stay whole: the headings of the keyword rules
+    (701.N, 702.N: 践踏, 死触) and the glossary headwords and their aliases, in order,
+    once each (any length: :meth:`Segmenter.from_texts` keeps the Han runs of at most
+    :data:`MAX_TERM` characters)."""
+    out: dict[str, None] = {}
+    for e in editions:
+        for r in e.rules:
+            if r.title and _KEYWORD.fullmatch(r.number):
+                out.setdefault(r.title)
+        for g in e.glossary:
+            for name in (g.term, *g.aliases):
+                out.setdefault(name)
+    return list(out)
 
 
 def vocabulary_of(editions) -> Segmenter:
-    """The vocabulary of Chinese editions: their rules, examples and glossary, and their
-    terms (titles of rules and sections, glossary headwords and aliases)."""
-    texts, terms = [], []
+    """The vocabulary of Chinese editions (:class:`~comprules.model.Edition`): the
+    jieba words of their rules, titles, examples and glossary, and their terms
+    (:func:`cr_terms`). :data:`EMPTY` for no edition."""
+    editions = list(editions)
+    if not editions:
+        return EMPTY
+    texts: list[str] = []
     for e in editions:
         for r in e.rules:
             texts.append(r.text)
             texts.extend(r.examples)
             if r.title:
-                terms.append(r.title)
+                texts.append(r.title)
         for g in e.glossary:
             texts.append(g.text)
-            terms.extend((g.term, *g.aliases))
-    return Segmenter.from_texts(texts, terms)
+            texts.extend((g.term, *g.aliases))
+    return Segmenter.from_texts(texts, cr_terms(editions))
+
+
+def load(path: Path) -> Segmenter:
+    """The vocabulary stored in ``path`` (:data:`FILE`); :data:`EMPTY` when there is
+    none (an index of a knowledge base without Chinese). Raises ``ValueError`` for a
+    file that is not one."""
+    try:
+        raw = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return EMPTY
+    try:
+        return Segmenter.from_json(json.loads(raw))
+    except (KeyError, TypeError, AttributeError) as error:
+        raise ValueError(f"{path}: not a vocabulary ({error})") from None
+
+
+def save(seg: Segmenter, path: Path) -> None:
+    """Write ``seg`` to ``path`` as JSON (a temporary file, then renamed)."""
+    path = Path(path)
+    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    tmp.write_text(json.dumps(seg.to_json(), ensure_ascii=False, sort_keys=True), encoding="utf-8")
+    os.replace(tmp, path)
 
 
 def main(argv: list[str] | None = None) -> int:
     """``python -m comprules.segment SOURCE... [-o FILE]``: write the vocabulary of the
-    Chinese editions among SOURCE (folders or files) as JSON (default: stdout)."""
+    Chinese editions among SOURCE (folders or files) as JSON (default: stdout), as the
+    index stage makes it (for inspection: it is made by every build, never committed)."""
     import argparse
     import sys
 

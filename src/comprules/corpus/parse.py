@@ -100,7 +100,8 @@ _OBSOLETE = re.compile(
     + r")[)）]\s*$",
     re.IGNORECASE,
 )
-#: A translator's note printed after a headword: "反击/指示物（译注：在英文中这两个词是相同的。）".
+#: A translator's note printed after a headword: "反击/指示物（译注：…）" (the glossary of the
+#: Chinese editions, headword of Counter).
 _TRANSLATOR_NOTE = re.compile(r"\s*（(?:译注|译者注)[：:][^）]*）\s*$")
 #: How a keyword heading never ends (a sentence, a list's lead-in "… as follows:").
 _TITLE_END = (".", ";", ":", ",", "?", '"', "”", ".)", "。", "；", "：", "，", "？")

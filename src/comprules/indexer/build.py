@@ -14,7 +14,10 @@ previous one: whoosh's segment files are hard-linked (they are never rewritten),
 documents only the old versions held are marked deleted, the new texts go into one
 new segment, and the side table, impacts and lineages are recomputed from the stored
 raw postings (nothing unchanged is analyzed again). Too many changes, or too many
-deleted documents piled up, and the index is rebuilt in full.
+deleted documents piled up, and the index is rebuilt in full; so too when a change of
+the Chinese editions changes the vocabulary Chinese is cut with (:mod:`comprules.segment`,
+made from those editions and stored in the index as ``segment.json``): the old texts
+were cut with the old one.
 
 **One build at a time.** A build holds ``.{name}.lock`` (``flock``) beside the index;
 a second build waits for it (up to ``wait`` seconds), then finds the index up to date
@@ -38,6 +41,8 @@ from typing import Iterable, Iterator
 from whoosh.codec.whoosh3 import W3Codec
 from whoosh.index import create_in, open_dir
 
+from .. import segment
+from ..languages import get as get_language
 from ..locking import exclusive
 from ..model import Edition
 from . import text as T
@@ -109,6 +114,8 @@ class _Plan:
     alignments: Path | None = None
     #: Digests of the lexicon and of the alignments' index (a change re-computes lineages).
     extras: dict[str, str] = field(default_factory=dict)
+    #: The vocabulary Chinese is cut with (:mod:`comprules.segment`), of these editions.
+    segmenter: segment.Segmenter = field(default_factory=lambda: segment.EMPTY)
 
 
 def build_index(
@@ -149,7 +156,8 @@ def build_index(
         work = index_dir.parent / f".{index_dir.name}.build-{os.getpid()}-{time.time_ns()}"
         work.mkdir()
         try:
-            meta = _write(work, plan)
+            with segment.using(plan.segmenter):
+                meta = _write(work, plan)
             generation = work.with_name(f".{index_dir.name}.gen-{time.time_ns()}")
             os.rename(work, generation)
         except BaseException:
@@ -196,11 +204,21 @@ def _plan(editions: list[Edition], index_dir: Path, full: bool, alignments, lexi
         "alignments": _alignments_digest(alignments),
         "player_terms": _digest(PLAYER_TERMS.read_text(encoding="utf-8")),
     }
+    unspaced = [e for e in editions if not get_language(e.lang).spaced]
+    plan.extras["segment"] = _digest(json.dumps(sorted((e.name, e.sha256) for e in unspaced)))
     plan.changed = [e.name for e in editions]
     previous = _previous(index_dir)
     if full or previous is None:
+        plan.segmenter = segment.vocabulary_of(unspaced)
         return plan
     meta = _read_meta(previous)
+    old_segmenter = _previous_segmenter(previous)
+    if meta.get("extras", {}).get("segment") == plan.extras["segment"] and old_segmenter is not None:
+        plan.segmenter = old_segmenter  # the same Chinese editions: the same vocabulary
+    else:
+        plan.segmenter = segment.vocabulary_of(unspaced)
+        if plan.segmenter != old_segmenter:  # the old texts were cut otherwise: index them all again
+            return plan
     known = {e["name"]: e.get("sha256") for e in meta["editions"]}
     names = {e.name for e in editions}
     changed = [e.name for e in editions if known.get(e.name) != e.sha256]
@@ -209,6 +227,13 @@ def _plan(editions: list[Edition], index_dir: Path, full: bool, alignments, lexi
         return plan
     plan.previous, plan.changed, plan.removed = previous, changed, removed
     return plan
+
+
+def _previous_segmenter(previous: Path) -> segment.Segmenter | None:
+    try:
+        return segment.load(previous / segment.FILE)
+    except (OSError, ValueError):
+        return None
 
 
 def _previous(index_dir: Path) -> Path | None:
@@ -220,7 +245,7 @@ def _previous(index_dir: Path) -> Path | None:
         return None
     if meta.get("format") != FORMAT:
         return None
-    if not all((real / name).is_file() for name in (TABLE_FILE, RAW_FILE, CACHE_FILE, VOCAB_FILE)):
+    if not all((real / name).is_file() for name in (TABLE_FILE, RAW_FILE, CACHE_FILE, VOCAB_FILE, segment.FILE)):
         return None
     return real
 
@@ -405,6 +430,7 @@ def _finish(directory: Path, plan: _Plan, state: _State, infos: list[EditionInfo
         json.dumps({k: dict(sorted(v.items())) for k, v in state.words.items()}, ensure_ascii=False), encoding="utf-8"
     )
     (directory / LEXICON_FILE).write_text(json.dumps(plan.lexicon, ensure_ascii=False), encoding="utf-8")
+    segment.save(plan.segmenter, directory / segment.FILE)
     impacts = Impacts(directory)
     try:  # the query side looks words up in these terms (indexer/inflect.py)
         terms = {key.partition(":")[0]: found for key, found in impacts.terms.items() if key.endswith(f":{ALL}")}

@@ -101,8 +101,8 @@ def obsolete_terms(glossary: Iterable[tuple[list[str], str]]) -> list[tuple[list
     "[something]" left out). Entries that name none ("Mana Burn") are left out.
 
     >>> obsolete_terms([(["Converted Mana Cost"], "An obsolete term for mana value. Cards…"),
-    ...                 (["Remove from the Game", "Removed"], "“Remove [something] from the game” is an obsolete"
-    ...                  " term for “exile [something].” … See Exile."),
+    ...                 (["Remove from the Game", "Removed"], "“Remove [x] from the game” is an obsolete"
+    ...                  " term for “exile [x].” … See Exile."),
     ...                 (["Mana Burn"], "Older versions of the rules stated that…")])
     [(['Converted Mana Cost'], ['mana value']), (['Remove from the Game', 'Removed'], ['exile'])]
     """

@@ -41,7 +41,7 @@ from pathlib import Path
 import numpy as np
 from whoosh.index import EmptyIndexError, open_dir
 
-from .. import languages
+from .. import languages, segment
 from ..errors import UsageError
 from ..model import section_filter, sort_key
 from . import text as T
@@ -184,6 +184,8 @@ class _OpenIndex:
     _ranker: Ranker | None = None
     _units: dict[int, dict] = field(default_factory=dict)
     _sequences: dict[int, list] = field(default_factory=dict)
+    #: The vocabulary its Chinese texts were cut with (activated by :func:`_open`).
+    segmenter: segment.Segmenter = field(default_factory=lambda: segment.EMPTY)
 
     @property
     def vocab(self) -> Vocabulary:
@@ -295,6 +297,8 @@ _local = threading.local()
 
 
 def _open(index_dir) -> _OpenIndex:
+    """The open index of ``index_dir`` (cached per thread); its vocabulary becomes the
+    active one (:func:`comprules.segment.activate`), so queries are cut as its texts were."""
     path = Path(index_dir)
     meta_path = path / META_FILE
     try:
@@ -306,8 +310,10 @@ def _open(index_dir) -> _OpenIndex:
     cache: OrderedDict = _local.__dict__.setdefault("cache", OrderedDict())
     if key in cache:
         cache.move_to_end(key)
+        segment.activate(cache[key].segmenter)
         return cache[key]
     handle = _load(Path(real), Path(real) / META_FILE)
+    segment.activate(handle.segmenter)
     cache[key] = handle
     while len(cache) > _OPEN_PER_THREAD:
         cache.popitem(last=False)[1].close()
@@ -328,10 +334,13 @@ def _load(path: Path, meta_path: Path) -> _OpenIndex:
     try:
         impacts = Impacts(path)
         table = DocTable.load(path)
+        segmenter = segment.load(path / segment.FILE)
     except (OSError, ValueError, pickle.UnpicklingError, KeyError, TypeError, EOFError) as error:
         ix.close()
         raise UsageError(f"unreadable search index in {path}: {error}") from None
-    handle = _OpenIndex(ix=ix, searcher=ix.searcher(), impacts=impacts, table=table, meta=meta, path=path)
+    handle = _OpenIndex(
+        ix=ix, searcher=ix.searcher(), impacts=impacts, table=table, meta=meta, path=path, segmenter=segmenter
+    )
     dates = {e["name"]: e["effective"] or "" for e in meta["editions"]}
     handle.effective = [dates.get(name, "") for name in table.editions]
     ids = {name: i for i, name in enumerate(table.editions)}

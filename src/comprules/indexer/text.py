@@ -15,9 +15,10 @@ corpus, in chromium.
    token (``{t}``, ``{2}``, ``{w/u}``), else a run of letters and digits, with inner
    dots kept (``702.37a``, ``613.1g``, ``1.5``). Digits and single characters are
    tokens too ("layer 7"). Chinese, written without spaces, is cut into words: each run
-   of Han characters inside a token is segmented against the checked-in vocabulary
-   (:func:`comprules.segment.default`: jieba's method, integer scores), the rest of the
-   token tokenized again ("规则702.19b所述" → 规则, 702.19b, 所述).
+   of Han characters inside a token is segmented against the active vocabulary
+   (:func:`comprules.segment.active`: the index's own, made from its Chinese editions
+   by jieba's method, integer scores), the rest of the token tokenized again
+   ("规则702.19b所述" → 规则, 702.19b, 所述).
 3. Each language (:mod:`.languages`) then drops its stop words and stems its words;
    numbers and symbols are never stemmed.
 """
@@ -27,6 +28,8 @@ from __future__ import annotations
 import re
 import unicodedata
 from functools import lru_cache
+
+from comprules.segment import active
 
 #: Letters NFKD leaves whole, spelled out after folding.
 SPELLED = {"æ": "ae", "œ": "oe", "ß": "ss", "ø": "o", "ł": "l", "đ": "d", "ð": "d", "þ": "th", "ı": "i"}
@@ -38,18 +41,11 @@ _HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _HAN_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 
 
-@lru_cache(maxsize=1)
-def _segmenter():
-    from comprules.segment import default
-
-    return default()
-
-
 def _pieces(token: str, start: int) -> list[tuple[int, int, str]]:
     """A token holding Han characters, cut: its Han runs into words, the rest re-tokenized."""
     out: list[tuple[int, int, str]] = []
     pos = 0
-    seg = _segmenter()
+    seg = active()
     for m in _HAN_RUN.finditer(token):
         if m.start() > pos:
             out.extend(
@@ -112,8 +108,13 @@ def tokens(text: str) -> list[str]:
 
     >>> tokens("Layer 7: {T}, {W/U} — see rule 613.1g. Piétinement’s")
     ['layer', '7', '{t}', '{w/u}', 'see', 'rule', '613.1g', 'pietinement', 's']
-    >>> tokens("如规则702.19b所述，具有践踏的生物")
+    >>> from comprules.segment import EMPTY, Segmenter, using
+    >>> with using(Segmenter.from_texts(["如规则702.19b所述，具有践踏的生物"], ["践踏"])):
+    ...     tokens("如规则702.19b所述，具有践踏的生物")
     ['如', '规则', '702.19b', '所述', '具有', '践踏', '的', '生物']
+    >>> with using(EMPTY):  # no Chinese edition in the knowledge base: a character a word
+    ...     tokens("具有践踏")
+    ['具', '有', '践', '踏']
     """
     folded = fold(text)
     if _HAN.search(folded) is None:

@@ -26,11 +26,12 @@ def write_search_data(index_dir: Path, out: Path) -> dict[str, int]:
     """Write ``search/{lang}.js`` for every language with documents in the default scope;
     the bytes written per language. Deterministic for a given index. When a language
     written without spaces (Chinese) has documents, ``search/segment.js`` too: the
-    vocabulary its words are cut with (:func:`comprules.segment.default`,
-    ``window.CR_SEGMENT``), loaded before the languages' data (key ``segment``)."""
+    vocabulary the index cut its words with (its ``segment.json``, made from the
+    knowledge base's Chinese editions: :mod:`comprules.segment`; ``window.CR_SEGMENT``),
+    loaded before the languages' data (key ``segment``)."""
+    from .. import segment
     from ..indexer.export import site_data
     from ..languages import codes, get
-    from ..segment import default
 
     written = {}
     folder = Path(out) / DATA_DIR
@@ -45,7 +46,8 @@ def write_search_data(index_dir: Path, out: Path) -> dict[str, int]:
         (folder / f"{lang}.js").write_bytes(raw)
         written[lang] = len(raw)
     if any(not get(lang).spaced for lang in written):
-        text = json.dumps(default().to_json(), ensure_ascii=False, separators=(",", ":"))
+        vocabulary = segment.load(Path(index_dir) / segment.FILE)
+        text = json.dumps(vocabulary.to_json(), ensure_ascii=False, separators=(",", ":"))
         raw = f"window.CR_SEGMENT={text};\n".encode("utf-8")
         (folder / "segment.js").write_bytes(raw)
         written = {"segment": len(raw), **written}

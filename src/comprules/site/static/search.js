@@ -34,8 +34,10 @@
   }
 
   /* Chinese: each run of Han characters of a token is cut into words against the
-     vocabulary comprules.segment ships (search/segment.js: window.CR_SEGMENT), by
-     jieba's method on integer scores, exactly as text.py's _pieces does. */
+     vocabulary the index was cut with (comprules.segment, made by the build from the
+     knowledge base's Chinese editions: search/segment.js, window.CR_SEGMENT; none: a
+     character a word, as in Python), by jieba's method on integer scores, exactly
+     as text.py's _pieces does. */
   var HAN = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]/;
   var HAN_RUN = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+/g;
   var SEG = null;
