@@ -30,6 +30,7 @@ STAGES: list[tuple[str, tuple[str, ...]]] = [
     ("check", ("check",)),
     ("align", ("align",)),
     ("graph", ("graph",)),
+    ("store", ("store",)),
     ("indexer", ("indexer", "segment")),
     ("site", ("site",)),
     ("kb", ("kb", "render_text", "academy")),

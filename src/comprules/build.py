@@ -44,7 +44,6 @@ from pathlib import Path
 
 from . import export, graph
 from .align.history import link_previous as _link
-from .align.history import write_alignments
 from .corpus.load import DEFAULT_LIMITS, Limits, expand_sources, load_items
 from .errors import Interrupted, SourceError
 from .kb import default_kb  # noqa: F401  (the build's default knowledge base; kept importable from here)
@@ -156,7 +155,7 @@ def data_files(data: Path) -> set[str] | None:
     keys = {"name", "lang", "kind", "title", "effective", "path"}
     if not isinstance(rows, list) or not rows or not all(isinstance(r, dict) and keys <= r.keys() for r in rows):
         return None
-    own = {"editions.json", INPUTS, "graph.graphml", "alignments/index.json", "alignments/lexicon.json"}
+    own = {"editions.json", INPUTS, "graph.graphml", "alignments/index.json", "alignments/lexicon.json", "comprules.sqlite"}
     for row in rows:
         own.add(str(row["path"]))
         own.add(graph.graph_path(Path(), str(row["name"])).as_posix())
@@ -354,61 +353,129 @@ def _edition_keys(editions: list[Edition], sources: list[dict], common: str) -> 
 
 def write_data(
     editions: list[Edition],
-    resolutions: dict,
-    kb_graph,
     out: Path,
     *,
     previous: Path | None = None,
     keys: dict[str, str] | None = None,
     previous_keys: dict[str, str] | None = None,
 ) -> list[str]:
-    """Write ``out/{lang}/{name}.json`` per edition, its graph part
-    (``out/graph/{lang}/{name}.json``), ``out/editions.json`` and ``out/graph.graphml``.
+    """Write the exports of the database ``out/comprules.sqlite`` (:func:`write_knowledge`):
+    ``out/{lang}/{name}.json`` per edition, its graph part (``out/graph/{lang}/{name}.json``),
+    ``out/editions.json`` and ``out/graph.graphml`` (:mod:`comprules.store.exports`).
 
     An edition whose key (``keys``) equals the one it had in ``previous_keys`` has its
     two files linked from ``previous`` (the last build's data/) instead of written.
     Returns the files written, relative to ``out``.
     """
+    from .store import DB_NAME, Store
+    from .store.exports import edition_export, graph_part, write_graphml
+
     keys, previous_keys = keys or {}, previous_keys or {}
     manifest, written, fresh = [], [], []
-    for ed in editions:
-        res = resolutions[ed.name]
-        path = export.edition_path(out, ed.name)
-        gpath = graph.graph_path(out, ed.name)
-        same = previous is not None and ed.name in keys and previous_keys.get(ed.name) == keys[ed.name]
-        if not (
-            same
-            and _link(export.edition_path(previous, ed.name), path)
-            and _link(graph.graph_path(previous, ed.name), gpath)
+    store = Store(out / DB_NAME)
+    try:
+        rows = {r["name"]: r for r in store.rows}
+        for ed in editions:
+            path = export.edition_path(out, ed.name)
+            gpath = graph.graph_path(out, ed.name)
+            same = previous is not None and ed.name in keys and previous_keys.get(ed.name) == keys[ed.name]
+            if not (
+                same
+                and _link(export.edition_path(previous, ed.name), path)
+                and _link(graph.graph_path(previous, ed.name), gpath)
+            ):
+                export.write_atomic(path, export.dumps_compact(edition_export(store, ed.name)))
+                export.write_atomic(gpath, export.dumps_compact(graph_part(store, ed.name)))
+                written += [str(path.relative_to(out)), str(gpath.relative_to(out))]
+                fresh.append(ed.name)
+            row = rows[ed.name]
+            manifest.append(
+                {
+                    "name": ed.name,
+                    "lang": row["lang"],
+                    "kind": row["kind"],
+                    "title": row["title"],
+                    "effective": row["effective"],
+                    "rules": row["rules"],
+                    "glossary": row["glossary"],
+                    "sha256": row["sha256"],
+                    "path": str(path.relative_to(out)),
+                    "dangling": row["dangling"],
+                }
+            )
+        export.write_atomic(out / "editions.json", export.dumps({"editions": manifest}))
+        old_names = sorted(previous_keys) if previous is not None else None
+        if (
+            fresh
+            or old_names != sorted(e.name for e in editions)
+            or not _link(previous / "graph.graphml", out / "graph.graphml")
         ):
-            export.write_atomic(path, export.dumps(export.edition_to_dict(ed, res)))
-            written.append(str(path.relative_to(out)))
-            fresh.append(ed.name)
-        manifest.append(
-            {
-                "name": ed.name,
-                "lang": ed.lang,
-                "kind": ed.kind,
-                "title": ed.title,
-                "effective": ed.effective.isoformat() if ed.effective else None,
-                "rules": len(ed.numbered()),
-                "glossary": len(ed.glossary),
-                "sha256": ed.sha256,
-                "path": str(path.relative_to(out)),
-                "dangling": len(res.dangling),
-            }
-        )
-    written += [str(p.relative_to(out)) for p in graph.write_graph(kb_graph, out, fresh)]
-    export.write_atomic(out / "editions.json", export.dumps({"editions": manifest}))
-    old_names = sorted(previous_keys) if previous is not None else None
-    if (
-        fresh
-        or old_names != sorted(e.name for e in editions)
-        or not _link(previous / "graph.graphml", out / "graph.graphml")
-    ):
-        graph.write_graphml(kb_graph, out / "graph.graphml")
-        written.append("graph.graphml")
+            write_graphml(store, out / "graph.graphml", [e.name for e in editions])
+            written.append("graph.graphml")
+    finally:
+        store.close()
     return written
+
+
+def write_knowledge(
+    editions: list[Edition],
+    resolutions: dict,
+    eras: dict,
+    keys: dict[str, str],
+    out: Path,
+    *,
+    previous: Path | None = None,
+) -> None:
+    """Align what the knowledge base stores and write the database ``out/comprules.sqlite``
+    (:mod:`comprules.store`) and the alignments' exports (``out/alignments/``).
+
+    ``previous`` is the last build's data/: the editions whose key (``keys``) is the
+    one its database stored keep their rows, and the alignments of two such editions
+    are taken from it instead of computed again.
+    """
+    from .align.history import compute_alignments, write_alignments
+    from .align.lineage import Lineage
+    from .kb import published
+    from .store import DB_NAME, AlignmentRow, Store, StoreError, write_store
+
+    old_store = None
+    if previous is not None:
+        try:
+            old_store = Store(previous / DB_NAME)
+        except StoreError:
+            old_store = None
+    try:
+        stored = {r["name"]: r["input_key"] for r in old_store.rows} if old_store is not None else {}
+        unchanged = {n for n, k in keys.items() if stored.get(n) == k}
+        computed = compute_alignments(editions, eras=eras, previous=old_store, unchanged=unchanged)
+        write_alignments(editions, out, computed=computed)  # data/alignments/: where each rule went
+        lineage = Lineage.build(editions, computed.consecutive())
+        kept = set(computed.kept)
+        facts = {}
+        by_date = {p.date: p for p in published()}
+        for e in editions:
+            fact = by_date.get(e.effective.isoformat()) if e.effective else None
+            if fact is not None:
+                facts[e.name] = {"set_name": fact.set_name, "set_code": fact.code, "file_date": fact.file_date}
+        chain_rows = [
+            (c["lang"] if c["kind"] != "fragment" else f"{c['lang']}/fragments", c["editions"]) for c in computed.chains
+        ]
+        write_store(
+            out / DB_NAME,
+            editions,
+            resolutions,
+            keys=keys,
+            alignments=[AlignmentRow(a, kind, d) for a, kind, d in computed.rows if (a.old, a.new) not in kept],
+            kept_alignments=kept,
+            chains=chain_rows,
+            lineage=lineage,
+            lexicon=computed.lexicon,
+            facts=facts,
+            previous=previous / DB_NAME if old_store is not None and previous is not None else None,
+        )
+    finally:
+        if old_store is not None:
+            old_store.close()
 
 
 def _kept_message(only: tuple[str, ...], new: list[str], pending: list[str], *, first: bool = False) -> str:
@@ -568,9 +635,8 @@ class _Build:
         eras = english_eras(report.editions)
         resolutions = graph.resolve_all(report.editions, eras={k: v.english for k, v in eras.items()})
         report.dangling = {name: len(r.dangling) for name, r in resolutions.items()}
-        kb_graph = graph.kb_graph(report.editions, resolutions)
         report.timings["references"] = time.perf_counter() - t
-        say(f"resolved references and built the graph ({report.timings['references']:.1f} s)")
+        say(f"resolved references ({report.timings['references']:.1f} s)")
 
         # Everything is written into `work` first; the index swaps itself in when complete,
         # then data/ and site/ are swapped in: a build stopped before leaves the old ones.
@@ -588,19 +654,14 @@ class _Build:
                 say("data/ taken from the interrupted build")
             else:
                 old = kb / "data" if previous else None
+                write_knowledge(report.editions, resolutions, eras, keys, work / "data", previous=old)
                 report.written = write_data(
                     report.editions,
-                    resolutions,
-                    kb_graph,
                     work / "data",
                     previous=old,
                     keys=keys,
                     previous_keys=previous.get("editions", {}),
                 )
-                unchanged = {n for n, k in keys.items() if previous.get("editions", {}).get(n) == k}
-                write_alignments(
-                    report.editions, work / "data", eras=eras, previous=old, unchanged=unchanged
-                )  # data/alignments/: where each rule went
                 errors = [
                     {"path": e.path, "reason": e.reason, "line": e.line} for e in loaded.errors[len(expand_errors) :]
                 ]
@@ -617,10 +678,6 @@ class _Build:
                 say(f"wrote data/ ({len(report.written)} files, {time.perf_counter() - t:.1f} s)")
             report.timings["data"] = time.perf_counter() - t
         del resolutions
-        from .site.render import cited_by_index
-
-        cited = cited_by_index(kb_graph)  # all the site needs of the graph ("cited by")
-        del kb_graph  # 250 MB for the whole corpus: freed before the index and the site are made
         gc.collect()
         index_stamp = stamps.get("index") if fresh["index"] else None
         generation = None
@@ -651,7 +708,7 @@ class _Build:
                 stats = render_site(
                     report.editions,
                     work / "site",
-                    cited=cited,
+                    cited=_cited_by(data_dir),
                     data_dir=data_dir,
                     index=index,
                     reuse=[pending_site, kb / "site"],
@@ -680,6 +737,18 @@ class _Build:
         for stage in ("data", "site"):
             _remove(kb / f".{stage}{PENDING}")
         report.kept = [s for s in STAGES if s in report.kept]
+
+
+def _cited_by(data: Path) -> dict[str, dict[str, list[str]]]:
+    """Edition → cited rule id → the ids citing it in that edition, from the database
+    (what the site shows as "cited by")."""
+    from .store import DB_NAME, Store
+
+    store = Store(data / DB_NAME)
+    try:
+        return {row["name"]: store.cited_by_index(row["name"]) for row in store.rows}
+    finally:
+        store.close()
 
 
 def _complete(data: Path) -> bool:

@@ -400,16 +400,9 @@ def show(number, kb_dir, edition, as_json):
         view = _run(show_rule, _run(parse_file, edition), number)
     else:
         kb = _kb(kb_dir)
-        ed = _run(kb.load, edition)
+        _run(kb.resolve_name, edition)
         _note_after_latest(kb, edition)
-        view = _run(
-            show_rule,
-            ed,
-            number,
-            _run(kb.english_twin, ed),
-            cites=_run(kb.citations, ed.name),
-            lookup=kb.load,
-        )
+        view = _run(kb.show, edition, number)
     if as_json:
         _emit_json(view.to_json())
     else:

@@ -140,6 +140,12 @@ def dumps(data: dict) -> str:
     return json.dumps(data, ensure_ascii=False, sort_keys=True, indent=1) + "\n"
 
 
+def dumps_compact(data: dict) -> str:
+    """Deterministic compact JSON text (UTF-8, sorted keys, no spaces, one trailing
+    newline): the knowledge base's own files, written by the C encoder."""
+    return json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":")) + "\n"
+
+
 def write_atomic(path: Path, text: str) -> None:
     """Write a file through a temporary sibling and ``os.replace``: never half-written."""
     path.parent.mkdir(parents=True, exist_ok=True)

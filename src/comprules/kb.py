@@ -8,7 +8,6 @@ by a source file path, parsed on the fly (DESIGN.md, "Command line").
 from __future__ import annotations
 
 import functools
-import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -126,40 +125,41 @@ class KnowledgeBase:
     """
 
     def __init__(self, root: Path, *, data: Path | None = None, index: Path | None = None):
+        from .store import DB_NAME, Store, StoreError
+
         self.root = Path(root)
         self.data = Path(data) if data is not None else self.root / "data"
         self._index = Path(index) if index is not None else None
-        manifest = self.data / "editions.json"
-        if not manifest.is_file():
+        if not (self.data / DB_NAME).is_file():
+            if (self.data / "editions.json").is_file():
+                raise UsageError(
+                    f"{self.root} was built by an older comprules (no data/{DB_NAME}): "
+                    f"rebuild it (comprules build SOURCE... --kb {self.root})"
+                )
             raise UsageError(f"no knowledge base at {self.root} (run: comprules build SOURCE... --kb {self.root})")
         try:
-            with open(manifest, encoding="utf-8") as fh:
-                rows = json.load(fh)["editions"]
-        except (OSError, ValueError, KeyError, TypeError) as exc:
-            # the user's path, not the one the server pinned (/proc/self/fd/3/editions.json)
-            shown = self.root / "data" / "editions.json"
-            raise UsageError(f"{shown}: not a knowledge base manifest ({exc})") from None
-        facts = {p.date: p for p in published()}
-        self.editions = []
-        for r in rows:
-            fact = facts.get(r["effective"] or "")
-            self.editions.append(
-                EditionInfo(
-                    r["name"],
-                    r["lang"],
-                    r["kind"],
-                    r["effective"],
-                    r["title"],
-                    r["path"],
-                    rules=r.get("rules", 0),
-                    glossary=r.get("glossary", 0),
-                    set=fact.set_name if fact else "",
-                    code=fact.code if fact else None,
-                    file_date=fact.file_date if fact else None,
-                )
+            #: The knowledge-base database (:class:`comprules.store.Store`).
+            self.store = Store(self.data / DB_NAME)
+        except StoreError as exc:
+            # the user's path, not the one the server pinned (/proc/self/fd/3/comprules.sqlite)
+            shown = self.root / "data" / DB_NAME
+            raise UsageError(str(exc).replace(str(self.data / DB_NAME), str(shown))) from None
+        self.editions = [
+            EditionInfo(
+                r["name"],
+                r["lang"],
+                r["kind"],
+                r["effective"],
+                r["title"],
+                export.edition_path(Path(), r["name"]).as_posix(),
+                rules=r["rules"],
+                glossary=r["glossary"],
+                set=r["set_name"] or "",
+                code=r["set_code"],
+                file_date=r["file_date"],
             )
-        self._cache: dict[str, Edition] = {}
-        self._cites: dict[str, dict[str, list[dict]]] = {}
+            for r in sorted(self.store.rows, key=lambda r: r["name"])
+        ]
         #: Whether an edition may be named by a source file path (not for a server).
         self.files = True
 
@@ -357,36 +357,65 @@ class KnowledgeBase:
             from .corpus import parse_file
 
             return parse_file(spec)
-        name = self.resolve_name(spec, lang=lang)
-        if name not in self._cache:
-            with open(export.edition_path(self.data, name), encoding="utf-8") as fh:
-                data = json.load(fh)
-            self._cache[name] = export.edition_from_dict(data)
-            self._cites[name] = export.citations_from_dict(data)
-        return self._cache[name]
+        return self.store.edition(self.resolve_name(spec, lang=lang))
 
     def citations(self, name: str) -> dict[str, list[dict]]:
         """The stored ``cites`` of edition ``name`` (resolved across editions by the
         build): rule id or ``glossary/{slug}`` → citations, JSON shape."""
-        self.load(name)
-        return self._cites[self.resolve_name(name)]
+        return self.store.citations(self.resolve_name(name))
+
+    def twin_name(self, name: str) -> str | None:
+        """The English edition the build paired translated edition ``name`` with (the
+        English of its date, or the nearest earlier), or ``None``."""
+        row = self.store.one(
+            "SELECT new FROM alignments WHERE old = ? AND kind = 'translation' AND old NOT LIKE 'en/%'", (name,)
+        )
+        return row[0] if row else None
 
     def english_twin(self, edition: Edition) -> Edition | None:
-        """The English edition a translated edition was paired with by the build (the
-        English of its date, or the nearest earlier: ``data/alignments/index.json``),
-        or ``None`` (an English edition, a knowledge base without alignments)."""
+        """The English edition a translated edition was paired with by the build, or
+        ``None`` (an English edition, a knowledge base without alignments)."""
         if edition.lang == "en":
             return None
-        path = self.data / "alignments" / "index.json"
-        if not path.is_file():
-            return None
-        with open(path, encoding="utf-8") as fh:
-            rows = json.load(fh).get("crosslang", [])
-        names = {e.name for e in self.editions}
-        for row in rows:
-            if row.get("old") == edition.name and row.get("new") in names:
-                return self.load(row["new"])
-        return None
+        name = self.twin_name(edition.name)
+        return self.store.edition(name) if name is not None else None
+
+    def show(self, spec: str | None, number: str, *, lang: str | None = None) -> "RuleView":
+        """``comprules show``: the rule ``number`` of the edition ``spec`` names, its
+        subrules, references both ways and, for a translation, its English twin — a few
+        indexed queries of the database, no edition loaded. Raises :class:`UsageError`
+        (edition) or :class:`NotFound` (rule)."""
+        name = self.resolve_name(spec, lang=lang)
+        store = self.store
+        number = normalize_number(number)
+        rule = store.rule(name, number)
+        if rule is None:
+            raise NotFound(f"no rule {number} in {name}")
+        lang_of = self.info(name).lang
+        twin_name = self.twin_name(name) if lang_of != "en" else None
+        twin = store.rule(twin_name, rule.id) if twin_name is not None else None
+        cites = store.citations(name, rule.id).get(rule.id, [])
+        titles: dict[str, str] = {}
+        for c in cites:
+            where, _, target = (c.get("resolved") or "").rpartition("/")
+            if where and c["kind"] != "glossary":
+                title = store.title(c["resolved"])
+                if title:
+                    titles[c["resolved"]] = title
+        terms = dict(store.conn.execute("SELECT slug, term FROM glossary_entries WHERE edition = ?", (name,)).fetchall())
+        return RuleView(
+            name,
+            rule,
+            store.children(name, rule.id),
+            store.refs(name, rule.id),
+            store.cited_by(name, rule.id),
+            [terms[slug] for slug in store.cited_by_glossary(name, rule.id) if slug in terms],
+            lang=lang_of,
+            twin=twin,
+            twin_edition=twin_name if twin is not None else None,
+            cites=cites,
+            titles=titles,
+        )
 
 
 _SECTION_ANCHOR = re.compile(r"^#?section-(\d{1,3})(?:-(\d+)([a-z]{0,2}))?$", re.IGNORECASE)

@@ -889,6 +889,9 @@ class Resolution:
     once); ``unresolved``: how many of them name at least one missing target.
     ``cites``: rule id or ``glossary/{slug}`` → every printed target, in printed order,
     as :class:`Citation` (dangling and external ones included: ``refs`` leaves them out).
+    ``spans``: rule id or ``glossary/{slug}`` → its paragraphs' references where they
+    stand, ``(paragraph, reference)`` pairs (paragraph 0: the text; k: the k-th example),
+    what the site links without reading the texts again.
     """
 
     edition: str
@@ -901,6 +904,7 @@ class Resolution:
     titles: list[TitleMismatch] = field(default_factory=list)
     unresolved: int = 0
     cites: dict[str, tuple[Citation, ...]] = field(default_factory=dict)
+    spans: dict[str, tuple[tuple[int, Reference], ...]] = field(default_factory=dict)
 
     @property
     def resolved(self) -> int:
@@ -1083,19 +1087,27 @@ def resolve(edition: Edition) -> Resolution:
     """
     by_id = edition.by_id
     units: list[tuple[str, int]] = []  # (source, line), one per paragraph
+    paragraphs: list[int] = []  # 0: the text, k: the k-th example
     texts: list[str] = []
     for rule in edition.rules:
         if rule.text:
             units.append((rule.id, rule.line))
+            paragraphs.append(0)
             texts.append(rule.text)
-        for t in rule.examples:
+        for k, t in enumerate(rule.examples, 1):
             units.append((rule.id, rule.line))
+            paragraphs.append(k)
             texts.append(t)
     for entry in edition.glossary:
         if entry.text:
             units.append((f"glossary/{entry.slug}", entry.line))
+            paragraphs.append(0)
             texts.append(entry.text)
     found_all = extract_many(texts, edition.lang)
+    spans: dict[str, list[tuple[int, Reference]]] = {}
+    for (source, _line), paragraph, found in zip(units, paragraphs, found_all):
+        if found:
+            spans.setdefault(source, []).extend((paragraph, ref) for ref in found)
 
     gindex: dict[str, str] | None = None
     targets: dict[str, dict[str, None]] = {}
@@ -1178,6 +1190,7 @@ def resolve(edition: Edition) -> Resolution:
         titles=titles,
         unresolved=unresolved,
         cites={k: tuple(c for c in v if isinstance(c, Citation)) for k, v in cites.items() if v},
+        spans={k: tuple(v) for k, v in spans.items()},
     )
 
 

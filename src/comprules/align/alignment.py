@@ -407,6 +407,10 @@ class RuleChange:
     changes: tuple[WordChange, ...] = ()
     words: str | None = None
 
+    def __post_init__(self) -> None:
+        # four decimals, as stored (JSON, database): a row read back equals the row computed
+        object.__setattr__(self, "similarity", round(self.similarity, 4))
+
     @property
     def moved(self) -> bool:
         """True when the rule's number changed (both sides present, other ids)."""

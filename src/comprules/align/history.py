@@ -227,41 +227,25 @@ def alignment_path(data_dir: Path, old: str, new: str) -> Path:
 def kb_history(kb, number: str, edition: str | None = None) -> list[LineageStep]:
     """The lineage of rule ``number`` of edition ``edition`` (a name; default the latest
     English) in a built knowledge base ``kb`` (:class:`comprules.kb.KnowledgeBase`),
-    read from the alignments the build stored (``data/alignments/index.json`` gives
-    each language's chains); a missing alignment is computed. Raises
+    walked through the alignments its database stores (one indexed query a step:
+    :meth:`comprules.store.Store.pair`); a pair not stored is aligned. Raises
     :class:`UsageError` for an unknown edition, :class:`NotFound` for an unknown rule.
     """
     name = kb.resolve_name(edition)
-    index = _read_index(kb.data)
-    start = kb.load(name)
-    if start.get(number) is None:
+    store = kb.store
+    if not store.has_rule(name, number):
         raise NotFound(f"no rule {number} in {name}")
-    chain = next((c for c in index.get("chains", []) if name in c["editions"]), None)
-    if chain is None:
+    found = store.chain_of(name)
+    if found is None:
         raise UsageError(f"no stored alignments for {name} (rebuild the knowledge base)")
-    names = chain["editions"]
-    fragments = set(names) if chain.get("kind") == "fragment" else set()
+    chain, names = found
+    fragments = set(names) if chain.endswith("/fragments") else set()
 
-    def alignment(old: str, new: str) -> Alignment:
-        path = alignment_path(kb.data, old, new)
-        if path.is_file():
-            with open(path, encoding="utf-8") as fh:
-                return Alignment.from_json(json.load(fh))
-        return align(kb.load(old), kb.load(new))
+    def alignment(old: str, new: str):
+        stored = store.pair(old, new)
+        return stored if stored is not None else align(kb.load(old), kb.load(new))
 
-    def text(ed_name: str, rule_id: str) -> str | None:
-        r = kb.load(ed_name).get(rule_id)
-        return r.text if r else None
-
-    return _Walker(names, fragments, alignment, text).walk(number, names.index(name))
-
-
-def _read_index(data_dir: Path) -> dict:
-    path = Path(data_dir) / ALIGNMENTS_DIR / "index.json"
-    if not path.is_file():
-        return {}
-    with open(path, encoding="utf-8") as fh:
-        return json.load(fh)
+    return _Walker(names, fragments, alignment, store.text).walk(number, names.index(name))
 
 
 def chains(editions: Sequence[Edition], eras: dict[str, str] | None = None) -> list[dict]:
@@ -312,52 +296,70 @@ def english_eras(editions: Sequence[Edition]) -> dict:
     return out
 
 
-def write_alignments(
+@dataclass
+class Alignments:
+    """What the alignment stage hands the store and the exports: every stored alignment
+    with its kind (``editions``, ``fragments``, ``translation``) and details, the chains
+    (:func:`chains`), the rows of ``index.json`` and the lexicon. ``kept``: the pairs
+    taken unchanged from the previous build."""
+
+    chains: list[dict]
+    rows: list[tuple[Alignment, str, dict]]
+    kept: list[tuple[str, str]]
+    crosslang: list[dict]
+    lexicon: dict
+
+    def consecutive(self) -> dict[tuple[str, str], Alignment]:
+        """``(old, new)`` → alignment, for the pairs of consecutive editions and fragments."""
+        return {(a.old, a.new): a for a, kind, _ in self.rows if kind != "translation"}
+
+
+def stored_pairs(chain: dict) -> list[tuple[str, str]]:
+    """The pairs of one chain whose alignments are stored: consecutive complete editions;
+    every ordered pair of fragments (fragments are partial, so a lineage may skip some)."""
+    names = chain["editions"]
+    if chain["kind"] == "fragment":
+        return [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
+    return list(zip(names, names[1:]))
+
+
+def compute_alignments(
     editions: Sequence[Edition],
-    data_dir: Path,
     *,
     eras: dict | None = None,
-    previous: Path | None = None,
+    previous=None,
     unchanged: frozenset[str] | set[str] = frozenset(),
-) -> dict:
-    """Store the alignments the site and ``history`` read, under ``data_dir/alignments/``.
-
-    ``{lang}/{old}..{new}.json`` for each pair of consecutive editions of a language
-    and for every ordered pair of fragments of a language (fragments are partial, so a
-    lineage may skip some); ``index.json`` lists the chains and the files. Returns the
-    index. Deterministic output (sorted keys, compact). ``eras``: the
-    :func:`english_eras` already computed. ``previous``: the data folder of the last
-    build; a pair of editions both in ``unchanged`` (their content is as it was then)
-    whose alignment it holds is linked from there instead of aligned again.
-    """
-    from ..export import write_atomic
-
-    by_name = {e.name: e for e in editions}
-    eras = english_eras(editions) if eras is None else eras
-    index = {"chains": chains(editions, {k: v.english for k, v in eras.items()}), "pairs": []}
-    old_counts = (
-        {(p["old"], p["new"]): p["counts"] for p in _read_index(previous).get("pairs", ())}
-        if previous is not None
-        else {}
-    )
-    for chain in index["chains"]:
-        names = chain["editions"]
-        if chain["kind"] == "fragment":
-            pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
-        else:
-            pairs = list(zip(names, names[1:]))
-        for old, new in pairs:
-            path = alignment_path(data_dir, old, new)
-            counts = old_counts.get((old, new)) if old in unchanged and new in unchanged else None
-            if counts is None or not link_previous(alignment_path(previous, old, new), path):
-                a = align(by_name[old], by_name[new])
-                write_atomic(path, json.dumps(a.to_json(), ensure_ascii=False, sort_keys=True, separators=(",", ":")))
-                counts = a.counts()
-            index["pairs"].append({"old": old, "new": new, "path": str(path.relative_to(data_dir)), "counts": counts})
-    index["crosslang"], terms = _write_crosslang(editions, eras, data_dir, write_atomic)
+) -> Alignments:
+    """Align what the knowledge base stores: each pair of :func:`stored_pairs`, and each
+    non-English document with the English edition of its era (``eras``: the
+    :func:`english_eras` already computed). ``previous`` is the last build's
+    :class:`~comprules.store.Store`: a pair of editions both in ``unchanged`` (their
+    content is as it was then) is taken from it instead of aligned again."""
     from .crosslang import lexicon
     from .translation import lexicon_of
 
+    by_name = {e.name: e for e in editions}
+    eras = english_eras(editions) if eras is None else eras
+    chain_rows = chains(editions, {k: v.english for k, v in eras.items()})
+    rows: list[tuple[Alignment, str, dict]] = []
+    kept: list[tuple[str, str]] = []
+
+    def stored(old: str, new: str) -> Alignment | None:
+        if previous is None or old not in unchanged or new not in unchanged:
+            return None
+        return previous.alignment(old, new)
+
+    for chain in chain_rows:
+        kind = "fragments" if chain["kind"] == "fragment" else "editions"
+        for old, new in stored_pairs(chain):
+            a = stored(old, new)
+            if a is not None:
+                kept.append((old, new))
+            else:
+                a = align(by_name[old], by_name[new])
+            rows.append((a, kind, {}))
+    crosslang, terms = _align_crosslang(editions, eras, stored, kept)
+    rows += [(a, "translation", details) for a, details in crosslang]
     # the pairs of the latest translated editions first: their names are the current ones
     recent = sorted(terms, key=lambda t: t.fr_edition, reverse=True)
     translations = {lang: lexicon_of(lang, recent) for lang in sorted({t.lang for t in terms} - {"fr"})}
@@ -366,9 +368,42 @@ def write_alignments(
         "aligned": [t.to_json() for t in terms if t.lang == "fr"],
         "translations": translations,
     }
+    return Alignments(chain_rows, rows, kept, [d for _, d in crosslang], lex)
+
+
+def write_alignments(
+    editions: Sequence[Edition],
+    data_dir: Path,
+    *,
+    eras: dict | None = None,
+    previous=None,
+    unchanged: frozenset[str] | set[str] = frozenset(),
+    computed: Alignments | None = None,
+) -> dict:
+    """Write the alignments the knowledge base stores as exports under
+    ``data_dir/alignments/``: ``{lang}/{old}..{new}.json`` per pair of
+    :func:`stored_pairs`, ``{lang}-en/{doc}..{en}.json`` per non-English document,
+    ``index.json`` listing the chains and the files, ``lexicon.json``. Returns the
+    index. Deterministic output (sorted keys, compact). ``computed``: the
+    :func:`compute_alignments` already made (else made here, with ``eras``, ``previous``
+    and ``unchanged``)."""
+    from ..export import write_atomic
+
+    if computed is None:
+        computed = compute_alignments(editions, eras=eras, previous=previous, unchanged=unchanged)
+    index: dict = {"chains": computed.chains, "pairs": [], "crosslang": []}
+    details = iter(computed.crosslang)
+    for a, kind, _ in computed.rows:
+        path = alignment_path(data_dir, a.old, a.new)
+        write_atomic(path, json.dumps(a.to_json(), ensure_ascii=False, sort_keys=True, separators=(",", ":")))
+        rel = str(path.relative_to(data_dir))
+        if kind == "translation":
+            index["crosslang"].append({**next(details), "path": rel})
+        else:
+            index["pairs"].append({"old": a.old, "new": a.new, "path": rel, "counts": a.counts()})
     write_atomic(
         Path(data_dir) / ALIGNMENTS_DIR / "lexicon.json",
-        json.dumps(lex, ensure_ascii=False, sort_keys=True, indent=1) + "\n",
+        json.dumps(computed.lexicon, ensure_ascii=False, sort_keys=True, indent=1) + "\n",
     )
     write_atomic(
         Path(data_dir) / ALIGNMENTS_DIR / "index.json",
@@ -391,9 +426,10 @@ def link_previous(source: Path, dest: Path) -> bool:
     return True
 
 
-def _write_crosslang(editions: Sequence[Edition], eras: dict, data_dir: Path, write_atomic) -> tuple[list, list]:
-    """Each non-English document aligned with the English edition of its era
-    (``fr-en/{fr}..{en}.json``), and the term pairs found."""
+def _align_crosslang(editions: Sequence[Edition], eras: dict, stored, kept: list) -> tuple[list, list]:
+    """Each non-English document aligned with the English edition of its era, with the
+    details of the choice (``{"old", "new", "score", "era", "aligned", …}``), and the
+    term pairs found. ``stored(old, new)``: the previous build's alignment, if kept."""
     from .crosslang import align_languages, aligned_terms
 
     by_name = {e.name: e for e in editions}
@@ -402,16 +438,17 @@ def _write_crosslang(editions: Sequence[Edition], eras: dict, data_dir: Path, wr
         if doc.name not in eras:
             continue
         choice = eras[doc.name]
-        a = align_languages(doc, by_name[choice.english])
-        path = alignment_path(data_dir, doc.name, choice.english)
-        write_atomic(path, json.dumps(a.to_json(), ensure_ascii=False, sort_keys=True, separators=(",", ":")))
+        a = stored(doc.name, choice.english)
+        if a is not None:
+            kept.append((doc.name, choice.english))
+        else:
+            a = align_languages(doc, by_name[choice.english])
         terms.extend(aligned_terms(doc, by_name[choice.english], a))
         row = {
             "old": doc.name,
             "new": choice.english,
             "score": choice.score,
             "era": list(choice.era),
-            "path": str(path.relative_to(data_dir)),
             "aligned": sum(1 for c in a.rules if c.old and c.new),
         }
         if hasattr(choice, "same_date"):  # a complete translation: what differs by number
@@ -420,7 +457,7 @@ def _write_crosslang(editions: Sequence[Edition], eras: dict, data_dir: Path, wr
                 only_translation=list(choice.only_translation),
                 only_english=list(choice.only_english),
             )
-        rows.append(row)
+        rows.append((a, row))
     return rows, terms
 
 
@@ -462,33 +499,23 @@ def diff(kb, old: str, new: str, section: str | None = None) -> Alignment:
     return result
 
 
-def _read_alignment(path: Path) -> Alignment:
-    with open(path, encoding="utf-8") as fh:
-        return Alignment.from_json(json.load(fh))
-
-
 def _stored_diff(kb, old_ed: Edition, new_ed: Edition) -> Alignment | None:
-    """A stored pair (either way), or the lineage join of two editions of a stored chain."""
-    path = alignment_path(kb.data, old_ed.name, new_ed.name)
-    if path.is_file():
-        return _read_alignment(path)
-    path = alignment_path(kb.data, new_ed.name, old_ed.name)
-    if path.is_file():
-        return _read_alignment(path).mirror(new_ed, old_ed)
-    chain = next(
-        (
-            c["editions"]
-            for c in _read_index(kb.data).get("chains", [])
-            if c.get("kind") != "fragment" and old_ed.name in c["editions"] and new_ed.name in c["editions"]
-        ),
-        None,
-    )
-    if chain is None:
+    """A stored pair (either way), or the lineage join of two editions of one chain,
+    from the database (:meth:`comprules.store.Store.joined`)."""
+    store = kb.store
+    a = store.alignment(old_ed.name, new_ed.name)
+    if a is not None:
+        return a
+    a = store.alignment(new_ed.name, old_ed.name)
+    if a is not None:
+        return a.mirror(new_ed, old_ed)
+    found = store.chain_of(old_ed.name)
+    if found is None or found[0].endswith("/fragments") or new_ed.name not in found[1]:
         return None
-    lineage = kb_lineage(kb, chain)
-    if lineage is None:
-        return None
-    return joined(lineage, old_ed, new_ed)
+    from .alignment import align_joined
+
+    pairs = store.joined(old_ed.name, new_ed.name)
+    return align_joined(old_ed, new_ed, pairs, store.rewritten_between(old_ed.name, new_ed.name))
 
 
 def joined(lineage, old_ed: Edition, new_ed: Edition) -> Alignment:
@@ -503,27 +530,6 @@ def joined(lineage, old_ed: Edition, new_ed: Edition) -> Alignment:
     rewrites = lineage.rewritten()
     rewritten = {(a, b) for a, b in pairs if any(lo < e <= hi for e in rewrites.get(keys.get(b, ""), ()))}
     return align_joined(old_ed, new_ed, pairs, rewritten)
-
-
-_LINEAGES: dict[tuple[str, tuple[str, ...]], object] = {}
-
-
-def kb_lineage(kb, names: Sequence[str]):
-    """The :class:`.lineage.Lineage` of one chain of a knowledge base, from its stored
-    alignments (``None`` when one is missing); kept for the process (a server asks
-    again)."""
-    from .lineage import Lineage
-
-    key = (str(Path(kb.data).resolve()), tuple(names))
-    if key not in _LINEAGES:
-        alignments = {}
-        for a, b in zip(names, names[1:]):
-            path = alignment_path(kb.data, a, b)
-            if not path.is_file():
-                return None
-            alignments[(a, b)] = _read_alignment(path)
-        _LINEAGES[key] = Lineage.build([kb.load(n) for n in names], alignments)
-    return _LINEAGES[key]
 
 
 def format_diff(a: Alignment, limit: int | None = None) -> str:

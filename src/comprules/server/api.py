@@ -115,17 +115,9 @@ def create(holder) -> FastAPI:
     def rule(number: str, edition: str | None = EditionQ, lang: str | None = LangQ):
         snap = holder.get()
         kb = snap.kb
-        ed = kb.load(edition, lang=lang)
+        name = kb.resolve_name(edition, lang=lang)
         return raw_json(
-            snap.remember(
-                ("show", ed.name, number),
-                lambda: encoded(
-                    kb_module.show_rule(
-                        ed, number, kb.english_twin(ed), cites=kb.citations(ed.name), lookup=kb.load
-                    ).to_json()
-                ),
-                keep=256,
-            )
+            snap.remember(("show", name, number), lambda: encoded(kb.show(name, number).to_json()), keep=256)
         )
 
     @app.get("/search", summary="Ranked search (comprules search --json)")

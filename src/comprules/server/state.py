@@ -21,33 +21,19 @@ from ..errors import UsageError
 from ..kb import KnowledgeBase
 from ..model import Edition
 
-#: Editions a snapshot keeps parsed (each is ~10 MB of objects).
-EDITIONS_KEPT = 12
 _PROC_FD = Path("/proc/self/fd")
 
 
 class _SnapshotKB(KnowledgeBase):
-    """A knowledge base read through opened folders; at most :data:`EDITIONS_KEPT`
-    editions kept in memory; never a source file path for an edition."""
+    """A knowledge base read through opened folders; never a source file path for an
+    edition (the database keeps the last editions asked for, rebuilt from its rows)."""
 
     def __init__(self, root: Path, data: Path, index: Path):
         super().__init__(root, data=data, index=index)
         self.files = False
-        self._cache = OrderedDict()
-        self._lock = threading.Lock()
 
     def load(self, spec, *, lang=None) -> Edition:
-        name = self.resolve_name(spec, lang=lang)
-        with self._lock:
-            if name in self._cache:
-                self._cache.move_to_end(name)
-                return self._cache[name]
-        edition = super().load(name)
-        with self._lock:
-            self._cache[name] = edition
-            while len(self._cache) > EDITIONS_KEPT:
-                self._cache.popitem(last=False)
-        return edition
+        return self.store.edition(self.resolve_name(spec, lang=lang))
 
 
 class Snapshot:

@@ -1,0 +1,22 @@
+"""The knowledge-base database (``data/comprules.sqlite``): written once by a build, read by all.
+
+Every reader — ``comprules show``, ``diff``, ``history``, ``export``, the server's
+``/api/v1`` and ``/ar`` routes, the site's build — queries this one SQLite file
+instead of parsing edition JSON: a rule of any edition, its subrules, its citations
+both ways, a rule's whole lineage and the rows of a stored alignment are indexed
+queries. The tables are named with the CR's vocabulary (:mod:`.schema`,
+``docs/database.md``).
+
+* :func:`write_store` — the build's writer (:mod:`.write`): a new file, swapped in;
+  one changed edition replaces its own rows and what depends on it;
+* :class:`Store` — the readers' view (:mod:`.read`): read-only, immutable, one
+  connection per thread.
+"""
+
+from __future__ import annotations
+
+from .read import Store, StoreError
+from .schema import DB_NAME, FORMAT
+from .write import AlignmentRow, StoreReport, write_store
+
+__all__ = ["DB_NAME", "FORMAT", "Store", "StoreError", "write_store", "AlignmentRow", "StoreReport"]

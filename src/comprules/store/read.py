@@ -1,0 +1,435 @@
+"""Read the knowledge-base database: the queries every reader asks.
+
+A :class:`Store` opens ``data/comprules.sqlite`` read-only and immutable (a build never
+changes a database in place: it writes a new file and renames it), one connection per
+thread and per process, so that the server's threads and the site's rendering
+processes read it at once. Each method is one or two indexed queries; a whole edition
+(:meth:`Store.edition`) is rebuilt from its rows in a few milliseconds and kept.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import threading
+from collections import OrderedDict
+from collections.abc import Iterator
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from ..model import Edition, GlossaryEntry, ParseWarning, Rule, sort_key
+from . import schema
+
+
+class _ChangeRows:
+    """The rows of one stored alignment by old or new rule id, each read when asked."""
+
+    def __init__(self, store: "Store", ident: int, column: str):
+        self.store, self.ident, self.column = store, ident, column
+        self.cache: dict[str, list[Any]] = {}
+
+    def get(self, rule_id: str, default: Any = None) -> Any:
+        if rule_id not in self.cache:
+            from ..align.alignment import RuleChange, WordChange
+
+            self.cache[rule_id] = [
+                RuleChange(r[0], r[1], r[2], r[3], tuple(WordChange.from_json(w) for w in json.loads(r[5])) if r[5] else (), r[4])
+                for r in self.store.conn.execute(
+                    "SELECT old, new, kind, similarity, words, changes FROM rule_changes"
+                    f" WHERE alignment = ? AND {self.column} = ? ORDER BY seq",
+                    (self.ident, rule_id),
+                )
+            ]
+        rows = self.cache[rule_id]
+        return rows if rows else default
+
+
+class StoredPair:
+    """A stored alignment read row by row (what a lineage walk asks): ``forward.get(old
+    id)`` and ``backward.get(new id)`` give the rows of a rule, as
+    :class:`~comprules.align.alignment.Alignment` does."""
+
+    def __init__(self, store: "Store", ident: int, old: str, new: str):
+        self.old, self.new = old, new
+        self.forward = _ChangeRows(store, ident, "old")
+        self.backward = _ChangeRows(store, ident, "new")
+
+
+class StoreError(Exception):
+    """The database is missing, damaged or of another format (one line: which file, what)."""
+
+
+_RULE_COLUMNS = "id, number, kind, text, line, title, parent, section, chapter"
+
+
+class Store:
+    """The knowledge-base database at ``path``, read-only.
+
+    Raises :class:`StoreError` when the file is missing, is not a database or holds
+    another :data:`~comprules.store.schema.FORMAT`.
+    """
+
+    #: Whole editions kept rebuilt (each is a few MB of objects).
+    EDITIONS_KEPT = 16
+
+    def __init__(self, path: Path):
+        self.path = Path(path)
+        if not self.path.is_file():
+            raise StoreError(f"{self.path}: no knowledge-base database")
+        self._local = threading.local()
+        self._lock = threading.Lock()
+        self._editions: OrderedDict[str, Edition] = OrderedDict()
+        try:
+            found = self.one("SELECT value FROM meta WHERE key = 'format'")
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{self.path}: not a knowledge-base database ({exc})") from None
+        if found is None or found[0] != str(schema.FORMAT):
+            raise StoreError(
+                f"{self.path}: a database of another version of comprules (format {found[0] if found else '?'}, "
+                f"this one reads {schema.FORMAT}): rebuild the knowledge base"
+            )
+        self.rows = [dict(r) for r in self.all("SELECT * FROM editions")]
+
+    # -- connections ---------------------------------------------------------
+
+    @property
+    def conn(self) -> sqlite3.Connection:
+        """This thread's connection (a new one after a fork)."""
+        local = self._local
+        conn = getattr(local, "conn", None)
+        if conn is None or getattr(local, "pid", None) != os.getpid():
+            uri = f"file:{self.path}?mode=ro&immutable=1"
+            conn = sqlite3.connect(uri, uri=True, check_same_thread=False)
+            conn.row_factory = sqlite3.Row
+            local.conn, local.pid = conn, os.getpid()
+        return conn
+
+    def all(self, sql: str, args: tuple = ()) -> list[sqlite3.Row]:
+        """Every row a query gives."""
+        return self.conn.execute(sql, args).fetchall()
+
+    def one(self, sql: str, args: tuple = ()) -> sqlite3.Row | None:
+        """The first row a query gives, or ``None``."""
+        return self.conn.execute(sql, args).fetchone()
+
+    def meta(self, key: str) -> str | None:
+        """A value of the ``meta`` table (``format``, ``inputs``…)."""
+        row = self.one("SELECT value FROM meta WHERE key = ?", (key,))
+        return row[0] if row else None
+
+    # -- editions and rules --------------------------------------------------
+
+    def edition(self, name: str) -> Edition:
+        """The whole edition ``name``, rebuilt from its rows (kept: the last
+        :attr:`EDITIONS_KEPT`). Raises :class:`KeyError` for an unknown name."""
+        with self._lock:
+            if name in self._editions:
+                self._editions.move_to_end(name)
+                return self._editions[name]
+        meta = self.one("SELECT * FROM editions WHERE name = ?", (name,))
+        if meta is None:
+            raise KeyError(name)
+        examples: dict[str, list[str]] = {}
+        for rule, text in self.conn.execute(
+            "SELECT rule, text FROM examples WHERE edition = ? ORDER BY rule, seq", (name,)
+        ):
+            examples.setdefault(rule, []).append(text)
+        rules = tuple(
+            Rule(
+                id=r[0],
+                number=r[1],
+                kind=r[2],
+                text=r[3],
+                line=r[4],
+                title=r[5],
+                examples=tuple(examples.get(r[0], ())),
+                parent=r[6],
+                section=r[7],
+                chapter=r[8],
+            )
+            for r in self.conn.execute(f"SELECT {_RULE_COLUMNS} FROM rules WHERE edition = ? ORDER BY seq", (name,))
+        )
+        glossary = tuple(
+            GlossaryEntry(
+                term=g["term"],
+                aliases=tuple(json.loads(g["aliases"])),
+                obsolete=bool(g["obsolete"]),
+                senses=tuple(json.loads(g["senses"])),
+                text=g["text"],
+                line=g["line"],
+                slug=g["slug"],
+                note=g["note"],
+            )
+            for g in self.all("SELECT * FROM glossary_entries WHERE edition = ? ORDER BY seq", (name,))
+        )
+        warnings = tuple(
+            ParseWarning(w["kind"], w["message"], w["line"], w["number"])
+            for w in self.all("SELECT * FROM warnings WHERE edition = ? ORDER BY seq", (name,))
+        )
+        edition = Edition(
+            name=meta["name"],
+            lang=meta["lang"],
+            effective=date.fromisoformat(meta["effective"]) if meta["effective"] else None,
+            kind=meta["kind"],
+            source=meta["source"],
+            sha256=meta["sha256"],
+            title=meta["title"],
+            rules=rules,
+            glossary=glossary,
+            warnings=warnings,
+            sources=tuple(json.loads(meta["sources"])),
+            description=meta["description"],
+        )
+        with self._lock:
+            self._editions[name] = edition
+            while len(self._editions) > self.EDITIONS_KEPT:
+                self._editions.popitem(last=False)
+        return edition
+
+    def rule(self, edition: str, rule_id: str) -> Rule | None:
+        """One rule with its examples, or ``None``."""
+        r = self.one(f"SELECT {_RULE_COLUMNS} FROM rules WHERE edition = ? AND id = ?", (edition, rule_id))
+        if r is None:
+            return None
+        examples = tuple(
+            t for (t,) in self.conn.execute(
+                "SELECT text FROM examples WHERE edition = ? AND rule = ? ORDER BY seq", (edition, rule_id)
+            )
+        )
+        return Rule(r[0], r[1], r[2], r[3], r[4], r[5], examples, r[6], r[7], r[8])
+
+    def children(self, edition: str, rule_id: str) -> list[Rule]:
+        """The units whose parent is ``rule_id`` (a section's rules, a rule's subrules), in order."""
+        examples: dict[str, list[str]] = {}
+        for rule, text in self.conn.execute(
+            "SELECT e.rule, e.text FROM examples e JOIN rules r ON r.edition = e.edition AND r.id = e.rule"
+            " WHERE r.edition = ? AND r.parent = ? ORDER BY e.rule, e.seq",
+            (edition, rule_id),
+        ):
+            examples.setdefault(rule, []).append(text)
+        return [
+            Rule(r[0], r[1], r[2], r[3], r[4], r[5], tuple(examples.get(r[0], ())), r[6], r[7], r[8])
+            for r in self.conn.execute(
+                f"SELECT {_RULE_COLUMNS} FROM rules WHERE edition = ? AND parent = ? ORDER BY seq", (edition, rule_id)
+            )
+        ]
+
+    def has_rule(self, edition: str, rule_id: str) -> bool:
+        return self.one("SELECT 1 FROM rules WHERE edition = ? AND id = ?", (edition, rule_id)) is not None
+
+    def title(self, node: str) -> str | None:
+        """The title of the rule a node id names (``en/2002-10-07/416`` → ``Effects``), or ``None``."""
+        edition, _, rule_id = node.rpartition("/")
+        row = self.one("SELECT title FROM rules WHERE edition = ? AND id = ?", (edition, rule_id))
+        return row[0] if row else None
+
+    # -- citations -----------------------------------------------------------
+
+    def citations(self, edition: str, source: str | None = None) -> dict[str, list[dict[str, Any]]]:
+        """The stored citations of a unit (``source``: a rule id or ``glossary/{slug}``) or of
+        every unit of the edition: source → ``[{"target", "kind", "status", "resolved",
+        "title", "title_agrees"}]`` (the export's ``cites``), printed order."""
+        sql = "SELECT source, target, kind, status, resolved, title, title_agrees FROM citations WHERE edition = ?"
+        args: tuple = (edition,)
+        if source is not None:
+            sql += " AND source = ?"
+            args += (source,)
+        out: dict[str, list[dict[str, Any]]] = {}
+        for row in self.conn.execute(sql + " ORDER BY source, seq", args):
+            out.setdefault(row[0], []).append(
+                {
+                    "target": row[1],
+                    "kind": row[2],
+                    "status": row[3],
+                    "resolved": row[4],
+                    "title": row[5],
+                    "title_agrees": None if row[6] is None else bool(row[6]),
+                }
+            )
+        return out
+
+    def refs(self, edition: str, source: str) -> list[str]:
+        """The rules, sections and chapters of the edition a unit cites (text and
+        examples), printed order, no repeats (the export's ``refs``)."""
+        seen: dict[str, None] = {}
+        for (target,) in self.conn.execute(
+            "SELECT target FROM citations WHERE edition = ? AND source = ? AND status = 'internal'"
+            " AND kind != 'glossary' ORDER BY seq",
+            (edition, source),
+        ):
+            seen.setdefault(target, None)
+        return list(seen)
+
+    def cited_by(self, edition: str, rule_id: str) -> list[str]:
+        """The rules of the edition citing ``rule_id`` (itself left out), in rule order."""
+        rows = self.conn.execute(
+            "SELECT DISTINCT source FROM citations WHERE resolved = ? AND edition = ? AND kind != 'glossary'",
+            (f"{edition}/{rule_id}", edition),
+        ).fetchall()
+        sources = {s for (s,) in rows if s != rule_id and not s.startswith("glossary/")}
+        return sorted(sources, key=sort_key)
+
+    def cited_by_glossary(self, edition: str, rule_id: str) -> list[str]:
+        """The slugs of the glossary entries of the edition citing ``rule_id``, glossary order."""
+        rows = self.conn.execute(
+            "SELECT DISTINCT g.slug, g.seq FROM citations c JOIN glossary_entries g"
+            " ON g.edition = c.edition AND 'glossary/' || g.slug = c.source"
+            " WHERE c.resolved = ? AND c.edition = ? ORDER BY g.seq",
+            (f"{edition}/{rule_id}", edition),
+        ).fetchall()
+        return [slug for slug, _ in rows]
+
+    def cited_by_index(self, edition: str) -> dict[str, list[str]]:
+        """Every unit of the edition cited from within it → the ids citing it (rules and
+        ``glossary/{slug}``; itself left out), in :func:`~comprules.model.sort_key` order."""
+        prefix = f"{edition}/"
+        out: dict[str, set[str]] = {}
+        for source, resolved in self.conn.execute(
+            "SELECT source, resolved FROM citations WHERE edition = ? AND resolved >= ? AND resolved < ?",
+            (edition, prefix, edition + "0"),
+        ):
+            target = resolved[len(prefix) :]
+            if target != source:
+                out.setdefault(target, set()).add(source)
+        return {k: sorted(v, key=sort_key) for k, v in out.items()}
+
+    def glossary_refs(self, edition: str) -> dict[str, list[str]]:
+        """Glossary slug → the rules its definition cites (``refs`` of a glossary entry)."""
+        out: dict[str, dict[str, None]] = {}
+        for source, target in self.conn.execute(
+            "SELECT source, target FROM citations WHERE edition = ? AND source LIKE 'glossary/%'"
+            " AND status = 'internal' AND kind != 'glossary' ORDER BY source, seq",
+            (edition,),
+        ):
+            out.setdefault(source[len("glossary/") :], {})[target] = None
+        return {k: list(v) for k, v in out.items()}
+
+    # -- alignments ----------------------------------------------------------
+
+    def alignment_info(self, old: str, new: str) -> sqlite3.Row | None:
+        """The ``alignments`` row of a pair stored this way round, or ``None``."""
+        return self.one("SELECT * FROM alignments WHERE old = ? AND new = ?", (old, new))
+
+    def alignment(self, old: str, new: str) -> Any:
+        """The stored :class:`~comprules.align.alignment.Alignment` of ``old`` → ``new``
+        (this way round only), or ``None``."""
+        from ..align.alignment import Alignment, RuleChange, SectionChange, WordChange
+
+        info = self.alignment_info(old, new)
+        if info is None:
+            return None
+        ident = info["id"]
+        rules = tuple(
+            RuleChange(
+                r[0],
+                r[1],
+                r[2],
+                r[3],
+                tuple(WordChange.from_json(w) for w in json.loads(r[5])) if r[5] else (),
+                r[4],
+            )
+            for r in self.conn.execute(
+                "SELECT old, new, kind, similarity, words, changes FROM rule_changes WHERE alignment = ? ORDER BY seq",
+                (ident,),
+            )
+        )
+        sections = tuple(
+            SectionChange(*r)
+            for r in self.conn.execute(
+                "SELECT old, new, kind, old_title, new_title FROM section_changes WHERE alignment = ? ORDER BY seq",
+                (ident,),
+            )
+        )
+        return Alignment(old, new, rules, sections)
+
+    def pair(self, old: str, new: str) -> "StoredPair | None":
+        """The stored alignment of ``old`` → ``new`` read row by row as asked
+        (:class:`StoredPair`: ``forward.get(old id)``, ``backward.get(new id)``), or ``None``."""
+        info = self.alignment_info(old, new)
+        return StoredPair(self, info["id"], old, new) if info is not None else None
+
+    def rewritten_between(self, old: str, new: str) -> set[tuple[str, str]]:
+        """The ``(old id, new id)`` pairs of two editions of one chain sharing a lineage key
+        whose rule was rewritten in place on the way (after the earlier edition, up to the
+        later one)."""
+        lo, hi = sorted((old, new))
+        rows = self.conn.execute(
+            "SELECT o.rule, n.rule FROM lineages n JOIN lineages o ON o.chain = n.chain AND o.key = n.key"
+            " AND o.edition = ? WHERE n.edition = ? AND n.key IN (SELECT key FROM lineages w WHERE"
+            " w.chain = n.chain AND w.words = 'rewritten' AND w.edition > ? AND w.edition <= ?)",
+            (old, new, lo, hi),
+        )
+        return {(a, b) for a, b in rows}
+
+    def text(self, edition: str, rule_id: str) -> str | None:
+        """The text of one rule, or ``None``."""
+        row = self.one("SELECT text FROM rules WHERE edition = ? AND id = ?", (edition, rule_id))
+        return row[0] if row else None
+
+    def alignments(self, kind: str | None = None) -> list[sqlite3.Row]:
+        """Every ``alignments`` row (of one ``kind``: ``editions``, ``fragments``, ``translation``)."""
+        if kind is None:
+            return self.all("SELECT * FROM alignments ORDER BY old, new")
+        return self.all("SELECT * FROM alignments WHERE kind = ? ORDER BY old, new", (kind,))
+
+    # -- chains and lineages -------------------------------------------------
+
+    def chains(self) -> dict[str, list[str]]:
+        """Chain name (``en``, ``fr/fragments``) → its editions, in order."""
+        out: dict[str, list[str]] = {}
+        for chain, edition in self.conn.execute("SELECT chain, edition FROM chains ORDER BY chain, position"):
+            out.setdefault(chain, []).append(edition)
+        return out
+
+    def chain_of(self, edition: str) -> tuple[str, list[str]] | None:
+        """``(chain name, its editions)`` of the chain holding ``edition``, or ``None``."""
+        row = self.one("SELECT chain FROM chains WHERE edition = ?", (edition,))
+        if row is None:
+            return None
+        names = [n for (n,) in self.conn.execute("SELECT edition FROM chains WHERE chain = ? ORDER BY position", row)]
+        return row[0], names
+
+    def lineage_key(self, edition: str, rule_id: str) -> tuple[str, str] | None:
+        """``(chain, key)`` of a rule, or ``None``."""
+        row = self.one("SELECT chain, key FROM lineages WHERE edition = ? AND rule = ?", (edition, rule_id))
+        return (row[0], row[1]) if row else None
+
+    def lineage(self, chain: str, key: str) -> list[sqlite3.Row]:
+        """Every edition's row of one lineage, in chain order: ``edition``, ``rule``,
+        ``previous``, ``kind``, ``similarity``, ``words``, ``changes`` (JSON), ``position``."""
+        return self.all(
+            "SELECT l.*, c.position FROM lineages l JOIN chains c ON c.chain = l.chain AND c.edition = l.edition"
+            " WHERE l.chain = ? AND l.key = ? ORDER BY c.position, l.rule",
+            (chain, key),
+        )
+
+    def joined(self, old: str, new: str) -> list[tuple[str, str]]:
+        """``(old id, new id)`` of the rules that share a lineage key in two editions of
+        one chain, in the new edition's order."""
+        return [
+            (a, b)
+            for a, b in self.conn.execute(
+                "SELECT o.rule, n.rule FROM lineages n JOIN rules r ON r.edition = n.edition AND r.id = n.rule"
+                " JOIN lineages o ON o.chain = n.chain AND o.key = n.key AND o.edition = ?"
+                " WHERE n.edition = ? ORDER BY r.seq",
+                (old, new),
+            )
+        ]
+
+    def lexicon(self, name: str) -> Any:
+        """A lexicon document (``lexicon``, ``aligned``, ``translations``), or ``None``."""
+        row = self.one("SELECT value FROM lexicon WHERE name = ?", (name,))
+        return json.loads(row[0]) if row else None
+
+    def iter_rules(self, edition: str) -> Iterator[sqlite3.Row]:
+        """The rows of the ``rules`` table of one edition, in order."""
+        return iter(self.conn.execute("SELECT * FROM rules WHERE edition = ? ORDER BY seq", (edition,)))
+
+    def close(self) -> None:
+        """Close this thread's connection."""
+        conn = getattr(self._local, "conn", None)
+        if conn is not None:
+            conn.close()
+            self._local.conn = None

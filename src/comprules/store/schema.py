@@ -1,0 +1,211 @@
+"""The knowledge-base database's tables, in the CR's own words (docs/database.md).
+
+One SQLite file, ``data/comprules.sqlite``. Every table is keyed by the edition's
+name (``en/2026-08-07``) and the rule's id as the edition prints it (``702.37a``,
+``702.175~2``, ``602¶3``), so that a query reads like the question:
+
+.. code-block:: sql
+
+    SELECT number, text FROM rules WHERE edition = 'en/2026-08-07' AND parent = '702.19';
+
+``format`` in ``meta`` is :data:`FORMAT`; a reader refuses another (a knowledge base
+built by another version of comprules is rebuilt, not misread).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+#: The version of the tables below; bumped whenever a table or a column changes.
+FORMAT = 1
+
+#: The file's name inside ``data/``.
+DB_NAME = "comprules.sqlite"
+
+TABLES = """
+CREATE TABLE meta (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+
+-- One row per edition or document (a fragment is a document without an effective date).
+CREATE TABLE editions (
+    name        TEXT PRIMARY KEY,      -- en/2026-08-07, fr/000_f51ad62258817a66
+    lang        TEXT NOT NULL,
+    kind        TEXT NOT NULL,         -- edition | fragment
+    effective   TEXT,                  -- the effective date, ISO; NULL for a fragment
+    title       TEXT NOT NULL,
+    description TEXT NOT NULL,         -- what editions.toml says it is ('' when nothing)
+    source      TEXT NOT NULL,         -- the source file's name
+    sources     TEXT NOT NULL,         -- JSON list of the source files' names
+    sha256      TEXT NOT NULL,
+    rules       INTEGER NOT NULL,      -- rules and subrules
+    glossary    INTEGER NOT NULL,      -- glossary entries
+    dangling    INTEGER NOT NULL,      -- citations of a rule the edition does not hold
+    set_name    TEXT,                  -- Bloomburrow (data/editions.toml)
+    set_code    TEXT,                  -- BLB
+    file_date   TEXT,                  -- the date in the official file's name
+    input_key   TEXT NOT NULL          -- what the rows of this edition were made from
+);
+
+-- Every numbered unit in document order: chapters, sections, rules, subrules,
+-- and a fragment's passages and notes.
+CREATE TABLE rules (
+    edition TEXT NOT NULL,
+    id      TEXT NOT NULL,             -- 702.37a; 702.175~2 for a repeated number; 602¶3
+    seq     INTEGER NOT NULL,          -- position in the edition
+    number  TEXT NOT NULL,             -- as printed
+    kind    TEXT NOT NULL,             -- chapter | section | rule | subrule | passage | note
+    title   TEXT,
+    text    TEXT NOT NULL,
+    parent  TEXT,
+    section TEXT,
+    chapter TEXT,
+    line    INTEGER NOT NULL,          -- 1-based line of the decoded source
+    PRIMARY KEY (edition, id)
+);
+CREATE INDEX rules_in_order ON rules (edition, seq);
+CREATE INDEX rules_by_parent ON rules (edition, parent);
+
+CREATE TABLE examples (
+    edition TEXT NOT NULL,
+    rule    TEXT NOT NULL,
+    seq     INTEGER NOT NULL,          -- 1 for the first example of the rule
+    text    TEXT NOT NULL,
+    PRIMARY KEY (edition, rule, seq)
+);
+
+CREATE TABLE glossary_entries (
+    edition  TEXT NOT NULL,
+    slug     TEXT NOT NULL,
+    seq      INTEGER NOT NULL,
+    term     TEXT NOT NULL,            -- the headword as printed
+    aliases  TEXT NOT NULL,            -- JSON list
+    obsolete INTEGER NOT NULL,
+    senses   TEXT NOT NULL,            -- JSON list of the numbered senses
+    text     TEXT NOT NULL,
+    line     INTEGER NOT NULL,
+    note     TEXT,
+    PRIMARY KEY (edition, slug)
+);
+
+-- Every printed target of every reference, in printed order (a range gives one row per
+-- member). source: the citing rule's id, or glossary/{slug}.
+CREATE TABLE citations (
+    edition      TEXT NOT NULL,
+    source       TEXT NOT NULL,
+    seq          INTEGER NOT NULL,
+    target       TEXT NOT NULL,        -- 416, 409.1g, or a glossary headword
+    kind         TEXT NOT NULL,        -- rule | section | chapter | range | list | glossary | ...
+    status       TEXT NOT NULL,        -- internal | dangling | external
+    resolved     TEXT,                 -- en/2002-10-07/416, en/2026-08-07/glossary/morph; NULL: nowhere
+    title        TEXT,                 -- the quoted title printed with it
+    title_agrees INTEGER,              -- NULL when nothing to check
+    PRIMARY KEY (edition, source, seq)
+);
+CREATE INDEX citations_by_target ON citations (resolved);
+
+-- Every printed reference where it stands in its text, for the links of the site: one row
+-- per reference, its members' spans in parts (601.2f–h gives two). paragraph: 0 the text
+-- of the rule or glossary entry, k its k-th example.
+CREATE TABLE reference_spans (
+    edition   TEXT NOT NULL,
+    source    TEXT NOT NULL,
+    paragraph INTEGER NOT NULL,
+    seq       INTEGER NOT NULL,
+    start     INTEGER NOT NULL,        -- in characters of the paragraph
+    "end"     INTEGER NOT NULL,
+    kind      TEXT NOT NULL,
+    title     TEXT,
+    targets   TEXT NOT NULL,           -- JSON list: every number the reference names
+    parts     TEXT NOT NULL,           -- JSON list of [start, end, number], one per printed member
+    PRIMARY KEY (edition, source, paragraph, seq)
+);
+
+CREATE TABLE warnings (
+    edition TEXT NOT NULL,
+    seq     INTEGER NOT NULL,
+    kind    TEXT NOT NULL,
+    message TEXT NOT NULL,
+    line    INTEGER,
+    number  TEXT,
+    PRIMARY KEY (edition, seq)
+);
+
+-- Which rule of one edition is which rule of another: consecutive editions of a language,
+-- fragments, and a translation or a French document with the English edition of its era.
+CREATE TABLE alignments (
+    id      INTEGER PRIMARY KEY,
+    old     TEXT NOT NULL,
+    new     TEXT NOT NULL,
+    kind    TEXT NOT NULL,             -- editions | fragments | translation
+    counts  TEXT NOT NULL,             -- JSON: rows per kind
+    facets  TEXT NOT NULL,             -- JSON: rows per facet (moved + edited: 5), unchanged left out
+    details TEXT NOT NULL,             -- JSON: score, era, same_date… of a translation; {} else
+    UNIQUE (old, new)
+);
+
+CREATE TABLE rule_changes (
+    alignment  INTEGER NOT NULL REFERENCES alignments (id),
+    seq        INTEGER NOT NULL,
+    old        TEXT,                   -- NULL: added
+    new        TEXT,                   -- NULL: removed
+    kind       TEXT NOT NULL,          -- kept | edited | renumbered | added | removed | split | merged
+    similarity REAL NOT NULL,
+    words      TEXT,                   -- edited | rewritten | typography | references | NULL
+    changes    TEXT,                   -- JSON list of word changes; NULL: none
+    PRIMARY KEY (alignment, seq)
+);
+CREATE INDEX rule_changes_by_old ON rule_changes (alignment, old);
+CREATE INDEX rule_changes_by_new ON rule_changes (alignment, new);
+
+CREATE TABLE section_changes (
+    alignment INTEGER NOT NULL REFERENCES alignments (id),
+    seq       INTEGER NOT NULL,
+    old       TEXT,
+    new       TEXT,
+    kind      TEXT NOT NULL,
+    old_title TEXT,
+    new_title TEXT,
+    PRIMARY KEY (alignment, seq)
+);
+
+-- The editions a lineage walks through, in order: per language the complete editions by
+-- date, and the fragments.
+CREATE TABLE chains (
+    chain    TEXT NOT NULL,            -- en, zh, fr/fragments
+    position INTEGER NOT NULL,
+    edition  TEXT NOT NULL,
+    PRIMARY KEY (chain, position)
+);
+CREATE INDEX chains_by_edition ON chains (edition);
+
+-- Every rule of every edition with its lineage key (its id in the chain's latest edition,
+-- or id@date of the last edition that printed it), and the step that brought it there
+-- from the edition before (NULL: first appearance).
+CREATE TABLE lineages (
+    edition    TEXT NOT NULL,
+    rule       TEXT NOT NULL,
+    chain      TEXT NOT NULL,
+    key        TEXT NOT NULL,
+    previous   TEXT,                   -- the rule's id in the edition before
+    kind       TEXT,                   -- the step's kind (kept, edited, renumbered, split…)
+    similarity REAL,
+    words      TEXT,
+    changes    TEXT,                   -- JSON list of word changes
+    PRIMARY KEY (edition, rule)
+);
+CREATE INDEX lineages_by_key ON lineages (chain, key);
+
+-- Term pairs and lexicon rows the alignments found (FR ⇄ EN, ZH ⇄ EN), as JSON documents.
+CREATE TABLE lexicon (
+    name  TEXT PRIMARY KEY,            -- lexicon | aligned | translations
+    value TEXT NOT NULL
+);
+"""
+
+
+def create(conn: sqlite3.Connection) -> None:
+    """Create every table of :data:`TABLES` in an empty database."""
+    conn.executescript(TABLES)
+    conn.execute("INSERT INTO meta (key, value) VALUES ('format', ?)", (str(FORMAT),))
