@@ -492,11 +492,13 @@ def export_cmd(edition, kb_dir, output, as_json):
 
         ed = _run(parse_file, edition)
         text = export.dumps(export.edition_to_dict(ed, references.resolve(ed)))
-    else:  # the stored export, as the build wrote it (citations resolved across editions)
+    else:  # from the database (citations resolved across editions by the build)
+        from .store.exports import edition_export
+
         kb = _kb(kb_dir)
-        path = export.edition_path(kb.data, _run(kb.resolve_name, edition))
+        name = _run(kb.resolve_name, edition)
         _note_after_latest(kb, edition)
-        text = _run(path.read_text, encoding="utf-8")
+        text = export.dumps(edition_export(kb.store, name))
     if output:
         _run(export.write_output, output, text)
     else:

@@ -402,14 +402,13 @@ class KnowledgeBase:
                 title = store.title(c["resolved"])
                 if title:
                     titles[c["resolved"]] = title
-        terms = dict(store.conn.execute("SELECT slug, term FROM glossary_entries WHERE edition = ?", (name,)).fetchall())
         return RuleView(
             name,
             rule,
             store.children(name, rule.id),
             store.refs(name, rule.id),
             store.cited_by(name, rule.id),
-            [terms[slug] for slug in store.cited_by_glossary(name, rule.id) if slug in terms],
+            [term for _, term in store.cited_by_glossary(name, rule.id)],
             lang=lang_of,
             twin=twin,
             twin_edition=twin_name if twin is not None else None,

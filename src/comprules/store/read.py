@@ -202,19 +202,24 @@ class Store:
 
     def children(self, edition: str, rule_id: str) -> list[Rule]:
         """The units whose parent is ``rule_id`` (a section's rules, a rule's subrules), in order."""
-        examples: dict[str, list[str]] = {}
-        for rule, text in self.conn.execute(
-            "SELECT e.rule, e.text FROM examples e JOIN rules r ON r.edition = e.edition AND r.id = e.rule"
-            " WHERE r.edition = ? AND r.parent = ? ORDER BY e.rule, e.seq",
-            (edition, rule_id),
-        ):
-            examples.setdefault(rule, []).append(text)
-        return [
-            Rule(r[0], r[1], r[2], r[3], r[4], r[5], tuple(examples.get(r[0], ())), r[6], r[7], r[8])
-            for r in self.conn.execute(
-                f"SELECT {_RULE_COLUMNS} FROM rules WHERE edition = ? AND parent = ? ORDER BY seq", (edition, rule_id)
-            )
-        ]
+        rows = self.conn.execute(
+            f"SELECT {_RULE_COLUMNS} FROM rules WHERE edition = ? AND parent = ? ORDER BY seq", (edition, rule_id)
+        ).fetchall()
+        examples = self._examples(edition, [r[0] for r in rows])
+        return [Rule(r[0], r[1], r[2], r[3], r[4], r[5], examples.get(r[0], ()), r[6], r[7], r[8]) for r in rows]
+
+    def _examples(self, edition: str, ids: list[str]) -> dict[str, tuple[str, ...]]:
+        """Rule id → its examples, for the rules ``ids`` of an edition."""
+        out: dict[str, list[str]] = {}
+        for k in range(0, len(ids), 500):
+            part = ids[k : k + 500]
+            marks = ",".join("?" * len(part))
+            for rule, text in self.conn.execute(
+                f"SELECT rule, text FROM examples WHERE edition = ? AND rule IN ({marks}) ORDER BY rule, seq",
+                (edition, *part),
+            ):
+                out.setdefault(rule, []).append(text)
+        return {k: tuple(v) for k, v in out.items()}
 
     def has_rule(self, edition: str, rule_id: str) -> bool:
         return self.one("SELECT 1 FROM rules WHERE edition = ? AND id = ?", (edition, rule_id)) is not None
@@ -271,15 +276,26 @@ class Store:
         sources = {s for (s,) in rows if s != rule_id and not s.startswith("glossary/")}
         return sorted(sources, key=sort_key)
 
-    def cited_by_glossary(self, edition: str, rule_id: str) -> list[str]:
-        """The slugs of the glossary entries of the edition citing ``rule_id``, glossary order."""
-        rows = self.conn.execute(
-            "SELECT DISTINCT g.slug, g.seq FROM citations c JOIN glossary_entries g"
-            " ON g.edition = c.edition AND 'glossary/' || g.slug = c.source"
-            " WHERE c.resolved = ? AND c.edition = ? ORDER BY g.seq",
-            (f"{edition}/{rule_id}", edition),
-        ).fetchall()
-        return [slug for slug, _ in rows]
+    def cited_by_glossary(self, edition: str, rule_id: str) -> list[tuple[str, str]]:
+        """``(slug, headword)`` of the glossary entries of the edition citing ``rule_id``,
+        glossary order."""
+        sources = [
+            s
+            for (s,) in self.conn.execute(
+                "SELECT DISTINCT source FROM citations WHERE resolved = ? AND edition = ?",
+                (f"{edition}/{rule_id}", edition),
+            )
+            if s.startswith("glossary/")
+        ]
+        found = []
+        for source in sources:
+            row = self.one(
+                "SELECT seq, slug, term FROM glossary_entries WHERE edition = ? AND slug = ?",
+                (edition, source[len("glossary/") :]),
+            )
+            if row is not None:
+                found.append((row[0], row[1], row[2]))
+        return [(slug, term) for _, slug, term in sorted(found)]
 
     def cited_by_index(self, edition: str) -> dict[str, list[str]]:
         """Every unit of the edition cited from within it → the ids citing it (rules and
@@ -351,14 +367,14 @@ class Store:
         return StoredPair(self, info["id"], old, new) if info is not None else None
 
     def rewritten_between(self, old: str, new: str) -> set[tuple[str, str]]:
-        """The ``(old id, new id)`` pairs of two editions of one chain sharing a lineage key
-        whose rule was rewritten in place on the way (after the earlier edition, up to the
-        later one)."""
+        """The ``(old id, new id)`` pairs of :meth:`joined` whose rule (by the new rule's own
+        key) was rewritten in place on the way: after the earlier edition, up to the later."""
         lo, hi = sorted((old, new))
         rows = self.conn.execute(
-            "SELECT o.rule, n.rule FROM lineages n JOIN lineages o ON o.chain = n.chain AND o.key = n.key"
-            " AND o.edition = ? WHERE n.edition = ? AND n.key IN (SELECT key FROM lineages w WHERE"
-            " w.chain = n.chain AND w.words = 'rewritten' AND w.edition > ? AND w.edition <= ?)",
+            "SELECT o.rule, n.rule FROM lineages n JOIN lineages o ON o.edition = ? AND o.key = n.key"
+            " AND o.chain = n.chain WHERE n.edition = ? AND EXISTS (SELECT 1 FROM lineages m WHERE"
+            " m.edition = n.edition AND m.rule = n.rule AND m.own = 1 AND m.key IN (SELECT w.key FROM lineages w"
+            " WHERE w.chain = n.chain AND w.own = 1 AND w.words = 'rewritten' AND w.edition > ? AND w.edition <= ?))",
             (old, new, lo, hi),
         )
         return {(a, b) for a, b in rows}
@@ -392,8 +408,10 @@ class Store:
         return row[0], names
 
     def lineage_key(self, edition: str, rule_id: str) -> tuple[str, str] | None:
-        """``(chain, key)`` of a rule, or ``None``."""
-        row = self.one("SELECT chain, key FROM lineages WHERE edition = ? AND rule = ?", (edition, rule_id))
+        """``(chain, key)`` of a rule (its own key), or ``None``."""
+        row = self.one(
+            "SELECT chain, key FROM lineages WHERE edition = ? AND rule = ? AND own = 1", (edition, rule_id)
+        )
         return (row[0], row[1]) if row else None
 
     def lineage(self, chain: str, key: str) -> list[sqlite3.Row]:
@@ -401,19 +419,19 @@ class Store:
         ``previous``, ``kind``, ``similarity``, ``words``, ``changes`` (JSON), ``position``."""
         return self.all(
             "SELECT l.*, c.position FROM lineages l JOIN chains c ON c.chain = l.chain AND c.edition = l.edition"
-            " WHERE l.chain = ? AND l.key = ? ORDER BY c.position, l.rule",
+            " WHERE l.chain = ? AND l.key = ? ORDER BY c.position",
             (chain, key),
         )
 
     def joined(self, old: str, new: str) -> list[tuple[str, str]]:
         """``(old id, new id)`` of the rules that share a lineage key in two editions of
-        one chain, in the new edition's order."""
+        one chain, in the new edition's order of keys (a rule split on the way is in
+        several pairs)."""
         return [
             (a, b)
             for a, b in self.conn.execute(
-                "SELECT o.rule, n.rule FROM lineages n JOIN rules r ON r.edition = n.edition AND r.id = n.rule"
-                " JOIN lineages o ON o.chain = n.chain AND o.key = n.key AND o.edition = ?"
-                " WHERE n.edition = ? ORDER BY r.seq",
+                "SELECT o.rule, n.rule FROM lineages n JOIN lineages o ON o.edition = ? AND o.key = n.key"
+                " AND o.chain = n.chain WHERE n.edition = ? ORDER BY n.seq",
                 (old, new),
             )
         ]

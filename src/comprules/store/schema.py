@@ -103,7 +103,7 @@ CREATE TABLE citations (
     title_agrees INTEGER,              -- NULL when nothing to check
     PRIMARY KEY (edition, source, seq)
 );
-CREATE INDEX citations_by_target ON citations (resolved);
+CREATE INDEX citations_by_target ON citations (resolved, edition);
 
 -- Every printed reference where it stands in its text, for the links of the site: one row
 -- per reference, its members' spans in parts (601.2f–h gives two). paragraph: 0 the text
@@ -180,22 +180,26 @@ CREATE TABLE chains (
 );
 CREATE INDEX chains_by_edition ON chains (edition);
 
--- Every rule of every edition with its lineage key (its id in the chain's latest edition,
--- or id@date of the last edition that printed it), and the step that brought it there
--- from the edition before (NULL: first appearance).
+-- Every rule of every edition under its lineage key (its id in the chain's latest edition,
+-- or id@date of the last edition that printed it). A rule split on the way stands under
+-- the keys of each of its parts; own is 1 for the rule's own key. The step columns tell
+-- what brought the rule there from the edition before (NULL: first appearance).
 CREATE TABLE lineages (
     edition    TEXT NOT NULL,
+    key        TEXT NOT NULL,
     rule       TEXT NOT NULL,
     chain      TEXT NOT NULL,
-    key        TEXT NOT NULL,
+    seq        INTEGER NOT NULL,       -- the order of the keys in the edition
+    own        INTEGER NOT NULL,
     previous   TEXT,                   -- the rule's id in the edition before
     kind       TEXT,                   -- the step's kind (kept, edited, renumbered, split…)
     similarity REAL,
     words      TEXT,
     changes    TEXT,                   -- JSON list of word changes
-    PRIMARY KEY (edition, rule)
+    PRIMARY KEY (edition, key)
 );
 CREATE INDEX lineages_by_key ON lineages (chain, key);
+CREATE INDEX lineages_by_rule ON lineages (edition, rule);
 
 -- Term pairs and lexicon rows the alignments found (FR ⇄ EN, ZH ⇄ EN), as JSON documents.
 CREATE TABLE lexicon (

@@ -137,6 +137,8 @@ def write_store(
                 "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", sorted((meta or {}).items())
             )
             conn.execute("COMMIT")
+            conn.execute("PRAGMA analysis_limit=1000")
+            conn.execute("ANALYZE")  # the statistics the planner needs to pick the indexes above
             conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         finally:
             conn.close()
@@ -311,23 +313,22 @@ def _insert_lineages(
     chain_of = {name: chain for chain, members in chains for name in members}
     rows = []
     for e in editions:
-        keys = lineage.key.get(e.name, {})
+        own = lineage.key.get(e.name, {})
         chain = chain_of.get(e.name, e.name)
-        for r in e.rules:
-            key = keys.get(r.id)
-            if key is None:
-                continue
-            step = lineage.rows.get((e.name, r.id))
+        for k, (key, rule) in enumerate(lineage.at.get(e.name, {}).items()):
+            step = lineage.rows.get((e.name, rule))
             if step is None:
-                rows.append((e.name, r.id, chain, key, None, None, None, None, None))
+                rows.append((e.name, key, rule, chain, k, int(own.get(rule) == key), None, None, None, None, None))
                 continue
             changes = tuple(getattr(step, "changes", ()) or ())
             rows.append(
                 (
                     e.name,
-                    r.id,
-                    chain,
                     key,
+                    rule,
+                    chain,
+                    k,
+                    int(own.get(rule) == key),
                     step.old,
                     step.kind,
                     round(float(step.similarity), 4),
@@ -336,7 +337,7 @@ def _insert_lineages(
                 )
             )
     conn.executemany(
-        "INSERT INTO lineages (edition, rule, chain, key, previous, kind, similarity, words, changes)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO lineages (edition, key, rule, chain, seq, own, previous, kind, similarity, words, changes)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         rows,
     )

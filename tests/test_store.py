@@ -1,0 +1,253 @@
+"""The knowledge-base database (issue 20): what the build stores, and that every reader
+answers from it what the in-memory pipeline computes.
+
+A knowledge base of six English editions (2002-10-07, where Morph is 502.26a; the 2009
+renumbering; the last three of 2026), two Chinese ones and the five seeds is built once
+(data/ only). Each reader's answer from the database is compared with the same answer
+computed from the parsed editions: ``show`` for every rule of en/2026-08-07, the export
+of every edition, histories, diffs, the GraphML.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import sqlite3
+from pathlib import Path
+
+import networkx as nx
+import pytest
+
+from comprules import graph, references
+from comprules.align.alignment import align
+from comprules.align.history import diff, history, kb_history
+from comprules.build import build
+from comprules.export import edition_to_dict
+from comprules.kb import KnowledgeBase, show_rule
+from comprules.store import DB_NAME, Store, StoreError
+from comprules.store.exports import edition_export
+
+ROOT = Path(__file__).resolve().parent.parent
+ENGLISH = ("2002-10-07", "2009-05-01", "2009-07-11", "2026-04-17", "2026-06-19", "2026-08-07")
+CHINESE = ("2026-02-27", "2026-04-17")
+
+
+def _sources(en_dir: Path, zh_dir: Path, seeds_dir: Path) -> list[Path]:
+    return [*(en_dir / f"{d}.txt" for d in ENGLISH), *(zh_dir / f"{d}.txt" for d in CHINESE), seeds_dir]
+
+
+@pytest.fixture(scope="module")
+def small(tmp_path_factory, en_dir, zh_dir, seeds_dir):
+    """``(kb, the editions parsed, their resolutions)``."""
+    kb = tmp_path_factory.mktemp("store") / "kb"
+    sources = _sources(en_dir, zh_dir, seeds_dir)
+    report = build(sources, kb, only=("data",))
+    assert report.errors == []
+    from comprules.align.history import english_eras
+
+    eras = english_eras(report.editions)
+    resolutions = graph.resolve_all(report.editions, eras={k: v.english for k, v in eras.items()})
+    return kb, {e.name: e for e in report.editions}, resolutions
+
+
+@pytest.fixture(scope="module")
+def kb(small):
+    return KnowledgeBase(small[0])
+
+
+def test_the_database_holds_every_edition_with_its_counts_and_published_facts(small, kb):
+    _, editions, _ = small
+    rows = {r["name"]: r for r in kb.store.rows}
+    assert len(rows) == 6 + 2 + 5
+    for name, e in editions.items():
+        assert rows[name]["rules"] == len(e.numbered())
+        assert rows[name]["glossary"] == len(e.glossary)
+        count = kb.store.one("SELECT count(*) FROM rules WHERE edition = ?", (name,))[0]
+        assert count == len(e.rules)
+    assert rows["en/2026-06-19"]["set_code"] == "MSH"
+    assert rows["en/2026-08-07"]["set_name"] == "The Hobbit"
+    assert rows["en/2009-07-11"]["set_name"] == "Magic 2010"
+    assert rows["fr/000_f51ad62258817a66"]["kind"] == "fragment"
+
+
+def test_show_answers_every_rule_of_2026_08_07_as_the_parsed_edition_does(small, kb):
+    _, editions, resolutions = small
+    edition = editions["en/2026-08-07"]
+    cites = {k: [c.as_json() for c in v] for k, v in resolutions[edition.name].cites.items()}
+    resolution = references.resolve(edition)
+    with pytest.MonkeyPatch.context() as mp:  # one resolution for the 3,318 calls (hashing an edition is slow)
+        mp.setattr(references, "resolve", lambda e: resolution)
+        for rule in edition.rules:
+            expected = show_rule(edition, rule.id, cites=cites, lookup=lambda n: editions[n]).to_json()
+            assert kb.show(edition.name, rule.id).to_json() == expected, rule.id
+
+
+def test_show_of_a_chinese_rule_has_its_english_twin_of_the_same_date(kb):
+    view = kb.show("zh/2026-04-17", "702.19b").to_json()
+    assert view["twin"]["edition"] == "en/2026-04-17"
+    assert view["twin"]["number"] == "702.19b"
+    assert "trample" in view["twin"]["text"]
+
+
+def test_show_of_seed_000s_402_1_resolves_its_external_citation_in_en_2002_10_07(kb):
+    view = kb.show("fr/000_f51ad62258817a66", "402.1")
+    resolved = {c["resolved"] for c in view.cites}
+    assert "en/2002-10-07/416" in resolved
+    assert view.titles["en/2002-10-07/416"] == "Effects"
+
+
+def test_the_export_of_every_edition_is_the_one_of_the_parsed_edition(small, kb):
+    _, editions, resolutions = small
+    for name, e in editions.items():
+        assert edition_export(kb.store, name) == edition_to_dict(e, resolutions[name]), name
+        on_disk = json.loads((small[0] / "data" / f"{name}.json").read_text(encoding="utf-8"))
+        assert on_disk == edition_to_dict(e, resolutions[name]), name
+
+
+def test_a_whole_edition_from_the_database_equals_the_parsed_one(small, kb):
+    _, editions, _ = small
+    for name in ("en/2009-07-11", "zh/2026-04-17", "fr/001_efcdb25c5e4b3248"):
+        stored, parsed = kb.store.edition(name), editions[name]
+        assert stored.rules == parsed.rules
+        assert stored.glossary == parsed.glossary
+        assert stored.warnings == parsed.warnings
+        assert (stored.lang, stored.effective, stored.kind, stored.title) == (
+            parsed.lang,
+            parsed.effective,
+            parsed.kind,
+            parsed.title,
+        )
+
+
+def test_history_of_morph_from_the_database_walks_back_to_502_26a(small, kb):
+    _, editions, _ = small
+    steps = kb_history(kb, "702.37a", "en/2026-08-07")
+    assert [(s.edition, s.number, s.kind) for s in steps] == [
+        ("en/2002-10-07", "502.26a", "first"),
+        ("en/2009-05-01", "502.26a", "edited"),
+        ("en/2009-07-11", "702.34a", "renumbered"),
+        ("en/2026-04-17", "702.37a", "renumbered"),
+    ]
+    chain = [editions[f"en/{d}"] for d in ENGLISH]
+    for rule in ("702.37a", "702.19b", "613.1", "704.5aa", "100.1"):
+        expected = [s.to_json() for s in history(rule, editions["en/2026-08-07"], chain)]
+        assert [s.to_json() for s in kb_history(kb, rule, "en/2026-08-07")] == expected, rule
+
+
+def test_stored_diffs_are_the_alignments_of_the_parsed_editions(small, kb):
+    _, editions, _ = small
+    old, new = editions["en/2009-05-01"], editions["en/2009-07-11"]
+    stored = diff(kb, old.name, new.name)
+    assert stored.to_json() == align(old, new).to_json()
+    assert stored.facet_counts() == {
+        "added": 387,
+        "edited": 2,
+        "merged + edited": 15,
+        "moved": 487,
+        "moved + edited": 525,
+        "moved + rewritten": 3,
+        "moved + typography": 7,
+        "removed": 127,
+        "split + edited": 50,
+    }
+    backwards = diff(kb, new.name, old.name)
+    assert backwards.to_json() == align(old, new).mirror(old, new).to_json()
+
+
+def test_a_diff_of_two_editions_that_are_not_consecutive_joins_their_lineage(small, kb):
+    from comprules.align.history import joined
+    from comprules.align.lineage import Lineage
+
+    _, editions, _ = small
+    chain = [editions[f"en/{d}"] for d in ENGLISH]
+    alignments = {(a.name, b.name): align(a, b) for a, b in zip(chain, chain[1:])}
+    lineage = Lineage.build(chain, alignments)
+    old, new = editions["en/2002-10-07"], editions["en/2026-08-07"]
+    result = diff(kb, old.name, new.name)
+    assert result.to_json() == joined(lineage, old, new).to_json()
+    morph = next(c for c in result.rules if c.old == "502.26a")
+    assert morph.new == "702.37a"
+
+
+def test_the_graphml_written_from_the_database_is_the_graph_of_the_editions(small):
+    kb_dir, editions, resolutions = small
+    expected = graph.kb_graph(editions.values(), resolutions)
+    found = nx.read_graphml(kb_dir / "data" / "graph.graphml", force_multigraph=True)
+    assert found.number_of_nodes() == expected.number_of_nodes()
+    assert set(found.edges(keys=True)) == set(expected.edges(keys=True))
+    for node in ("en/2026-08-07/702.19b", "fr/000_f51ad62258817a66/402.1", "en/2026-08-07/glossary/trample"):
+        assert {k: str(v) for k, v in found.nodes[node].items()} == {
+            k: str(v) for k, v in expected.nodes[node].items()
+        }
+    assert found["fr/000_f51ad62258817a66/402.1"]["en/2002-10-07/416"]["cites"]["status"] == "external"
+
+
+def test_cited_by_of_702_19b_in_the_database(kb):
+    assert "702.19c" in kb.store.cited_by("en/2026-08-07", "702.19b")
+    index = kb.store.cited_by_index("en/2026-08-07")
+    assert "702.19c" in index["702.19b"]
+
+
+def _documented_queries() -> list[tuple[str, str]]:
+    """The SQL blocks of docs/database.md with the result the page says they give."""
+    text = (ROOT / "docs" / "database.md").read_text(encoding="utf-8")
+    return re.findall(r"```sql\n(.*?)```\n\ngives:?\n\n```text\n(.*?)```", text, re.S)
+
+
+def test_the_example_queries_of_docs_database_md_give_what_the_page_says(small):
+    queries = _documented_queries()
+    assert len(queries) >= 2
+    conn = sqlite3.connect(f"file:{small[0] / 'data' / DB_NAME}?mode=ro&immutable=1", uri=True)
+    for sql, printed in queries:
+        rows = conn.execute(sql).fetchall()
+        expected = [line.split(" | ") for line in printed.strip().splitlines()]
+        assert [[str(v) for v in row] for row in rows] == expected, sql
+
+
+def test_every_table_of_the_schema_is_documented():
+    from comprules.store.schema import TABLES
+
+    text = (ROOT / "docs" / "database.md").read_text(encoding="utf-8")
+    for table in re.findall(r"CREATE TABLE (\w+)", TABLES):
+        assert f"`{table}`" in text, table
+
+
+def test_a_damaged_database_is_one_line_naming_the_file(tmp_path):
+    bad = tmp_path / DB_NAME
+    bad.write_bytes(b"not a database" * 100)
+    with pytest.raises(StoreError, match=re.escape(str(bad))):
+        Store(bad)
+
+
+def test_one_edition_changed_rewrites_its_rows_and_keeps_the_others(small, tmp_path, en_dir, zh_dir, seeds_dir):
+    """Point 3: an incremental build gives the database a build from scratch gives."""
+    kb_dir = tmp_path / "kb"
+    shutil.copytree(small[0], kb_dir, symlinks=True)
+    sources = _sources(en_dir, zh_dir, seeds_dir)
+    changed = tmp_path / "2026-08-07.txt"
+    text = (en_dir / "2026-08-07.txt").read_text(encoding="utf-8-sig")
+    assert "modifies the rules for assigning an attacking creature’s combat damage" in text
+    changed.write_text(text.replace("modifies the rules for assigning", "changes the rules for assigning"), "utf-8")
+    sources = [changed if p.name == "2026-08-07.txt" and p.parent == en_dir else p for p in sources]
+    before = Store(kb_dir / "data" / DB_NAME)
+    old_rows = before.all("SELECT * FROM rules WHERE edition = 'en/2009-07-11' ORDER BY seq")
+    before.close()
+    build(sources, kb_dir, only=("data",))
+    after = Store(kb_dir / "data" / DB_NAME)
+    assert after.text("en/2026-08-07", "702.19a").startswith("Trample is a static ability that changes the rules")
+    assert [tuple(r) for r in after.all("SELECT * FROM rules WHERE edition = 'en/2009-07-11' ORDER BY seq")] == [
+        tuple(r) for r in old_rows
+    ]
+    fresh_dir = tmp_path / "fresh"
+    build(sources, fresh_dir, only=("data",))
+    fresh = Store(fresh_dir / "data" / DB_NAME)
+    for table in ("editions", "rules", "examples", "glossary_entries", "citations", "reference_spans", "warnings",
+                  "chains", "lineages", "lexicon"):  # fmt: skip
+        order = ", ".join(str(k + 1) for k in range(len(after.all(f"SELECT * FROM {table} LIMIT 1")[0])))
+        assert [tuple(r) for r in after.all(f"SELECT * FROM {table} ORDER BY {order}")] == [
+            tuple(r) for r in fresh.all(f"SELECT * FROM {table} ORDER BY {order}")
+        ], table
+    pairs = "SELECT a.old, a.new, a.kind, a.counts, a.facets, a.details, r.seq, r.old, r.new, r.kind, r.similarity,"
+    pairs += " r.words, r.changes FROM alignments a JOIN rule_changes r ON r.alignment = a.id ORDER BY 1, 2, 7"
+    assert [tuple(r) for r in after.all(pairs)] == [tuple(r) for r in fresh.all(pairs)]
