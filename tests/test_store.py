@@ -14,6 +14,7 @@ import json
 import re
 import shutil
 import sqlite3
+from dataclasses import replace
 from pathlib import Path
 
 import networkx as nx
@@ -177,10 +178,28 @@ def test_the_graphml_written_from_the_database_is_the_graph_of_the_editions(smal
     assert found.number_of_nodes() == expected.number_of_nodes()
     assert set(found.edges(keys=True)) == set(expected.edges(keys=True))
     for node in ("en/2026-08-07/702.19b", "fr/000_f51ad62258817a66/402.1", "en/2026-08-07/glossary/trample"):
-        assert {k: str(v) for k, v in found.nodes[node].items()} == {
-            k: str(v) for k, v in expected.nodes[node].items()
-        }
+        assert {k: str(v) for k, v in found.nodes[node].items()} == {k: str(v) for k, v in expected.nodes[node].items()}
     assert found["fr/000_f51ad62258817a66/402.1"]["en/2002-10-07/416"]["cites"]["status"] == "external"
+
+
+def test_check_answers_from_the_database_what_the_parsed_edition_gives(small, kb):
+    from comprules.check import check_edition, check_kb
+
+    _, editions, resolutions = small
+    for name in ("en/2009-07-11", "fr/000_f51ad62258817a66", "zh/2026-04-17"):
+        stored = check_kb(kb, name).editions[0]
+        expected = check_edition(editions[name], resolutions[name])
+        assert stored == replace(expected, source=Path(expected.source).name), name  # the file's name, as exported
+    assert check_kb(kb, "en/2009-07-11").editions[0].resolved == 992  # of 994: 401.6 cites 602.1i…
+
+
+def test_glossary_of_the_database_lists_the_rules_each_entry_cites(small, kb):
+    from comprules.kb import glossary_entry, glossary_json, kb_glossary
+
+    _, editions, _ = small
+    assert kb_glossary(kb, "en/2026-08-07") == glossary_json(editions["en/2026-08-07"])
+    entry = glossary_entry((kb, "en/2026-08-07"), "trample")["entry"]
+    assert entry["term"] == "Trample" and "702.19" in entry["refs"]
 
 
 def test_cited_by_of_702_19b_in_the_database(kb):

@@ -155,7 +155,14 @@ def data_files(data: Path) -> set[str] | None:
     keys = {"name", "lang", "kind", "title", "effective", "path"}
     if not isinstance(rows, list) or not rows or not all(isinstance(r, dict) and keys <= r.keys() for r in rows):
         return None
-    own = {"editions.json", INPUTS, "graph.graphml", "alignments/index.json", "alignments/lexicon.json", "comprules.sqlite"}
+    own = {
+        "editions.json",
+        INPUTS,
+        "graph.graphml",
+        "alignments/index.json",
+        "alignments/lexicon.json",
+        "comprules.sqlite",
+    }
     for row in rows:
         own.add(str(row["path"]))
         own.add(graph.graph_path(Path(), str(row["name"])).as_posix())
@@ -460,6 +467,9 @@ def write_knowledge(
         chain_rows = [
             (c["lang"] if c["kind"] != "fragment" else f"{c['lang']}/fragments", c["editions"]) for c in computed.chains
         ]
+        from .check import check_edition
+
+        checks = {e.name: check_edition(e, resolutions[e.name]) for e in editions if e.name not in unchanged}
         write_store(
             out / DB_NAME,
             editions,
@@ -471,6 +481,7 @@ def write_knowledge(
             lineage=lineage,
             lexicon=computed.lexicon,
             facts=facts,
+            checks=checks,
             previous=previous / DB_NAME if old_store is not None and previous is not None else None,
         )
     finally:

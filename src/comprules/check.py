@@ -264,9 +264,10 @@ def check_sources(paths: list[str | os.PathLike], jobs: int = 1) -> CheckReport:
 
 def check_kb(kb, edition: str | None = None) -> CheckReport:
     """Lint one edition of a built knowledge base (:class:`comprules.kb.KnowledgeBase`;
-    ``edition`` any name it resolves, default the latest English). Raises
+    ``edition`` any name it resolves, default the latest English): what the build found
+    and stored (:meth:`comprules.store.Store.check`). Raises
     :class:`~comprules.errors.UsageError` for an unknown edition."""
-    return CheckReport([check_edition(kb.load(edition))])
+    return CheckReport([kb.store.check(kb.resolve_name(edition))])
 
 
 def format_text(report: CheckReport, *, notices: bool = True) -> str:

@@ -653,11 +653,27 @@ def glossary_json(edition: Edition) -> dict:
     return {"edition": edition.name, "glossary": [_glossary_row(g, refs) for g in edition.glossary]}
 
 
-def glossary_entry(edition: Edition, term: str) -> dict:
-    """The glossary entry of ``edition`` named ``term`` (headword, alias or slug; case and
-    typographic apostrophes ignored): ``{"edition", "entry": {...}}`` as in
+def _names_entry(row: dict, key: str) -> bool:
+    return key in {_fold(row["term"]), row["slug"], *(_fold(a.strip('“”"')) for a in row["aliases"])}
+
+
+def kb_glossary(kb: KnowledgeBase, name: str) -> dict:
+    """:func:`glossary_json` of an edition of the knowledge base, from its database."""
+    return {"edition": name, "glossary": kb.store.glossary(name)}
+
+
+def glossary_entry(edition: Edition | tuple[KnowledgeBase, str], term: str) -> dict:
+    """The glossary entry of ``edition`` (an edition, or ``(kb, name)`` for one of a
+    knowledge base, read from its database) named ``term`` (headword, alias or slug;
+    case and typographic apostrophes ignored): ``{"edition", "entry": {...}}`` as in
     :func:`glossary_json`. Raises :class:`NotFound`."""
     key = _fold(term)
+    if isinstance(edition, tuple):
+        kb, name = edition
+        for row in kb.store.glossary(name):
+            if _names_entry(row, key):
+                return {"edition": name, "entry": row}
+        raise NotFound(f"no glossary entry {term!r} in {name}")
     for g in edition.glossary:
         if key in {_fold(g.term), g.slug, *(_fold(a.strip('“”"')) for a in g.aliases)}:
             return {"edition": edition.name, "entry": _glossary_row(g, references.resolve(edition).glossary_refs)}

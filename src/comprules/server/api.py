@@ -204,14 +204,16 @@ def create(holder) -> FastAPI:
     @app.get("/glossary", summary="Every glossary entry of an edition")
     def glossary(edition: str | None = EditionQ, lang: str | None = LangQ):
         snap = holder.get()
-        ed = snap.kb.load(edition, lang=lang)
-        return raw_json(snap.remember(("glossary", ed.name), lambda: encoded(kb_module.glossary_json(ed)), keep=8))
+        name = snap.kb.resolve_name(edition, lang=lang)
+        return raw_json(
+            snap.remember(("glossary", name), lambda: encoded(kb_module.kb_glossary(snap.kb, name)), keep=8)
+        )
 
     @app.get("/glossary/{term}", summary="One glossary entry, by headword, alias or slug")
     def glossary_entry(term: str, edition: str | None = EditionQ, lang: str | None = LangQ):
         snap = holder.get()
-        ed = snap.kb.load(edition, lang=lang)
-        return JSON(kb_module.glossary_entry(ed, term))
+        name = snap.kb.resolve_name(edition, lang=lang)
+        return JSON(kb_module.glossary_entry((snap.kb, name), term))
 
     @app.get("/check", summary="Lint one edition (comprules check --edition E --json)")
     def check(edition: str | None = EditionQ, lang: str | None = LangQ):

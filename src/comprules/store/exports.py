@@ -30,7 +30,9 @@ def edition_export(store: Store, name: str) -> dict[str, Any]:
         raise KeyError(name)
     cites = store.citations(name)
     examples: dict[str, list[str]] = {}
-    for rule, text in store.conn.execute("SELECT rule, text FROM examples WHERE edition = ? ORDER BY rule, seq", (name,)):
+    for rule, text in store.conn.execute(
+        "SELECT rule, text FROM examples WHERE edition = ? ORDER BY rule, seq", (name,)
+    ):
         examples.setdefault(rule, []).append(text)
 
     def refs(source: str) -> list[str]:
@@ -104,7 +106,9 @@ def graph_nodes(store: Store, name: str) -> Iterator[tuple[str, dict[str, Any]]]
     """The nodes of one edition: ``(id, attributes)``, its rules in order, then its glossary."""
     meta = store.one("SELECT lang FROM editions WHERE name = ?", (name,))
     lang = meta[0] if meta else name.partition("/")[0]
-    for r in store.conn.execute("SELECT id, kind, number, line, title FROM rules WHERE edition = ? ORDER BY seq", (name,)):
+    for r in store.conn.execute(
+        "SELECT id, kind, number, line, title FROM rules WHERE edition = ? ORDER BY seq", (name,)
+    ):
         attrs: dict[str, Any] = {"kind": r[1], "number": r[2], "edition": name, "lang": lang, "line": r[3]}
         if r[4]:
             attrs["title"] = r[4]
@@ -112,7 +116,10 @@ def graph_nodes(store: Store, name: str) -> Iterator[tuple[str, dict[str, Any]]]
     for slug, term, line in store.conn.execute(
         "SELECT slug, term, line FROM glossary_entries WHERE edition = ? ORDER BY seq", (name,)
     ):
-        yield f"{name}/glossary/{slug}", {"kind": "glossary", "title": term, "edition": name, "lang": lang, "line": line}
+        yield (
+            f"{name}/glossary/{slug}",
+            {"kind": "glossary", "title": term, "edition": name, "lang": lang, "line": line},
+        )
 
 
 def graph_edges(store: Store, name: str) -> Iterator[tuple[str, str, dict[str, Any]]]:

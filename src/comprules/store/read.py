@@ -35,7 +35,14 @@ class _ChangeRows:
             from ..align.alignment import RuleChange, WordChange
 
             self.cache[rule_id] = [
-                RuleChange(r[0], r[1], r[2], r[3], tuple(WordChange.from_json(w) for w in json.loads(r[5])) if r[5] else (), r[4])
+                RuleChange(
+                    r[0],
+                    r[1],
+                    r[2],
+                    r[3],
+                    tuple(WordChange.from_json(w) for w in json.loads(r[5])) if r[5] else (),
+                    r[4],
+                )
                 for r in self.store.conn.execute(
                     "SELECT old, new, kind, similarity, words, changes FROM rule_changes"
                     f" WHERE alignment = ? AND {self.column} = ? ORDER BY seq",
@@ -194,7 +201,8 @@ class Store:
         if r is None:
             return None
         examples = tuple(
-            t for (t,) in self.conn.execute(
+            t
+            for (t,) in self.conn.execute(
                 "SELECT text FROM examples WHERE edition = ? AND rule = ? ORDER BY seq", (edition, rule_id)
             )
         )
@@ -322,6 +330,44 @@ class Store:
             out.setdefault(source[len("glossary/") :], {})[target] = None
         return {k: list(v) for k, v in out.items()}
 
+    def check(self, edition: str) -> Any:
+        """What ``comprules check`` reports of a stored edition, as the build found it:
+        a :class:`~comprules.check.EditionReport`. Raises :class:`KeyError`."""
+        from ..check import EditionReport, Finding
+
+        meta = self.one("SELECT * FROM editions WHERE name = ?", (edition,))
+        if meta is None:
+            raise KeyError(edition)
+        found: dict[str, list[Finding]] = {"problem": [], "notice": []}
+        for r in self.all("SELECT * FROM findings WHERE edition = ? ORDER BY seq", (edition,)):
+            found[r["severity"]].append(Finding(r["kind"], r["line"], r["rule"], r["message"], r["target"]))
+        return EditionReport(
+            edition,
+            meta["kind"],
+            meta["source"],
+            meta["printed_references"],
+            meta["resolved_references"],
+            tuple(found["problem"]),
+            tuple(found["notice"]),
+        )
+
+    def glossary(self, edition: str) -> list[dict[str, Any]]:
+        """Every glossary entry of an edition, ``{"term", "aliases", "obsolete", "senses",
+        "text", "slug", "refs"}`` (``refs``: the rules its definition cites), glossary order."""
+        refs = self.glossary_refs(edition)
+        return [
+            {
+                "term": g["term"],
+                "aliases": json.loads(g["aliases"]),
+                "obsolete": bool(g["obsolete"]),
+                "senses": json.loads(g["senses"]),
+                "text": g["text"],
+                "slug": g["slug"],
+                "refs": refs.get(g["slug"], []),
+            }
+            for g in self.all("SELECT * FROM glossary_entries WHERE edition = ? ORDER BY seq", (edition,))
+        ]
+
     # -- alignments ----------------------------------------------------------
 
     def alignment_info(self, old: str, new: str) -> sqlite3.Row | None:
@@ -409,9 +455,7 @@ class Store:
 
     def lineage_key(self, edition: str, rule_id: str) -> tuple[str, str] | None:
         """``(chain, key)`` of a rule (its own key), or ``None``."""
-        row = self.one(
-            "SELECT chain, key FROM lineages WHERE edition = ? AND rule = ? AND own = 1", (edition, rule_id)
-        )
+        row = self.one("SELECT chain, key FROM lineages WHERE edition = ? AND rule = ? AND own = 1", (edition, rule_id))
         return (row[0], row[1]) if row else None
 
     def lineage(self, chain: str, key: str) -> list[sqlite3.Row]:

@@ -42,6 +42,8 @@ CREATE TABLE editions (
     rules       INTEGER NOT NULL,      -- rules and subrules
     glossary    INTEGER NOT NULL,      -- glossary entries
     dangling    INTEGER NOT NULL,      -- citations of a rule the edition does not hold
+    printed_references  INTEGER NOT NULL,  -- references printed (a range or list member counts once)
+    resolved_references INTEGER NOT NULL,  -- those whose every target the document holds
     set_name    TEXT,                  -- Bloomburrow (data/editions.toml)
     set_code    TEXT,                  -- BLB
     file_date   TEXT,                  -- the date in the official file's name
@@ -129,6 +131,20 @@ CREATE TABLE warnings (
     message TEXT NOT NULL,
     line    INTEGER,
     number  TEXT,
+    PRIMARY KEY (edition, seq)
+);
+
+-- What `comprules check` reports of each edition: problems (dangling references, wrong
+-- quoted titles, duplicates, gaps) and notices (a fragment's citations outside it…).
+CREATE TABLE findings (
+    edition  TEXT NOT NULL,
+    seq      INTEGER NOT NULL,
+    severity TEXT NOT NULL,            -- problem | notice
+    kind     TEXT NOT NULL,
+    line     INTEGER,
+    rule     TEXT,                     -- the rule id or glossary/{slug} concerned
+    message  TEXT NOT NULL,
+    target   TEXT,
     PRIMARY KEY (edition, seq)
 );
 

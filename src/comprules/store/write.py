@@ -61,6 +61,7 @@ def write_store(
     lineage: Any = None,
     lexicon: Mapping[str, Any] | None = None,
     facts: Mapping[str, Mapping[str, Any]] | None = None,
+    checks: Mapping[str, Any] | None = None,
     previous: Path | None = None,
     meta: Mapping[str, str] | None = None,
 ) -> StoreReport:
@@ -75,7 +76,8 @@ def write_store(
     ``chains`` lists ``(chain name, edition names in order)``; ``lineage`` is the
     :class:`~comprules.align.lineage.Lineage` of every chain (written whole each time);
     ``lexicon`` the term pairs (``{"lexicon", "aligned", "translations"}``); ``facts``
-    the published facts of each edition (``{"set_name", "set_code", "file_date"}``).
+    the published facts of each edition (``{"set_name", "set_code", "file_date"}``);
+    ``checks`` the :class:`~comprules.check.EditionReport` of each edition written anew.
     Raises :class:`OSError` (the previous file is left as it was) or
     :class:`sqlite3.Error`.
     """
@@ -109,7 +111,14 @@ def write_store(
             for name in [*gone, *(e.name for e in fresh)]:
                 _delete_edition(conn, name)
             for e in fresh:
-                _insert_edition(conn, e, resolutions[e.name], keys.get(e.name, ""), (facts or {}).get(e.name, {}))
+                _insert_edition(
+                    conn,
+                    e,
+                    resolutions[e.name],
+                    keys.get(e.name, ""),
+                    (facts or {}).get(e.name, {}),
+                    (checks or {}).get(e.name),
+                )
             report.written = [e.name for e in fresh]
             report.kept = sorted(names - set(report.written))
             keep = set(kept_alignments)
@@ -133,9 +142,7 @@ def write_store(
             conn.executemany(
                 "INSERT INTO lexicon (name, value) VALUES (?, ?)", [(k, _json(v)) for k, v in (lexicon or {}).items()]
             )
-            conn.executemany(
-                "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", sorted((meta or {}).items())
-            )
+            conn.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", sorted((meta or {}).items()))
             conn.execute("COMMIT")
             conn.execute("PRAGMA analysis_limit=1000")
             conn.execute("ANALYZE")  # the statistics the planner needs to pick the indexes above
@@ -172,7 +179,7 @@ def _stored_keys(previous: Path | None) -> dict[str, str] | None:
         return None
 
 
-_EDITION_TABLES = ("rules", "examples", "glossary_entries", "citations", "reference_spans", "warnings")
+_EDITION_TABLES = ("rules", "examples", "glossary_entries", "citations", "reference_spans", "warnings", "findings")
 
 
 def _delete_edition(conn: sqlite3.Connection, name: str) -> None:
@@ -182,14 +189,14 @@ def _delete_edition(conn: sqlite3.Connection, name: str) -> None:
 
 
 def _insert_edition(
-    conn: sqlite3.Connection, e: Edition, resolution: Any, input_key: str, facts: Mapping[str, Any]
+    conn: sqlite3.Connection, e: Edition, resolution: Any, input_key: str, facts: Mapping[str, Any], check: Any
 ) -> None:
     name = e.name
     dangling = len(resolution.dangling) if resolution is not None else 0
     conn.execute(
         "INSERT INTO editions (name, lang, kind, effective, title, description, source, sources, sha256,"
-        " rules, glossary, dangling, set_name, set_code, file_date, input_key)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " rules, glossary, dangling, printed_references, resolved_references, set_name, set_code, file_date,"
+        " input_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             name,
             e.lang,
@@ -203,6 +210,8 @@ def _insert_edition(
             len(e.numbered()),
             len(e.glossary),
             dangling,
+            resolution.count if resolution is not None else 0,
+            resolution.resolved if resolution is not None else 0,
             facts.get("set_name") or None,
             facts.get("set_code"),
             facts.get("file_date"),
@@ -225,7 +234,18 @@ def _insert_edition(
         "INSERT INTO glossary_entries (edition, slug, seq, term, aliases, obsolete, senses, text, line, note)"
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [
-            (name, g.slug, k, g.term, _json(list(g.aliases)), int(g.obsolete), _json(list(g.senses)), g.text, g.line, g.note)
+            (
+                name,
+                g.slug,
+                k,
+                g.term,
+                _json(list(g.aliases)),
+                int(g.obsolete),
+                _json(list(g.senses)),
+                g.text,
+                g.line,
+                g.note,
+            )
             for k, g in enumerate(e.glossary)
         ],
     )
@@ -233,6 +253,17 @@ def _insert_edition(
         "INSERT INTO warnings (edition, seq, kind, message, line, number) VALUES (?, ?, ?, ?, ?, ?)",
         [(name, k, w.kind, w.message, w.line, w.number) for k, w in enumerate(e.warnings)],
     )
+    if check is not None:
+        conn.executemany(
+            "INSERT INTO findings (edition, seq, severity, kind, line, rule, message, target)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (name, k, severity, f.kind, f.line, f.rule, f.message, f.target)
+                for k, (severity, f) in enumerate(
+                    [*(("problem", f) for f in check.problems), *(("notice", f) for f in check.notices)]
+                )
+            ],
+        )
     if resolution is None:
         return
     conn.executemany(
@@ -311,7 +342,7 @@ def _insert_lineages(
     conn: sqlite3.Connection, editions: Sequence[Edition], chains: Sequence[tuple[str, Sequence[str]]], lineage: Any
 ) -> None:
     chain_of = {name: chain for chain, members in chains for name in members}
-    rows = []
+    rows: list[tuple[Any, ...]] = []
     for e in editions:
         own = lineage.key.get(e.name, {})
         chain = chain_of.get(e.name, e.name)
