@@ -480,13 +480,31 @@ def history(number, kb_dir, edition, as_json):
     help="write to FILE instead of stdout",
 )
 @click.option("--json", "as_json", is_flag=True, help="accepted for symmetry: the output is always JSON")
-def export_cmd(edition, kb_dir, output, as_json):
-    """Print the per-edition JSON (DESIGN.md export shape).
+@click.option(
+    "--site",
+    "as_site",
+    is_flag=True,
+    help="write the edition's pages, search data and static files as one zip (the Data page's download; needs -o FILE.zip)",
+)
+def export_cmd(edition, kb_dir, output, as_json, as_site):
+    """Print the per-edition JSON (DESIGN.md export shape), or with --site write the
+    edition as a zip that opens from disk.
 
-    EDITION is an edition of the knowledge base or a source file (parsed on the fly).
+    EDITION is an edition of the knowledge base or a source file (parsed on the fly;
+    not with --site, which reads the built site).
     """
     from . import export, references
 
+    if as_site:
+        from .site.bundle import bundle
+
+        if not output:
+            raise Fail("--site writes a zip: give -o FILE.zip")
+        kb = _kb(kb_dir)
+        name = _run(kb.resolve_name, edition)
+        _note_after_latest(kb, edition)
+        _run(export.write_output, output, _run(bundle, kb.root / "site", kb.index_dir, name))
+        return
     if Path(edition).is_file():
         from .corpus import parse_file
 

@@ -151,8 +151,12 @@ def write_atomic(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
+        if isinstance(text, bytes):
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(text)
+        else:
+            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+                fh.write(text)
         os.chmod(tmp, 0o644)
         os.replace(tmp, path)
     except BaseException:
@@ -170,8 +174,9 @@ _NOT_A_FILE = (
 )
 
 
-def write_output(path: str | os.PathLike, text: str) -> None:
-    """Write ``text`` (UTF-8) to the user's file ``path`` (``export -o``), atomically.
+def write_output(path: str | os.PathLike, text: str | bytes) -> None:
+    """Write ``text`` (UTF-8; bytes as they are: ``export --site``'s zip) to the user's
+    file ``path`` (``export -o``), atomically.
 
     Only a regular file is ever replaced, through a temporary file in the same folder
     and :func:`os.replace` (its permission bits are kept; a new file gets 0666 less
@@ -207,8 +212,12 @@ def write_output(path: str | os.PathLike, text: str) -> None:
     except OSError as exc:  # /proc, a read-only folder: name the user's path, not the temporary one
         raise OSError(exc.errno, f"cannot write there ({exc.strerror})", str(target)) from None
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
+        if isinstance(text, bytes):
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(text)
+        else:
+            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+                fh.write(text)
         os.chmod(tmp, perms)
         os.replace(tmp, target)
     except OSError as exc:

@@ -37,12 +37,21 @@ from .suggest import KNOWN_IN
 FORMAT = 1
 
 
-def site_data(index_dir: Path, lang: str) -> dict:
+def site_data(index_dir: Path, lang: str, edition: str | None = None) -> dict:
     """The search data of ``lang``'s documents in the default scope of ``index_dir`` (for a
-    language without an analyzer, the documents only: they are found by number)."""
+    language without an analyzer, the documents only: they are found by number); of one
+    edition's documents when ``edition`` names one (``en/2009-07-11``: the zip of an
+    edition, :mod:`comprules.site.bundle`). Raises ``ValueError`` for an edition the index
+    does not hold."""
     handle = searching._open(index_dir)
     table = handle.table
-    scope = searching._Scope(handle.current)
+    if edition is None:
+        scope = searching._Scope(handle.current)
+    else:
+        if edition not in table.editions:
+            raise ValueError(f"{edition} is not in the index {index_dir}")
+        scope = searching._Scope(frozenset({table.editions.index(edition)}), edition)
+    current_only = scope.ids is not None and scope.ids <= handle.current
     flt = searching._filter(handle, scope, lang, None, None)
     docnums = [d for d in range(len(table)) if flt.mask[d]]
     position = {d: i for i, d in enumerate(docnums)}
@@ -78,7 +87,7 @@ def site_data(index_dir: Path, lang: str) -> dict:
     for kind in (ALL, EXAMPLES, NAMES):
         out = terms[kind] = {}
         for term, (_start, _current, count, idf) in handle.impacts.terms.get(f"{lang}:{kind}", {}).items():
-            found, imps = handle.impacts.postings(f"{lang}:{kind}", term, current_only=True)
+            found, imps = handle.impacts.postings(f"{lang}:{kind}", term, current_only=current_only)
             pairs = sorted((position[int(d)], int(s)) for d, s in zip(found, imps) if int(d) in position)
             deltas, last = [], 0
             for p, _ in pairs:

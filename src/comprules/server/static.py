@@ -52,6 +52,7 @@ TYPES = {
     ".graphml": "application/xml",
     ".txt": "text/plain; charset=utf-8",
     ".svg": "image/svg+xml",
+    ".webmanifest": "application/manifest+json",  # the web app manifest (comprules.site.offline)
 }
 
 NOT_FOUND_PAGE = """<!doctype html>

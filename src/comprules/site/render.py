@@ -204,6 +204,9 @@ class SiteRenderer:
         self.jinja.globals.update(L=languages.get, lang_css=language_css())
         self.jinja.globals["site_search"] = self.search is not None
         self.jinja.globals["finder"] = self.finder
+        from .offline import template_globals
+
+        self.jinja.globals.update(template_globals(self.editions))  # manifest, feeds (issue 24)
         self.templates = {
             name: self.jinja.get_template(f"{name}.html")
             for name in (
@@ -241,6 +244,7 @@ class SiteRenderer:
         self.data_hrefs: dict[str, str] = {}
         self.english_of: dict[str, Edition] = {}
         self.documents: dict[str, DocumentView] = {}
+        self.downloads: dict[str, str] = {}
 
     # -- whole site -----------------------------------------------------------
 
@@ -299,8 +303,12 @@ class SiteRenderer:
             ts = time.perf_counter()
             self.search_bytes = write_search_data(self.search, out)
             search_seconds = self.timings["search"] = time.perf_counter() - ts
-        self.render_home(out, graph_href=data.get("graph"))
         self.render_shared(out)
+        from . import bundle, offline
+
+        self.downloads = bundle.site_downloads(self, out)  # each edition as a zip, listed by the Data page
+        self.render_home(out, graph_href=data.get("graph"))
+        offline.finish(self, out)  # feeds, manifest, service worker: last, it hashes the site
         self.timings["shared"] = time.perf_counter() - t - search_seconds
         return SiteStats(
             editions=len(self.editions),
@@ -560,15 +568,16 @@ class SiteRenderer:
                 (e for e in self.editions if e.lang == lang),
                 key=lambda e: (U.is_fragment(e), -(e.effective.toordinal() if e.effective else 0), e.name),
             ):
-                path = self.data_hrefs.get(e.name)
-                if path is None:
+                path, download = self.data_hrefs.get(e.name), self.downloads.get(e.name)
+                if path is None and download is None:
                     continue
                 files.append(
                     {
-                        "href": u(path),
+                        "href": u(path) if path else None,
                         "name": e.name.partition("/")[2],
                         "label": edition_label(e),
-                        "size": _size(out / path),
+                        "size": _size(out / path) if path else "",
+                        "zip": {"href": u(download), "size": _size(out / download)} if download else None,
                     }
                 )
             if files:

@@ -151,6 +151,31 @@ def data_page() -> str:
     return "data.html"
 
 
+def manifest_file() -> str:
+    """The web app manifest of the served site (``comprules.site.offline``)."""
+    return "manifest.webmanifest"
+
+
+def service_worker() -> str:
+    """The service worker, at the site's root so that its scope is the whole site."""
+    return "sw.js"
+
+
+def icon_file(size: int) -> str:
+    """``192`` → ``static/icon-192.png``, the web app's icon drawn by the build."""
+    return f"{STATIC}/icon-{size}.png"
+
+
+def feed_file(lang: str | None = None) -> str:
+    """The Atom feed of new editions: ``feed.xml`` (every language), ``en/feed.xml``."""
+    return f"{lang}/feed.xml" if lang else "feed.xml"
+
+
+def download_file(name: str) -> str:
+    """``en/2026-08-07`` → ``download/en/2026-08-07.zip``, the edition as one zip."""
+    return f"download/{name}.zip"
+
+
 def editions_script() -> str:
     """The list of editions, read by the edition switcher."""
     return "lineage/editions.js"

@@ -1,0 +1,271 @@
+"""One edition as a download: a zip of its own pages, search data and static files (issue 24).
+
+The zip of ``en/2026-08-07`` holds one folder, ``comprules-en-2026-08-07/``, laid out as
+the site is: the edition's pages (``en/2026-08-07/…``), the static files its pages link
+(content-hashed names), its search page and search data (``search/en.js``: the edition's
+own documents, exported from the search index as the site's is, so the page ranks as
+``comprules search --edition en/2026-08-07`` does), its go-to data and lineage table, and
+an ``index.html`` that opens its contents. Unpacked anywhere, every page opens from disk.
+
+Links stay relative; a link to a page the zip does not hold (another edition, a diff, a
+history page, the Data page) loses its address and reads as plain text, a script or a head
+link to such a file is left out, and the ``{lang}/latest/`` links of the go-to box point
+at the edition itself. The zip is a pure function of the built site and index: entries
+sorted, dated by the edition's effective date, the same permissions, so the build's zip
+and ``comprules export EDITION --site -o FILE.zip`` are the same bytes.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import posixpath
+import re
+import tempfile
+import zipfile
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from ..errors import UsageError
+from . import urls as U
+
+#: The compression level of the zips (zlib's default: a tenth of the time of level 9, 2 % larger).
+LEVEL = 6
+_HASHED_STATIC = re.compile(r"^static/[^/]+[._-][0-9a-f]{8,}\.[a-z0-9_]+$")
+_ATTR = re.compile(r'(\s)(href|src|action|data-latest|data-base)="([^"]*)"')
+_TAG = re.compile(r"<(a|link|script|form)\b[^>]*>")
+_SCRIPT = re.compile(r'<script\b[^>]*\bsrc="([^"]*)"[^>]*></script>\n?')
+_LINK = re.compile(r"<link\b[^>]*>\n?")
+_SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
+
+
+def folder_name(name: str) -> str:
+    """``en/2026-08-07`` → ``comprules-en-2026-08-07``, the zip's one folder."""
+    return "comprules-" + name.replace("/", "-")
+
+
+def _resolve(page: str, link: str) -> tuple[str, str] | None:
+    """The site path a relative link of ``page`` names, and what follows it (``#…``,
+    ``?…``); ``None`` for a link that is not a relative path (a scheme, ``#x``, ``/x``)."""
+    if not link or link.startswith(("#", "/", "?")) or _SCHEME.match(link):
+        return None
+    cut = min((i for i in (link.find("#"), link.find("?")) if i >= 0), default=len(link))
+    path, rest = link[:cut], link[cut:]
+    joined = posixpath.normpath(posixpath.join(posixpath.dirname(page), path))
+    if joined.startswith("..") or joined == ".":
+        return None
+    if path.endswith("/"):
+        joined += "/"
+    return joined, rest
+
+
+class _Fixer:
+    """Rewrites the links of the zip's pages (see the module's docstring)."""
+
+    def __init__(self, name: str, members: set[str]):
+        self.name = name
+        self.lang = name.partition("/")[0]
+        self.members = members
+
+    def target(self, page: str, link: str) -> str | None:
+        """The link as the zip prints it, or ``None`` when it names nothing the zip holds."""
+        found = _resolve(page, link)
+        if found is None:
+            return link
+        path, rest = found
+        latest = U.latest_dir(self.lang) + "/"
+        if path.startswith(latest) or path + "/" == latest:
+            path = U.edition_dir(self.name) + "/" + path[len(latest) :]
+        probe = path + "index.html" if path.endswith("/") else path
+        if probe not in self.members:
+            return None
+        if path.endswith("/"):  # a folder (data-latest: a prefix the scripts add page names to)
+            rel = posixpath.relpath(path.rstrip("/"), posixpath.dirname(page) or ".")
+            return ("" if rel == "." else rel + "/") + rest
+        return U.relative(page, path) + rest
+
+    def page(self, page: str, html: str) -> str:
+        html = _SCRIPT.sub(lambda m: m.group(0) if self.target(page, m.group(1)) is not None else "", html)
+        html = _LINK.sub(lambda m: self._link(page, m.group(0)), html)
+        return _TAG.sub(lambda m: self._tag(page, m.group(0)), html)
+
+    def _link(self, page: str, tag: str) -> str:
+        m = re.search(r'\shref="([^"]*)"', tag)
+        return tag if m is None or self.target(page, m.group(1)) is not None else ""
+
+    def _tag(self, page: str, tag: str) -> str:
+        def attr(m: re.Match) -> str:
+            space, name, value = m.groups()
+            if name in ("data-latest", "data-base") and not value:
+                return m.group(0)
+            new = self.target(page, value)
+            if new is None:
+                return "" if name == "href" else m.group(0)
+            return f'{space}{name}="{new}"'
+
+        return _ATTR.sub(attr, tag)
+
+
+def _index_page(name: str, title: str) -> str:
+    contents = f"{U.edition_index(name)}"
+    return (
+        '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        f"<title>{title}</title>\n"
+        f'<meta http-equiv="refresh" content="0; url={contents}">\n'
+        f'</head>\n<body>\n<p><a href="{contents}">{title}</a></p>\n</body>\n</html>\n'
+    )
+
+
+def _readme(name: str) -> str:
+    folder = folder_name(name)
+    return (
+        f"The Magic: The Gathering Comprehensive Rules, {name}, as pages that open from disk.\n\n"
+        f"Open {folder}/index.html in a browser: the contents, every section, the glossary, the\n"
+        "whole edition on one page (all.html), the search page and the go-to box work without a\n"
+        "network. Made by comprules (comprules export EDITION --site).\n"
+    )
+
+
+def members(site_dir: Path, name: str, search_js: Mapping[str, bytes]) -> dict[str, bytes]:
+    """The zip's files (paths inside its folder → bytes) of edition ``name`` of the site at
+    ``site_dir``, ``search_js`` the search data written for it (``search/{lang}.js``,
+    ``search/segment.js`` → bytes)."""
+    site = Path(site_dir)
+    folder = site / U.edition_dir(name)
+    if not (folder / "index.html").is_file():
+        raise UsageError(f"{folder}/index.html: the site has no pages of {name} (build it with the site)")
+    files: dict[str, bytes] = {}
+    for path in sorted(folder.rglob("*")):
+        if path.is_file():
+            files[path.relative_to(site).as_posix()] = path.read_bytes()
+    for path in sorted((site / U.STATIC).iterdir()):
+        rel = f"{U.STATIC}/{path.name}"
+        if path.is_file() and _HASHED_STATIC.match(rel) and not path.name.startswith(("sw.", "app.")):
+            files[rel] = path.read_bytes()
+    lang = name.partition("/")[0]
+    for rel in (U.lineage_script(name), f"goto/{name}.js", U.search_page()):
+        if (site / rel).is_file():
+            files[rel] = (site / rel).read_bytes()
+    for path in sorted((site / "goto" / lang).glob("n*.js")):
+        files[f"goto/{lang}/{path.name}"] = path.read_bytes()
+    files[U.editions_script()] = b"window.CR_EDITIONS={};\n"  # one edition: no switcher
+    files.update({f"search/{k}.js": v for k, v in search_js.items()})
+    files[U.HOME] = _index_page(name, f"Comprehensive Rules {name}").encode("utf-8")
+    fixer = _Fixer(name, set(files))
+    for rel in sorted(files):
+        if rel.endswith(".html") and rel != U.HOME:
+            files[rel] = fixer.page(rel, files[rel].decode("utf-8")).encode("utf-8")
+    files["README.txt"] = _readme(name).encode("utf-8")
+    return files
+
+
+def search_scripts(index_dir: Path, name: str) -> dict[str, bytes]:
+    """The search data of one edition, as the site writes its own (``window.CR_SEARCH``;
+    the Chinese vocabulary too for a language written without spaces): key → bytes."""
+    from .. import segment
+    from ..indexer.export import site_data
+    from ..languages import get
+
+    lang = name.partition("/")[0]
+    try:
+        data = site_data(Path(index_dir), lang, edition=name)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    out = {lang: f"window.CR_SEARCH=window.CR_SEARCH||{{}};window.CR_SEARCH[{json.dumps(lang)}]={text};\n".encode()}
+    if not get(lang).spaced:
+        vocabulary = segment.load(Path(index_dir) / segment.FILE)
+        words = json.dumps(vocabulary.to_json(), ensure_ascii=False, separators=(",", ":"))
+        out["segment"] = f"window.CR_SEGMENT={words};\n".encode()
+    return out
+
+
+def zip_bytes(name: str, files: Mapping[str, bytes], day: tuple[int, int, int]) -> bytes:
+    """``files`` as a zip under :func:`folder_name`, sorted, each dated ``day`` at noon,
+    deflated at :data:`LEVEL`, mode 644: the same bytes for the same files."""
+    buffer = io.BytesIO()
+    top = folder_name(name)
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for rel in sorted(files):
+            info = zipfile.ZipInfo(f"{top}/{rel}", date_time=(*day, 12, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.create_system = 3
+            info.external_attr = 0o100644 << 16
+            archive.writestr(info, files[rel], compresslevel=LEVEL)
+    return buffer.getvalue()
+
+
+def _day(name: str) -> tuple[int, int, int]:
+    date = name.partition("/")[2]
+    try:
+        y, m, d = (int(x) for x in date.split("-"))
+        return (max(y, 1980), m, d)
+    except ValueError:
+        return (1980, 1, 1)
+
+
+def bundle(site_dir: Path, index_dir: Path, name: str) -> bytes:
+    """The zip of edition ``name`` (``en/2026-08-07``) of the knowledge base whose site and
+    search index are ``site_dir`` and ``index_dir``. Raises :class:`UsageError` when the
+    site has no pages of it or the index does not hold it."""
+    return zip_bytes(name, members(site_dir, name, search_scripts(index_dir, name)), _day(name))
+
+
+def write_bundle(site_dir: Path, index_dir: Path, name: str, target: Path) -> int:
+    """:func:`bundle` written to ``target`` (through a temporary file beside it, renamed);
+    the bytes written."""
+    data = bundle(site_dir, index_dir, name)
+    target = Path(target)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return len(data)
+
+
+_JOB: tuple[Path, Path] | None = None
+
+
+def _write_one(name: str) -> tuple[str, str, int]:
+    assert _JOB is not None
+    out, index = _JOB
+    path = U.download_file(name)
+    return name, path, write_bundle(out, index, name, out / path)
+
+
+def write_downloads(out: Path, index: Path | None, names: Iterable[str], jobs: int = 1) -> dict[str, str]:
+    """The zip of every edition of ``names`` into the site at ``out``
+    (``download/{lang}/{date}.zip``), in ``jobs`` forked processes; edition name → site
+    path. Nothing without a search index (``index`` ``None``)."""
+    global _JOB
+    names = sorted(names)
+    if index is None or not names:
+        return {}
+    _JOB = (Path(out), Path(index))
+    try:
+        if jobs <= 1 or len(names) < 4:
+            done = [_write_one(n) for n in names]
+        else:
+            import multiprocessing
+
+            with multiprocessing.get_context("fork").Pool(jobs) as pool:
+                done = list(pool.imap_unordered(_write_one, names))
+    finally:
+        _JOB = None
+    return {name: path for name, path, _size in sorted(done)}
+
+
+def site_downloads(site: Any, out: Path) -> dict[str, str]:
+    """The renderer's hook (:class:`~comprules.site.render.SiteRenderer`): the zip of each
+    of its dated editions."""
+    names = [e.name for e in site.editions if not U.is_fragment(e) and e.effective is not None]
+    return write_downloads(out, site.search, names, jobs=site.jobs)
