@@ -330,7 +330,10 @@ def test_feed_has_one_entry_per_edition_newest_first_with_the_release_counts(reb
     from comprules.site.feed import release_counts
 
     site = rebuilt / "site"
-    feed = feedparser.parse((site / "feed.xml").read_bytes(), response_headers={"content-location": "http://x/"})
+    feed = feedparser.parse(
+        (site / "feed.xml").read_bytes(),
+        response_headers={"content-location": "http://x/", "content-type": "application/atom+xml"},
+    )
     assert not feed.bozo, feed.get("bozo_exception")
     assert feed.version == "atom10"
     dates = [e.published[:10] for e in feed.entries]

@@ -68,9 +68,16 @@ class _Fixer:
         self.name = name
         self.lang = name.partition("/")[0]
         self.members = members
+        self.seen: dict[tuple[str, str], str | None] = {}
 
     def target(self, page: str, link: str) -> str | None:
         """The link as the zip prints it, or ``None`` when it names nothing the zip holds."""
+        key = (posixpath.dirname(page), link)
+        if key not in self.seen:
+            self.seen[key] = self._target(page, link)
+        return self.seen[key]
+
+    def _target(self, page: str, link: str) -> str | None:
         found = _resolve(page, link)
         if found is None:
             return link
