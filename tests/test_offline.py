@@ -458,3 +458,24 @@ def test_the_zip_unpacked_works_from_disk(app, rebuilt, tmp_path):
     page.press("form.goto input", "Enter")
     page.wait_for_url(re.compile(r"/en/2026-08-07/702(-\d)?\.html#702\.19b$"))
     assert page.locator("[id='702.19b']").is_visible()
+
+
+def test_on_the_whole_corpus_every_edition_is_in_the_feed_and_has_a_zip(full_kb):
+    """The knowledge base of every edition (74 English, 18 Chinese, 5 seeds): 92 entries,
+    newest first; a zip for each dated edition; the latest English one ≤ 10 MB."""
+    feedparser = pytest.importorskip("feedparser")
+    site = full_kb[0] / "site"
+    parsed = feedparser.parse(
+        (site / "feed.xml").read_bytes(), response_headers={"content-type": "application/atom+xml"}
+    )
+    assert not parsed.bozo
+    dates = [e.published[:10] for e in parsed.entries]
+    assert len(dates) == 92 and dates == sorted(dates, reverse=True) and dates[0] == "2026-08-07"
+    assert len(feedparser.parse((site / "en/feed.xml").read_bytes()).entries) == 74
+    assert len(feedparser.parse((site / "zh/feed.xml").read_bytes()).entries) == 18
+    zips = sorted(p.relative_to(site / "download").as_posix() for p in (site / "download").rglob("*.zip"))
+    assert len(zips) == 92 and "en/2026-08-07.zip" in zips and "zh/2022-06-10.zip" in zips
+    assert (site / "download/en/2026-08-07.zip").stat().st_size <= TEN_MB
+    info = _build_info(site)
+    assert info["editions"] == {"en": "2026-08-07", "zh": "2026-04-17"}
+    assert {"fr/004_99dc3338bd3ea994/index.html", "search/fr.js"} <= {p for p, _ in info["files"]}

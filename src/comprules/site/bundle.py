@@ -274,5 +274,10 @@ def write_downloads(out: Path, index: Path | None, names: Iterable[str], jobs: i
 def site_downloads(site: Any, out: Path) -> dict[str, str]:
     """The renderer's hook (:class:`~comprules.site.render.SiteRenderer`): the zip of each
     of its dated editions."""
+    import time
+
+    started = time.perf_counter()
     names = [e.name for e in site.editions if not U.is_fragment(e) and e.effective is not None]
-    return write_downloads(out, site.search, names, jobs=site.jobs)
+    written = write_downloads(out, site.search, names, jobs=site.jobs)
+    site.timings["downloads"] = time.perf_counter() - started
+    return written

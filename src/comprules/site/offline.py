@@ -305,9 +305,14 @@ def releases(site: Any) -> list[Any]:
 def finish(site: Any, out: Path) -> dict[str, Any]:
     """The last step of a render: the feeds, then the manifest, icons and service worker
     (which hash what the site holds). Returns :func:`write_offline`'s summary."""
+    import time
+
     from .feed import write_feeds
 
+    started = time.perf_counter()
     write_feeds(out, releases(site))
     documents = [e.name for e in site.editions if U.is_fragment(e)]
     latest = {lang: e.name for lang, e in site.latest.items()}
-    return write_offline(out, latest, documents)
+    summary = write_offline(out, latest, documents)
+    site.timings["offline"] = time.perf_counter() - started
+    return summary
