@@ -24,6 +24,7 @@ shapes, zlib and struct for the file), the same bytes at every build.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -121,8 +122,9 @@ def png_bytes(pixels: np.ndarray) -> bytes:
     )
 
 
+@functools.lru_cache(maxsize=None)
 def icon_png(size: int) -> bytes:
-    """The web app's icon of ``size`` × ``size`` pixels, as PNG bytes."""
+    """The web app's icon of ``size`` × ``size`` pixels, as PNG bytes (drawn once a process)."""
     return png_bytes(icon_pixels(size, samples=max(2, 1024 // size)))
 
 
