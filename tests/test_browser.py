@@ -14,6 +14,7 @@ Skipped with the reason when chromium or Playwright is missing, except under CI
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
@@ -71,7 +72,13 @@ def browser():
 @pytest.fixture(scope="module")
 def served(full_kb):
     """``comprules serve --kb KB --port 0`` in a subprocess; yields its base URL."""
-    kb = full_kb[0]
+    with serving(full_kb[0]) as url:
+        yield url
+
+
+@contextlib.contextmanager
+def serving(kb: Path):
+    """``comprules serve --kb kb --port 0`` in a subprocess, for the time of the block; its base URL."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "comprules.cli", "serve", "--kb", str(kb), "--port", "0"],
         stderr=subprocess.PIPE,

@@ -74,21 +74,10 @@ def _build_info(site: Path) -> dict:
 @pytest.fixture(scope="module")
 def served(kb):
     """``comprules serve --kb KB --port 0``; its base URL."""
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "comprules.cli", "serve", "--kb", str(kb), "--port", "0"],
-        stderr=subprocess.PIPE,
-        stdout=subprocess.DEVNULL,
-        text=True,
-        cwd=ROOT,
-    )
-    try:
-        line = proc.stderr.readline()
-        m = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
-        assert m, f"comprules serve said: {line!r}"
-        yield m.group(0)
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
+    from test_browser import serving
+
+    with serving(kb) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")

@@ -146,17 +146,23 @@ def dumps_compact(data: dict) -> str:
     return json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":")) + "\n"
 
 
-def write_atomic(path: Path, text: str) -> None:
-    """Write a file through a temporary sibling and ``os.replace``: never half-written."""
+def _write_fd(fd: int, text: str | bytes) -> None:
+    """Write ``text`` (UTF-8, LF line ends; bytes as they are) to the open descriptor ``fd``, closing it."""
+    if isinstance(text, bytes):
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(text)
+    else:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+
+
+def write_atomic(path: Path, text: str | bytes) -> None:
+    """Write a file (text as UTF-8, bytes as they are) through a temporary sibling and
+    ``os.replace``: never half-written."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
-        if isinstance(text, bytes):
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(text)
-        else:
-            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-                fh.write(text)
+        _write_fd(fd, text)
         os.chmod(tmp, 0o644)
         os.replace(tmp, path)
     except BaseException:
@@ -212,12 +218,7 @@ def write_output(path: str | os.PathLike, text: str | bytes) -> None:
     except OSError as exc:  # /proc, a read-only folder: name the user's path, not the temporary one
         raise OSError(exc.errno, f"cannot write there ({exc.strerror})", str(target)) from None
     try:
-        if isinstance(text, bytes):
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(text)
-        else:
-            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-                fh.write(text)
+        _write_fd(fd, text)
         os.chmod(tmp, perms)
         os.replace(tmp, target)
     except OSError as exc:

@@ -19,10 +19,8 @@ from __future__ import annotations
 
 import io
 import json
-import os
 import posixpath
 import re
-import tempfile
 import zipfile
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -224,18 +222,10 @@ def bundle(site_dir: Path, index_dir: Path, name: str) -> bytes:
 def write_bundle(site_dir: Path, index_dir: Path, name: str, target: Path) -> int:
     """:func:`bundle` written to ``target`` (through a temporary file beside it, renamed);
     the bytes written."""
+    from ..export import write_atomic
+
     data = bundle(site_dir, index_dir, name)
-    target = Path(target)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_atomic(Path(target), data)
     return len(data)
 
 

@@ -188,11 +188,8 @@ def offline_set(out: Path, latest: Mapping[str, str], documents: Iterable[str] =
 
 
 def _digest(path: Path) -> str:
-    h = hashlib.sha256()
     with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
+        return hashlib.file_digest(fh, "sha256").hexdigest()
 
 
 def build_info(out: Path, latest: Mapping[str, str], documents: Iterable[str] = ()) -> dict[str, Any]:
