@@ -99,11 +99,13 @@ def full_kb(tmp_path_factory, en_dir, zh_dir, seeds_dir):
     seeds, built once.
 
     Exactly what ``make site CORPUS="../shared/corpus/en ../shared/corpus/zh
-    ../shared/seeds"`` builds: ``data/``, ``index/`` and ``site/``. Returns
-    ``(kb_dir, BuildReport)``.
+    ../shared/seeds"`` builds: ``data/``, ``index/`` and ``site/``, with the cards of
+    ``$COMPRULES_CARDS`` (default ``../shared/cards/oracle-cards.json``) when that file is
+    there (``data/cards.sqlite``). Returns ``(kb_dir, BuildReport)``.
     """
     from comprules.build import build
 
     kb = tmp_path_factory.mktemp("full") / "kb"
-    report = build([en_dir, zh_dir, seeds_dir], kb)
+    cards = Path(os.environ.get("COMPRULES_CARDS", ROOT / "../shared/cards/oracle-cards.json"))
+    report = build([en_dir, zh_dir, seeds_dir], kb, cards=cards if cards.is_file() else None)
     return kb, report

@@ -36,7 +36,7 @@ CLI_MD = DOCS / "cli.md"
 WIDTH = 100
 
 #: Commands that read a knowledge base or a source and print a result: they take --json and --kb.
-READ_COMMANDS = ["search", "show", "editions", "diff", "history", "export", "check"]
+READ_COMMANDS = ["search", "show", "editions", "diff", "history", "export", "check", "card"]
 #: Options every command has, documented once in the guide's introduction.
 COMMON_OPTIONS = {"--help", "-h"}
 

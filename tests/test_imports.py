@@ -30,6 +30,7 @@ STAGES: list[tuple[str, tuple[str, ...]]] = [
     ("check", ("check",)),
     ("align", ("align",)),
     ("graph", ("graph",)),
+    ("cards", ("cards",)),
     ("store", ("store",)),
     ("indexer", ("indexer", "segment")),
     ("site", ("site",)),

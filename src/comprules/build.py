@@ -162,6 +162,7 @@ def data_files(data: Path) -> set[str] | None:
         "alignments/index.json",
         "alignments/lexicon.json",
         "comprules.sqlite",
+        CARDS_DB,
     }
     for row in rows:
         own.add(str(row["path"]))
@@ -297,6 +298,7 @@ def _remove_unswapped_index(kb: Path) -> list[str]:
 
 
 INPUTS = ".inputs.json"  # in data/: the inputs it was made from
+CARDS_DB = "cards.sqlite"  # in data/: the card tables, when the build was given a card file (comprules.cards)
 STAMPS = ".stamps.json"  # in the knowledge base: the inputs of index/ and site/
 PENDING = ".pending"  # ".data.pending", ".site.pending": finished, not swapped in (interrupted)
 
@@ -527,6 +529,7 @@ def build(
     jobs: int = 1,
     progress: Callable[[str], None] | None = None,
     limits: Limits | None = None,
+    cards: str | os.PathLike | None = None,
 ) -> BuildReport:
     """Build the knowledge base at ``kb`` from ``sources`` (files or folders).
 
@@ -536,7 +539,9 @@ def build(
     :class:`BuildLocked` when another build holds the lock,
     :class:`~comprules.errors.UsageError` when ``kb`` is not a knowledge base or no
     source could be read at all, and :class:`~comprules.errors.Interrupted` (with the
-    line saying what was kept) on SIGINT or SIGTERM.
+    line saying what was kept) on SIGINT or SIGTERM. ``cards``: a Scryfall or MTGJSON
+    card file, whose cards and the rules they call on the data stage stores in
+    ``data/cards.sqlite`` (:mod:`comprules.cards`).
     """
     kb = Path(kb or default_kb())
     say = progress or (lambda _msg: None)
@@ -546,14 +551,15 @@ def build(
     with kb_lock(kb):
         for note in recover(kb):
             say(note)
-        return _Build(kb, only, jobs, say, limits).run(sources)
+        return _Build(kb, only, jobs, say, limits, cards).run(sources)
 
 
 class _Build:
     """One build under the lock: plan what is out of date, make it, swap it in."""
 
-    def __init__(self, kb: Path, only: tuple[str, ...], jobs: int, say, limits: Limits):
+    def __init__(self, kb: Path, only: tuple[str, ...], jobs: int, say, limits: Limits, cards=None):
         self.kb, self.only, self.jobs, self.say, self.limits = kb, only, jobs, say, limits
+        self.cards = Path(cards) if cards is not None else None
         self.report = BuildReport(kb=kb)
         self.new: list[str] = []  # stages swapped in by this build
         self.swapping: dict[str, int] = {}  # stage → inode of its new folder, swapped in
@@ -573,6 +579,31 @@ class _Build:
         finally:
             shutil.rmtree(work, ignore_errors=True)
         return self.report
+
+    def write_cards(self, resolutions, data: Path) -> None:
+        """``data/cards.sqlite``: the cards of the card file and the rules they call on in
+        each edition (:mod:`comprules.cards`); a card file that cannot be read is an error
+        of the build, reported as a bad source is."""
+        from .cards import build_cards
+
+        t = time.perf_counter()
+        try:
+            cards = build_cards(
+                self.cards,
+                self.report.editions,
+                data / CARDS_DB,
+                glossary_refs={name: r.glossary_refs for name, r in resolutions.items()},
+                alignments=data / "alignments",
+            )
+        except SourceError as exc:
+            self.report.errors.append(exc)
+            return
+        self.report.notices += cards.notes
+        self.report.timings["cards"] = time.perf_counter() - t
+        self.say(
+            f"wrote data/{CARDS_DB} ({cards.cards} cards, {cards.calls} spans calling on rules, "
+            f"{self.report.timings['cards']:.1f} s)"
+        )
 
     def find_new(self) -> None:
         """Which outputs this build has swapped in (for an interrupted build's last line)."""
@@ -606,6 +637,10 @@ class _Build:
         t = time.perf_counter()
         items, expand_errors = expand_sources(list(sources))
         inputs = source_inputs(items, self.limits)
+        if self.cards is not None:  # the card file is an input of data/ (its bytes, as a source's)
+            if not self.cards.is_file():
+                raise UsageError(f"--cards {self.cards}: no such file")
+            inputs += [dict(row, role="cards") for row in source_inputs([(self.cards, {})], self.limits)]
         common = _digest([code_hash(), self.limits.as_json()])
         key = _digest([common, inputs])
         previous = _read_json(kb / "data" / INPUTS)
@@ -673,6 +708,8 @@ class _Build:
                     keys=keys,
                     previous_keys=previous.get("editions", {}),
                 )
+                if self.cards is not None:
+                    self.write_cards(resolutions, work / "data")
                 errors = [
                     {"path": e.path, "reason": e.reason, "line": e.line} for e in loaded.errors[len(expand_errors) :]
                 ]

@@ -282,8 +282,14 @@ def main() -> None:
     show_default=True,
     help="refuse a source with a line longer than this (characters; K, M)",
 )
+@click.option(
+    "--cards",
+    "cards_file",
+    type=click.Path(dir_okay=False),
+    help="a card file (Scryfall oracle-cards or MTGJSON AtomicCards.json): its cards and the rules they call on",
+)
 @click.option("--json", "as_json", is_flag=True, help="print the build report as JSON")
-def build(sources, kb_dir, only, jobs, max_source, max_line, as_json):
+def build(sources, kb_dir, only, jobs, max_source, max_line, cards_file, as_json):
     """Build the knowledge base from SOURCES (files or folders of CR text, PDF, DOCX).
 
     A source that cannot be read gives one error line naming it; the others are built
@@ -307,6 +313,7 @@ def build(sources, kb_dir, only, jobs, max_source, max_line, as_json):
         jobs=jobs,
         progress=say,
         limits=Limits(max_source, max_line),
+        cards=cards_file,
     )
     for err in report.errors:
         click.echo(f"error: {err}", err=True)
@@ -383,6 +390,43 @@ def search(query, kb_dir, edition, all_editions, lang, section, kind, limit, as_
         print_hits(result)
     if not result.hits:
         sys.exit(1)
+
+
+@main.command()
+@click.argument("name")
+@click.option("--kb", "kb_dir", type=click.Path(), help=KB_HELP)
+@click.option("--edition", "-e", callback=_edition_value, help="edition whose rules to list (default: latest English)")
+@click.option("--glossary", is_flag=True, help="mark glossary terms too (card, player, draw…)")
+@click.option("--json", "as_json", is_flag=True)
+def card(name, kb_dir, edition, glossary, as_json):
+    """Print a card's text with each span that calls on rules marked, and those rules.
+
+    NAME is the card's name in any case, a plural ("notion thieves"), a face's name, or a
+    near spelling. The knowledge base must have been built with --cards FILE.
+    """
+    from .cards.view import card_json, card_text, index_of
+
+    root = Path(kb_dir) if kb_dir else None
+    if root is None:
+        from .kb import default_kb
+
+        root = default_kb()
+    index = _run(index_of, root / "data")
+    match = _run(index.find, name)
+    if edition:
+        name_ed = _run(_kb(str(root)).resolve_name, edition)
+    else:
+        from .cards import store
+
+        english = [e for e in store.editions(index.db) if e.startswith("en/")]
+        if not english:
+            raise Fail(f"the card data of {root} holds no English edition's rules; give --edition")
+        name_ed = english[-1]
+    view = _run(card_json, index, match, name_ed)
+    if as_json:
+        _emit_json(view)
+    else:
+        _out(card_text(view, glossary=glossary))
 
 
 @main.command()
@@ -531,7 +575,10 @@ def export_cmd(edition, kb_dir, output, as_json, as_site):
 @click.option("--mirror", envvar="COMPRULES_MIRROR", help="base URL laid out like the cache: MIRROR/en/DATE.txt")
 @click.option("--timeout", default=30.0, show_default=True, help="seconds to wait on any network operation")
 @click.option("--force", is_flag=True, help="download again even if the cache holds the file")
-def fetch(dates, latest, all_editions, dest, mirror, timeout, force):
+@click.option(
+    "--cards", "cards", is_flag=True, help="Scryfall's oracle-cards bulk file instead (for build --cards FILE)"
+)
+def fetch(dates, latest, all_editions, dest, mirror, timeout, force, cards):
     """Download published English editions into a local cache; print their paths.
 
     DATE is an effective date (2026-08-07). The paths go to stdout, one a line, so
@@ -541,6 +588,11 @@ def fetch(dates, latest, all_editions, dest, mirror, timeout, force):
     """
     from . import fetch as fetching
 
+    if cards:
+        if dates or latest or all_editions:
+            raise Fail("--cards downloads the card file only: give no DATE, --latest or --all with it")
+        _out(str(_run(fetching.fetch_cards, Path(dest) if dest else None, timeout=timeout)))
+        return
     editions = _run(fetching.select, list(dates), latest=latest, all_editions=all_editions)
     bar = fetching.RichProgress() if sys.stderr.isatty() else None
     try:

@@ -279,7 +279,13 @@ class _Offline(FetchError):
 
 
 def download_first(
-    urls: list[str], target: Path, *, name: str, timeout: float = DEFAULT_TIMEOUT, progress: Progress | None = None
+    urls: list[str],
+    target: Path,
+    *,
+    name: str,
+    timeout: float = DEFAULT_TIMEOUT,
+    progress: Progress | None = None,
+    check=None,
 ) -> tuple[str, int]:
     """Download the first of ``urls`` that works into ``target``; ``(url, bytes resumed)``.
 
@@ -294,7 +300,7 @@ def download_first(
         if host in dead:
             continue  # the other URLs of a host that hangs or is unreachable would do the same
         try:
-            return url, download(url, target, name=name, timeout=timeout, progress=progress)
+            return url, download(url, target, name=name, timeout=timeout, progress=progress, check=check)
         except _Missing as exc:
             missing.append(str(exc))
         except _Unreachable as exc:
@@ -322,13 +328,20 @@ def _host(url: str) -> str:
 
 
 def download(
-    url: str, target: Path, *, name: str = "", timeout: float = DEFAULT_TIMEOUT, progress: Progress | None = None
+    url: str,
+    target: Path,
+    *,
+    name: str = "",
+    timeout: float = DEFAULT_TIMEOUT,
+    progress: Progress | None = None,
+    check=None,
 ) -> int:
     """Download ``url`` into ``target`` through ``target.part``, resuming a previous part.
 
     Returns the number of bytes that were already there (0: a fresh download).
     Raises :class:`FetchError` (one line) for a time-out, a broken transfer or content
-    that is not CR text; the internal subclasses tell "not there" and "unreachable".
+    that is not CR text (``check(part, url)``, CR text by default, refuses it); the
+    internal subclasses tell "not there" and "unreachable".
     """
     progress = progress or Progress()
     target = Path(target)
@@ -347,7 +360,7 @@ def download(
     except urllib.error.HTTPError as exc:
         if exc.code == 416 and have:  # our part is complete or bigger than the file: start again
             part.unlink()
-            return download(url, target, name=name, timeout=timeout, progress=progress)
+            return download(url, target, name=name, timeout=timeout, progress=progress, check=check)
         raise _Missing(f"{url}: HTTP {exc.code} {exc.reason}") from None
     except urllib.error.URLError as exc:
         raise _classify(url, exc.reason, timeout) from None
@@ -388,7 +401,7 @@ def download(
             f"{url}: connection closed after {got:,} of {total:,} bytes (kept {part.name}; run fetch again to resume)"
         )
     origin.unlink(missing_ok=True)
-    _check_cr_text(part, url)
+    (check or _check_cr_text)(part, url)
     os.replace(part, target)
     return resumed
 
@@ -422,3 +435,55 @@ def _check_cr_text(part: Path, url: str) -> None:
         part.unlink()
         what = "an HTML page" if "<html" in text[:2000].lower() else "no effective date in its first lines"
         raise FetchError(f"{url}: not a Comprehensive Rules text ({what})")
+
+
+#: Scryfall's bulk-data entry for the oracle cards (one object per Oracle card, JSON).
+SCRYFALL_BULK = "https://api.scryfall.com/bulk-data/oracle-cards"
+
+
+def _check_card_file(part: Path, url: str) -> None:
+    """Refuse what is not a JSON card file (an HTML page, an error object)."""
+    with open(part, "rb") as fh:
+        head = fh.read(64).lstrip(b"\xef\xbb\xbf \t\r\n")
+    if head[:1] not in (b"[", b"{"):
+        part.unlink()
+        raise FetchError(f"{url}: not a JSON card file")
+
+
+def fetch_cards(
+    dest: Path | None = None,
+    *,
+    timeout: float = DEFAULT_TIMEOUT,
+    progress: Progress | None = None,
+    bulk: str = SCRYFALL_BULK,
+) -> Path:
+    """Download Scryfall's ``oracle-cards`` bulk file into ``dest`` (default the cache's
+    ``cards/``) as ``oracle-cards.json``; its path. The bulk-data entry says where the
+    current file is. Raises :class:`FetchError` in one line: no network (say so), not
+    found, not JSON, timed out."""
+    import json
+
+    folder = Path(dest) if dest else cache_dir() / "cards"
+    folder.mkdir(parents=True, exist_ok=True)
+    entry = folder / "oracle-cards.entry.json"
+    try:
+        download(bulk, entry, name="oracle-cards bulk entry", timeout=timeout, check=_check_card_file)
+    except _Unreachable as exc:
+        raise FetchError(
+            f"no network or server down: cannot reach {_host(bulk)} ({exc.reason}); download Scryfall's "
+            "oracle-cards bulk file yourself and build with --cards FILE"
+        ) from None
+    except _Missing as exc:
+        raise FetchError(str(exc)) from None
+    try:
+        uri = json.loads(entry.read_text(encoding="utf-8"))["download_uri"]
+    except (ValueError, KeyError, TypeError) as exc:
+        raise FetchError(f"{bulk}: not a bulk-data entry ({exc})") from None
+    target = folder / "oracle-cards.json"
+    try:
+        download_first(
+            [uri], target, name="oracle-cards.json", timeout=timeout, progress=progress, check=_check_card_file
+        )
+    except _Offline as exc:
+        raise FetchError(str(exc).replace(OFFLINE_HINT, "build with --cards FILE of your own")) from None
+    return target

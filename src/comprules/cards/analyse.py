@@ -1,0 +1,113 @@
+"""Which spans of a card call on which concepts (:mod:`comprules.cards.concepts`).
+
+The card's own name (its full name, each face's name, and the short name of a legendary
+card, "Urborg" of "Urborg, Tomb of Yawgmoth") is masked with ``~`` first, so that a card
+named like a keyword ("Flash") does not call on it by naming itself. Each detector is
+tried only on the cards holding one of its words (an index by the first word of each
+label and its inflections), so that 18,000 cards and some 2,000 concepts take seconds.
+
+A span found by a glossary term inside a span of a more specific concept (a wording, a
+keyword, an action) is left out: "instead" is the wording's, not the glossary entry's too.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+from .concepts import Detector
+from .model import Call, Card
+
+_WORD = re.compile(r"[a-z0-9']+")
+_SPECIFIC = {"wording", "keyword", "action"}
+
+
+def name_forms(card: Card) -> list[str]:
+    """The names a card's text calls itself by, longest first."""
+    names = {card.name, *(f.name for f in card.faces)}
+    for n in list(names):
+        if ", " in n:
+            names.add(n.split(", ", 1)[0])
+    return sorted((n for n in names if n), key=len, reverse=True)
+
+
+def mask(text: str, names: Iterable[str]) -> str:
+    """``text`` with each whole-word occurrence of a name (any case) replaced by as many
+    ``~``; offsets are kept."""
+    low = text.lower()
+    chars = list(text)
+    for n in names:
+        key = n.lower()
+        i = low.find(key)
+        while i >= 0 and key:
+            end = i + len(key)
+            if (i == 0 or not low[i - 1].isalnum()) and (end == len(low) or not low[end].isalnum()):
+                chars[i:end] = "~" * len(key)
+            i = low.find(key, end)
+    return "".join(chars)
+
+
+class Analyser:
+    """Finds the calls of cards with a fixed list of detectors (built once per build)."""
+
+    def __init__(self, detectors: Sequence[Detector]):
+        self.always: list[Detector] = []
+        self.by_word: dict[str, list[Detector]] = {}
+        self.order = {id(d): k for k, d in enumerate(detectors)}
+        for d in detectors:
+            anchors = d.anchors
+            if anchors is None:
+                self.always.append(d)
+            else:
+                for a in anchors:
+                    self.by_word.setdefault(a, []).append(d)
+
+    def calls(self, card: Card) -> list[Call]:
+        """Every span of ``card`` (Oracle text and type line of each face) and its concept,
+        in face, place and offset order."""
+        names = name_forms(card)
+        out: list[Call] = []
+        for i, face in enumerate(card.faces):
+            for where, raw in (("type", face.type_line), ("text", face.oracle_text)):
+                if not raw:
+                    continue
+                text = mask(raw, names) if where == "text" else raw
+                low = text.lower().replace("’", "'")
+                starts: dict[str, list[int]] = {}
+                for m in _WORD.finditer(low):
+                    if m.start() == 0 or low[m.start() - 1] not in "/+-":
+                        starts.setdefault(m.group(0), []).append(m.start())
+                found = []
+                for d in self.always:
+                    if where in d.places and (d.needles is None or any(n in low for n in d.needles)):
+                        found += [(m.start(), m.end(), d) for m in d.pattern.finditer(text) if m.end() > m.start()]
+                tried: set[tuple[int, int]] = set()
+                for w, positions in starts.items():
+                    for d in self.by_word.get(w, ()):
+                        if d.at is None or where not in d.places:
+                            continue
+                        for pos in positions:
+                            if (id(d), pos) in tried:
+                                continue
+                            tried.add((id(d), pos))
+                            hit = d.at.match(text, pos)
+                            if hit is not None and hit.end() > hit.start():
+                                found.append((hit.start(), hit.end(), d))
+                # a subtype in rules text is capitalised ("Aura", "Mountain")
+                found = [
+                    f for f in found if not (f[2].kind == "subtype" and where == "text" and not raw[f[0]].isupper())
+                ]
+                found.sort(key=lambda f: self.order[id(f[2])])
+                out += [Call(i, where, s, e, d.concept) for s, e, d in _prune(found)]
+        return sorted(set(out), key=lambda c: (c.face, c.where != "type", c.start, c.end, c.concept))
+
+
+def _prune(found: list[tuple[int, int, Detector]]) -> list[tuple[int, int, Detector]]:
+    """Glossary spans inside a more specific span go."""
+    specific = [(s, e) for s, e, d in found if d.kind in _SPECIFIC]
+    out = []
+    for s, e, d in found:
+        if d.kind == "glossary" and any(a <= s and e <= b for a, b in specific):
+            continue
+        out.append((s, e, d))
+    return out

@@ -1,0 +1,232 @@
+"""Finding cards by name: the name asked (``comprules card``), and the names a search
+query holds.
+
+A name is compared folded (lower case, plain apostrophes, spacing collapsed); a name
+asked may be a plural ("notion thieves" → Notion Thief), a possessive ("Notion Thief's"),
+a face's name ("Fire" of Fire // Ice), or misspelt (the nearest by rapidfuzz's WRatio,
+imported only then).
+
+In a query (:func:`names_in`), a name counts only when it is written as one: every word
+of it capitalised but its small words ("of", "the", "to"…), or asked with ``card:``
+(``card:clone``, ``card:"time walk"``). A one-word name at the start of a sentence, or
+a name that is also a word of the rules ("Clone", "Fog", "Flash"), needs ``card:`` or a
+capital inside a sentence; "clone" in lower case stays the rule word.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import NotFound
+from . import store
+from .concepts import fold
+
+#: Words of a card name that are written in lower case ("Tomb of Yawgmoth").
+SMALL_WORDS = frozenset("a an and as at by for from in into of on or the to with".split())
+#: The least WRatio (0–100) for a misspelt name to be taken as a card's.
+FUZZY_CUTOFF = 86
+
+
+@dataclass(frozen=True)
+class Match:
+    """A card found for a name: its id, its name, how it was found (``exact``,
+    ``plural``, ``face``, ``fuzzy``) and what was asked."""
+
+    card: int
+    name: str
+    how: str
+    asked: str
+
+
+def singular(word: str) -> list[str]:
+    """The singulars a plural word may have: thieves → thief, thieve; elves → elf;
+    sphinxes → sphinx; angels → angel; fungi stays."""
+    w = word
+    out = []
+    if w.endswith("ves"):
+        out += [w[:-3] + "f", w[:-3] + "fe"]
+    if w.endswith("ies"):
+        out.append(w[:-3] + "y")
+    if w.endswith("es"):
+        out.append(w[:-2])
+    if w.endswith("s") and not w.endswith("ss"):
+        out.append(w[:-1])
+    if w.endswith("men"):
+        out.append(w[:-3] + "man")
+    return [x for x in out if x]
+
+
+def _variants(folded: str) -> list[tuple[str, str]]:
+    """(form, how) to try for a folded name: as asked, without a possessive, singular."""
+    out = [(folded, "exact")]
+    if store.loose(folded) != folded:
+        out.append((store.loose(folded), "exact"))
+        folded = store.loose(folded)
+    base = re.sub(r"(?:'s|s')$", "", folded)
+    if base != folded:
+        out.append((base, "exact"))
+    words = base.split()
+    if words:
+        for s in singular(words[-1]):
+            out.append((" ".join([*words[:-1], s]), "plural"))
+    return out
+
+
+class CardIndex:
+    """The card tables of one database, for lookups (names loaded once, when needed)."""
+
+    def __init__(self, db: sqlite3.Connection):
+        self.db = db
+        self._first: dict[str, list[tuple[tuple[str, ...], int]]] | None = None
+        self._names: list[tuple[str, int]] | None = None
+        self._rule_words: set[int] | None = None
+
+    @classmethod
+    def open(cls, path: Path) -> "CardIndex":
+        return cls(store.connect(path))
+
+    def names(self) -> list[tuple[str, int]]:
+        if self._names is None:
+            self._names = store.all_names(self.db)
+        return self._names
+
+    def find(self, asked: str) -> Match:
+        """The card ``asked`` names. Raises :class:`~comprules.errors.NotFound` naming the
+        nearest names when none is near enough."""
+        folded = fold(asked.strip().strip('"'))
+        if not folded:
+            raise NotFound("no card name given")
+        for form, how in _variants(folded):
+            ids = store.by_folded(self.db, form)
+            if ids:
+                name = store.card(self.db, ids[0]).name
+                return Match(ids[0], name, how if fold(name) == form or how == "plural" else "face", asked)
+        from rapidfuzz import fuzz, process
+
+        choices = [n for n, _ in self.names()]
+        ranked = process.extract(folded, choices, scorer=fuzz.WRatio, limit=5)
+        if ranked and ranked[0][1] >= FUZZY_CUTOFF:
+            best = self.names()[ranked[0][2]][1]
+            return Match(best, store.card(self.db, best).name, "fuzzy", asked)
+        near = []
+        for _n, _score, i in ranked[:3]:
+            name = store.card(self.db, self.names()[i][1]).name
+            if name not in near:
+                near.append(name)
+        raise NotFound(f"no card {asked!r}" + (f" (nearest: {'; '.join(near)})" if near else ""))
+
+    # --- names in a query -------------------------------------------------------------
+
+    def _by_first(self) -> dict[str, list[tuple[tuple[str, ...], int]]]:
+        if self._first is None:
+            first: dict[str, list[tuple[tuple[str, ...], int]]] = {}
+            for folded, card in self.names():
+                words = tuple(_WORDS.findall(folded))
+                if words:
+                    first.setdefault(words[0], []).append((words, card))
+            for v in first.values():
+                v.sort(key=lambda item: -len(item[0]))
+            self._first = first
+        return self._first
+
+    def rule_word(self, card: int) -> bool:
+        if self._rule_words is None:
+            self._rule_words = store.rule_words(self.db)
+        return card in self._rule_words
+
+
+_WORDS = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+_TOKEN = re.compile(r"[A-Za-z0-9\u00c0-\u024f]+(?:['’][A-Za-z]+)?")
+_ASKED = re.compile(r"\bcard:(?:\"([^\"]+)\"|([^\s\"]+))", re.I)
+
+
+@dataclass(frozen=True)
+class Found:
+    """A card named in a query: the card, the characters of the query that name it, and
+    whether it was asked with ``card:``."""
+
+    card: int
+    name: str
+    start: int
+    end: int
+    asked: bool = False
+
+
+def names_in(index: CardIndex, text: str) -> list[Found]:
+    """The cards a query names, in the order they appear (each once)."""
+    out: list[Found] = []
+    taken: list[tuple[int, int]] = []
+    for m in _ASKED.finditer(text):
+        asked = m.group(1) or m.group(2)
+        try:
+            match = index.find(asked)
+        except NotFound:
+            continue
+        out.append(Found(match.card, match.name, m.start(), m.end(), True))
+        taken.append((m.start(), m.end()))
+    tokens = [t for t in _TOKEN.finditer(text) if not any(a <= t.start() < b for a, b in taken)]
+    folded = [fold(t.group(0)).replace("’", "'") for t in tokens]
+    by_first = index._by_first()
+    i = 0
+    while i < len(tokens):
+        best: tuple[int, int, str] | None = None  # (words used, card, how)
+        head = folded[i]
+        options = by_first.get(head, []) + (by_first.get(head[:-2], []) if head.endswith("'s") else [])
+        for words, card in options:
+            n = len(words)
+            if i + n > len(tokens):
+                continue
+            got = folded[i : i + n]
+            last = re.sub(r"(?:'s|s')$", "", got[-1]) if got else ""
+            if list(words[:-1]) == got[:-1] and (
+                words[-1] == got[-1] or words[-1] == last or words[-1] in singular(last)
+            ):
+                best = (n, card, "")
+                break
+        if best is not None:
+            n, card, _ = best
+            span = tokens[i : i + n]
+            if _written_as_name(text, span, n, index.rule_word(card)):
+                start, end = span[0].start(), span[-1].end()
+                if all(f.card != card for f in out):
+                    out.append(Found(card, store.card(index.db, card).name, start, end))
+                i += n
+                continue
+        i += 1
+    return sorted(out, key=lambda f: f.start)
+
+
+def _sentence_start(text: str, pos: int) -> bool:
+    before = text[:pos].rstrip()
+    return not before or before[-1] in '.!?:;"(“'
+
+
+def _written_as_name(text: str, span: list[re.Match[str]], n: int, rule_word: bool) -> bool:
+    """Whether the tokens of ``span`` are written as a card's name: each significant word
+    capitalised (not in capitals only, as "ETB" or "X"); a single word at a sentence's
+    start or a rules word only inside a sentence."""
+    words = [t.group(0) for t in span]
+    significant = [w for w in words if w.lower() not in SMALL_WORDS] or words
+    if not all(w[:1].isupper() for w in significant):
+        return False
+    if all(w.isupper() and len(w) > 1 for w in significant):
+        return False
+    if (n == 1 or rule_word) and _sentence_start(text, span[0].start()):
+        return False
+    return True
+
+
+@functools.lru_cache(maxsize=8)
+def _open_cached(path: str, mtime: int) -> CardIndex:
+    return CardIndex.open(Path(path))
+
+
+def open_index(path: Path) -> CardIndex:
+    """The :class:`CardIndex` of a card database, kept per process while the file is the
+    same (a server asks again)."""
+    st = Path(path).stat()
+    return _open_cached(str(Path(path).resolve()), st.st_mtime_ns)

@@ -1,0 +1,259 @@
+"""Cards meet the rules (issue 25): card files in, the rules each card calls on, ``comprules card``.
+
+Readers on small fixture files of our own in both formats (tests/fixtures/cards: invented
+cards, no real card text); the concepts from the real editions; the spans and rules of
+real cards from ``$COMPRULES_CARDS`` (default ``../shared/cards/oracle-cards.json``, read
+in place); the command on a knowledge base built with ``--cards``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tomllib
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from comprules.cards import store
+from comprules.cards.analyse import Analyser
+from comprules.cards.build import build_cards
+from comprules.cards.concepts import detectors, edition_concepts, parse_table
+from comprules.cards.lookup import CardIndex, names_in
+from comprules.cards.model import Card, Face
+from comprules.cards.read import MTGJSON, SCRYFALL, ReadReport, read_cards
+from comprules.cli import main
+from comprules.corpus import parse_file
+from comprules.errors import SourceError
+
+FIXTURES = Path(__file__).with_name("fixtures") / "cards"
+ROOT = Path(__file__).resolve().parent.parent
+WORDINGS = ROOT / "src" / "comprules" / "data" / "card_wordings.toml"
+
+
+@pytest.fixture(scope="session")
+def card_file() -> Path:
+    path = Path(os.environ.get("COMPRULES_CARDS", ROOT / "../shared/cards/oracle-cards.json")).resolve()
+    if not path.is_file():
+        if os.environ.get("COMPRULES_REQUIRE_CORPUS") == "1":
+            pytest.fail(f"{path} not found (real data is required)")
+        pytest.skip(f"{path} not found")
+    return path
+
+
+@pytest.fixture(scope="module")
+def latest(en_dir):
+    return parse_file(en_dir / "2026-08-07.txt")
+
+
+# --- reading the two formats -------------------------------------------------------------
+
+
+def test_scryfall_file_gives_each_card_and_the_faces_of_a_split_card():
+    report = ReadReport("x")
+    cards = list(read_cards(FIXTURES / "scryfall-small.json", report))
+    assert report.format == SCRYFALL
+    assert [c.name for c in cards] == ["Quiet Lantern Thief", "Puddle // Mirror", "Tinfoil Hatband", "Fog Bank Patrol"]
+    assert report.skipped == 2  # the set object and the card without a name
+    split = cards[1]
+    assert [f.name for f in split.faces] == ["Puddle", "Mirror"]
+    assert split.faces[1].type_line == "Sorcery" and split.layout == "split"
+    assert cards[0].faces[0].power == "1" and cards[0].faces[0].oracle_text.startswith("Flash\n")
+
+
+def test_mtgjson_atomic_cards_gives_faces_in_side_order_and_skips_an_empty_name():
+    report = ReadReport("x")
+    cards = list(read_cards(FIXTURES / "mtgjson-small.json", report))
+    assert report.format == MTGJSON and report.skipped == 1
+    assert [c.name for c in cards] == ["Quiet Lantern Thief", "Puddle // Mirror", "Gloom Lighthouse"]
+    assert [f.name for f in cards[1].faces] == ["Puddle", "Mirror"]  # side a first, whatever the file's order
+    assert cards[2].faces[0].loyalty == "3"
+
+
+def test_bad_json_is_one_line_naming_the_file_and_the_line():
+    with pytest.raises(SourceError) as err:
+        list(read_cards(FIXTURES / "broken.json"))
+    assert re.match(r".*broken\.json: line [1-5]: not valid JSON", str(err.value))
+    assert "\n" not in str(err.value)
+
+
+def test_a_json_object_without_data_is_not_a_card_file(tmp_path):
+    path = tmp_path / "other.json"
+    path.write_text('{"meta": {}, "cards": []}', encoding="utf-8")
+    with pytest.raises(SourceError, match="without a data member"):
+        list(read_cards(path))
+
+
+# --- the table of wordings -------------------------------------------------------------------
+
+
+def test_every_rule_of_the_wordings_table_is_in_the_edition_it_is_numbered_in(latest):
+    raw = tomllib.loads(WORDINGS.read_text(encoding="utf-8"))
+    assert raw["numbered_in"] == latest.name
+    numbers = {n for row in raw["wording"] for n in row["rules"]}
+    assert len(raw["wording"]) >= 40
+    assert {n for n in numbers if latest.get(n) is None} == set()
+
+
+def test_a_bad_pattern_in_the_table_names_its_row():
+    with pytest.raises(ValueError, match=r"x\.toml: wording 1 \(oops\)"):
+        parse_table('[[wording]]\nid = "oops"\npatterns = ["(unclosed"]\nrules = ["614.1"]\n', "x.toml")
+
+
+# --- concepts found in each edition's own text -------------------------------------------------
+
+
+def test_keyword_rules_come_from_the_editions_own_headings(latest, en_dir):
+    now = edition_concepts(latest)
+    assert now.rules["keyword:flash"] == ("702.8",)
+    assert now.rules["keyword:trample"] == ("702.19",)
+    assert now.rules["action:destroy"] == ("701.8",)
+    old = edition_concepts(parse_file(en_dir / "2002-10-07.txt"))
+    assert old.rules["keyword:morph"] == ("502.26",)  # Morph was 502.26 before the 2009 renumbering
+    assert old.rules["keyword:flying"] == ("502.4",)
+
+
+def test_subtypes_with_rules_of_their_own_and_the_basic_land_types(latest):
+    rules = edition_concepts(latest).rules
+    assert rules["subtype:aura"] == ("205.3h", "303.4")
+    assert rules["subtype:saga"] == ("205.3h", "714")
+    assert rules["subtype:equipment"][:2] == ("205.3g", "301.5")
+    assert rules["subtype:mountain"] == ("205.3i", "305.6")
+    assert rules["subtype:zombie"] == ("205.3m",)
+    assert rules["supertype:legendary"][:2] == ("205.4d", "704.5j")
+    assert rules["type:creature"] == ("302",)
+
+
+def test_spans_of_a_fixture_card_and_a_card_named_like_a_keyword(latest):
+    ec = edition_concepts(latest)
+    analyser = Analyser(detectors(ec.labels))
+    thief = next(read_cards(FIXTURES / "scryfall-small.json"))
+    found = {
+        (c.concept, thief.faces[0].oracle_text[c.start : c.end]) for c in analyser.calls(thief) if c.where == "text"
+    }
+    assert {("keyword:flash", "Flash"), ("wording:instead", "instead"), ("wording:skip", "skips")} <= found
+    named = Card(
+        "Flash Of Gnomes", (Face("Flash Of Gnomes", type_line="Instant", oracle_text="Flash Of Gnomes shines."),)
+    )
+    assert [c.concept for c in analyser.calls(named) if c.where == "text"] == []  # its own name is masked
+
+
+# --- the real card file ----------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def real_db(tmp_path_factory, card_file, latest):
+    path = tmp_path_factory.mktemp("cards") / "cards.sqlite"
+    report = build_cards(card_file, [latest], path)
+    assert report.cards == 18092 and report.format == SCRYFALL
+    return CardIndex.open(path)
+
+
+def _rules(index: CardIndex, name: str, edition: str = "en/2026-08-07") -> dict[str, set[str]]:
+    match = index.find(name)
+    out: dict[str, set[str]] = {}
+    for r in store.card_rules(index.db, match.card, edition):
+        out.setdefault(r.rule, set()).add(r.span)
+    return out
+
+
+def test_notion_thief_calls_on_flash_and_on_instead(real_db):
+    rules = _rules(real_db, "Notion Thief")
+    assert rules["702.8"] == {"Flash"}
+    assert rules["614.1a"] == {"instead"}
+    assert "skips" in rules["614.10"]
+
+
+def test_blood_moon_calls_on_nonbasic_the_mountain_type_and_setting_a_land_type(real_db):
+    rules = _rules(real_db, "Blood Moon")
+    assert rules["305.8"] == {"Nonbasic"}
+    assert "Mountains" in rules["305.6"]
+    assert rules["305.7"] == {"lands are Mountains"}
+
+
+def test_urborg_calls_on_the_land_type_rules_for_in_addition_to_its_other_land_types(real_db):
+    rules = _rules(real_db, "Urborg, Tomb of Yawgmoth")
+    assert "in addition to its other land types" in rules["305.7"]
+    assert "in addition to its other land types" in rules["305.6"]
+    assert "Swamp" in rules["305.6"]
+
+
+def test_names_asked_in_any_case_as_plurals_possessives_and_misspelt(real_db):
+    assert real_db.find("notion thieves").name == "Notion Thief"
+    assert real_db.find("notion thieves").how == "plural"
+    assert real_db.find("Notion Thief's").name == "Notion Thief"
+    assert real_db.find("urborg tomb of yawgmoth").name == "Urborg, Tomb of Yawgmoth"
+    assert real_db.find("Notoin Thief").how == "fuzzy"
+
+
+def test_names_in_a_query_only_when_written_as_names(real_db):
+    def found(q):
+        return [f.name for f in names_in(real_db, q)]
+
+    assert found("My opponent and I each control a Notion Thief and I cast Think Twice.") == [
+        "Notion Thief",
+        "Think Twice",
+    ]
+    assert found("two Notion Thieves draw") == ["Notion Thief"]
+    assert found("Blood Moon and Urborg, Tomb of Yawgmoth") == ["Blood Moon", "Urborg, Tomb of Yawgmoth"]
+    assert found("can I clone a creature") == []  # the rule word, in lower case
+    assert found("Clone enters as a copy") == []  # a rules word at a sentence's start
+    assert found("Can my Clone copy a Saga?") == ["Clone"]
+    assert found("card:clone copies") == ["Clone"]
+    assert found("Does the ETB of Thragtusk trigger?") == ["Thragtusk"]
+
+
+# --- comprules card on a knowledge base built with --cards --------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def card_kb(tmp_path_factory, en_dir, card_file):
+    from comprules.build import build
+
+    kb = tmp_path_factory.mktemp("cardkb") / "kb"
+    report = build([en_dir / "2026-08-07.txt"], kb, only=("data",), cards=card_file)
+    assert report.errors == [] and (kb / "data" / "cards.sqlite").is_file()
+    return kb
+
+
+def run(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def test_comprules_card_json_lists_flash_and_instead_with_their_spans(card_kb):
+    result = run("card", "Notion Thief", "--kb", card_kb, "--json")
+    assert result.exit_code == 0, result.output
+    view = json.loads(result.output)
+    assert view["card"]["name"] == "Notion Thief" and view["edition"] == "en/2026-08-07"
+    rules = {r["number"]: r for r in view["rules"]}
+    assert rules["702.8"]["spans"] == ["Flash"] and rules["702.8"]["label"] == "Flash"
+    assert rules["614.1a"]["spans"] == ["instead"]
+    text = view["card"]["faces"][0]["oracle_text"]
+    span = next(s for s in view["spans"] if s["concept"] == "wording:instead")
+    assert text[span["start"] : span["end"]] == "instead" and "614.1a" in span["rules"]
+
+
+def test_comprules_card_text_marks_the_spans_and_lists_the_rules(card_kb):
+    result = run("card", "notion thieves", "--kb", card_kb)
+    assert result.exit_code == 0, result.output
+    assert "[Flash]" in result.output and "[instead]" in result.output
+    assert re.search(r"^\s+\d+ 702\.8\s+Flash", result.output, re.M)
+    assert "614.1a" in result.output
+
+
+def test_comprules_card_unknown_name_is_one_line_and_exit_1(card_kb):
+    result = run("card", "Zzyzx Qqq", "--kb", card_kb)
+    assert result.exit_code == 1
+    assert result.output.strip().startswith("comprules: no card 'Zzyzx Qqq' (nearest:")
+    assert len(result.output.strip().splitlines()) == 1
+
+
+def test_comprules_card_without_card_data_says_how_to_build_it(tmp_path, en_dir):
+    from comprules.build import build
+
+    kb = tmp_path / "kb"
+    build([en_dir / "2026-08-07.txt"], kb, only=("data",))
+    result = run("card", "Notion Thief", "--kb", kb)
+    assert result.exit_code == 2 and "--cards FILE" in result.output
