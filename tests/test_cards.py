@@ -203,6 +203,8 @@ def test_names_in_a_query_only_when_written_as_names(real_db):
     assert found("Can my Clone copy a Saga?") == ["Clone"]
     assert found("card:clone copies") == ["Clone"]
     assert found("Does the ETB of Thragtusk trigger?") == ["Thragtusk"]
+    assert found("Does Blood Moon turn my Urborg into a Mountain?") == ["Blood Moon", "Urborg"]  # the subtype
+    assert found("card:Flash and my Protean Hulk") == ["Flash", "Protean Hulk"]  # a card named like a keyword
 
 
 # --- comprules card on a knowledge base built with --cards --------------------------------------------
@@ -213,7 +215,7 @@ def card_kb(tmp_path_factory, en_dir, card_file):
     from comprules.build import build
 
     kb = tmp_path_factory.mktemp("cardkb") / "kb"
-    report = build([en_dir / "2026-08-07.txt"], kb, only=("data",), cards=card_file)
+    report = build([en_dir / "2026-08-07.txt"], kb, only=("data", "index"), cards=card_file)
     assert report.errors == [] and (kb / "data" / "cards.sqlite").is_file()
     return kb
 
@@ -257,3 +259,54 @@ def test_comprules_card_without_card_data_says_how_to_build_it(tmp_path, en_dir)
     build([en_dir / "2026-08-07.txt"], kb, only=("data",))
     result = run("card", "Notion Thief", "--kb", kb)
     assert result.exit_code == 2 and "--cards FILE" in result.output
+
+
+# --- search that knows the cards a question names ------------------------------------------------
+
+
+def test_search_shows_the_cards_a_question_names_first_and_ranks_by_their_rules(card_kb):
+    result = run("search", "Does Blood Moon turn Urborg, Tomb of Yawgmoth into a Mountain?", "--kb", card_kb, "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert [c["name"] for c in data["cards"]] == ["Blood Moon", "Urborg, Tomb of Yawgmoth"]
+    assert "305.7" in [r["number"] for r in data["cards"][0]["rules"]]
+    assert "305.7" in [h["number"] for h in data["hits"][:3]]
+    plain = json.loads(run("search", "can I clone a creature", "--kb", card_kb, "--json").output)
+    assert plain["cards"] == []
+
+
+def test_a_question_that_is_only_a_card_name_gets_the_rules_it_calls_on(card_kb):
+    data = json.loads(run("search", "Notion Thief", "--kb", card_kb, "--json").output)
+    assert data["cards"][0]["name"] == "Notion Thief"
+    numbers = [h["number"] for h in data["hits"]]
+    assert {"702.8", "614.1a"} <= set(numbers[:6])
+
+
+def test_the_card_routes_of_the_api(card_kb, tmp_path, en_dir):
+    from starlette.testclient import TestClient
+
+    from comprules.build import build
+    from comprules.server import create_app
+
+    with TestClient(create_app(card_kb)) as client:
+        got = client.get("/api/v1/cards/notion thieves")
+        assert got.status_code == 200
+        view = got.json()
+        assert view["card"]["name"] == "Notion Thief" and view["match"] == "plural"
+        assert {"702.8", "614.1a"} <= {r["number"] for r in view["rules"]}
+        names = client.get("/api/v1/cards", params={"q": "notion thief"}).json()
+        assert names["cards"][0] == {
+            "name": "Notion Thief",
+            "type_line": "Creature — Human Rogue",
+            "match": "exact",
+            "score": 100.0,
+        }
+        missing = client.get("/api/v1/cards/Zzyzx Qqq")
+        assert missing.status_code == 404 and missing.json()["detail"].startswith("no card 'Zzyzx Qqq'")
+        searched = client.get("/api/v1/search", params={"q": "With Blood Moon out, what is my Urborg?"}).json()
+        assert searched["cards"][0]["name"] == "Blood Moon"
+    bare = tmp_path / "bare"
+    build([en_dir / "2026-08-07.txt"], bare, only=("data",))
+    with TestClient(create_app(bare)) as client:
+        got = client.get("/api/v1/cards/Notion Thief")
+        assert got.status_code == 404 and "--cards FILE" in got.json()["detail"]

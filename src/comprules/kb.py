@@ -565,9 +565,14 @@ def search(
     section: str | None = None,
     kind: str | None = None,
     limit: int = 10,
+    cards: bool = True,
 ):
     """``comprules search``: the options as the command and the server take them, then
     :func:`comprules.indexer.search`; a :class:`~comprules.indexer.SearchResult`.
+
+    With ``cards`` and card data in the knowledge base, the cards the query names come
+    first (``SearchResult.cards``), their names are not searched for as words, and the
+    rules they call on rank the hits (:mod:`comprules.cards.search`).
 
     ``edition`` is any name :meth:`KnowledgeBase.resolve_name` takes or, where
     ``kb.files`` allows (or without a knowledge base), a source file, parsed and indexed
@@ -605,6 +610,23 @@ def search(
 
         check_query(query)
         return SearchResult(query=query, hits=[], collapsed=all_editions or name is None)
+    if cards:
+        import dataclasses
+
+        from .cards.search import about
+
+        asked = about(kb.data, query, None if all_editions else name)
+        if asked.cards:
+            result = run_search(
+                kb.index_dir,
+                query,
+                edition=name,
+                prior=asked.prior,
+                drop=asked.drop,
+                context=asked.context or None,
+                **options,
+            )
+            return dataclasses.replace(result, cards=tuple(asked.cards))
     return run_search(kb.index_dir, query, edition=name, **options)
 
 

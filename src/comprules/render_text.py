@@ -37,6 +37,14 @@ def print_hits(result) -> None:
     spelling suggestion are said in a dim line.
     """
     console = _console()
+    for card in getattr(result, "cards", ()):  # the cards the query names (issue 25), first
+        line = Text("card  ", style="dim").append(card["name"], style="bold green")
+        if card.get("type_line"):
+            line.append(f"  {card['type_line']}", style="dim")
+        console.print(line)
+        rules = ", ".join(f"{r['number']} {r['label'][:40]}" for r in card["rules"][:8])
+        if rules:
+            console.print(Text("    calls on: ", style="dim").append(rules))
     if not result.hits:
         console.print(f"no match for {escape(result.query)!s}")
     elif getattr(result, "relaxed", False):

@@ -167,6 +167,12 @@ def build_cards(
         default=None,
     )
     rules_words = _rules_words(latest, [v for k, v in labels.items() if "|" not in k])
+    #: names that are the rules' own capitalised words (a keyword, a type, a subtype): cards only with card:
+    printed = {
+        fold(v)
+        for k, v in labels.items()
+        if k.split(":", 1)[0] in ("keyword", "action", "type", "subtype", "supertype")
+    }
     report.timings["concepts"] = time.perf_counter() - t
 
     t = time.perf_counter()
@@ -193,7 +199,8 @@ def build_cards(
         for card in read_cards(Path(card_file), read):
             calls = analyser.calls(card)
             report.calls += len(calls)
-            batch.append((card, calls, fold(card.name) in rules_words))
+            level = 2 if fold(card.name) in printed else 1 if fold(card.name) in rules_words else 0
+            batch.append((card, calls, level))
             if len(batch) >= BATCH:
                 flush()
         flush()
@@ -202,9 +209,13 @@ def build_cards(
         report.timings["cards"] = time.perf_counter() - t
         t = time.perf_counter()
         used = {r[0] for r in db.execute("SELECT DISTINCT concept FROM card_calls")}
+        own = {f"wording:{w.id}": w.weight for w in wordings_table().wordings}
         store.write_concepts(
             db,
-            [(c, c.split(":", 1)[0], labels.get(c, c), KIND_WEIGHT.get(c.split(":", 1)[0], 0.3)) for c in sorted(used)],
+            [
+                (c, c.split(":", 1)[0], labels.get(c, c), KIND_WEIGHT.get(c.split(":", 1)[0], 0.3) * own.get(c, 1.0))
+                for c in sorted(used)
+            ],
         )
         by_name = {e.name: e for e in editions}
         for name, ec in by_edition.items():

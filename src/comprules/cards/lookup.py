@@ -9,8 +9,10 @@ imported only then).
 In a query (:func:`names_in`), a name counts only when it is written as one: every word
 of it capitalised but its small words ("of", "the", "to"…), or asked with ``card:``
 (``card:clone``, ``card:"time walk"``). A one-word name at the start of a sentence, or
-a name that is also a word of the rules ("Clone", "Fog", "Flash"), needs ``card:`` or a
-capital inside a sentence; "clone" in lower case stays the rule word.
+a name that is also a word of the rules ("Clone", "Fog"), needs ``card:`` or a capital
+inside a sentence; "clone" in lower case stays the rule word. A name that is a word the
+rules capitalise themselves (a keyword, a card type, a subtype: "Flash", "Mountain")
+needs ``card:``.
 """
 
 from __future__ import annotations
@@ -83,7 +85,7 @@ class CardIndex:
         self.db = db
         self._first: dict[str, list[tuple[tuple[str, ...], int]]] | None = None
         self._names: list[tuple[str, int]] | None = None
-        self._rule_words: set[int] | None = None
+        self._rule_words: dict[int, int] | None = None
 
     @classmethod
     def open(cls, path: Path) -> "CardIndex":
@@ -119,6 +121,34 @@ class CardIndex:
                 near.append(name)
         raise NotFound(f"no card {asked!r}" + (f" (nearest: {'; '.join(near)})" if near else ""))
 
+    def nearest(self, asked: str, limit: int = 10) -> list[dict]:
+        """The cards whose names are nearest to ``asked``: the card it names first (exact,
+        plural, face), then by rapidfuzz's WRatio (0–100); ``[{"name", "type_line",
+        "match", "score"}]``."""
+        out: list[dict] = []
+        seen: set[int] = set()
+        try:
+            first = self.find(asked)
+        except NotFound:
+            first = None
+        if first is not None and first.how != "fuzzy":
+            card = store.card(self.db, first.card)
+            out.append({"name": card.name, "type_line": card.type_line, "match": first.how, "score": 100.0})
+            seen.add(first.card)
+        from rapidfuzz import fuzz, process
+
+        names = self.names()
+        for _n, score, i in process.extract(fold(asked), [n for n, _ in names], scorer=fuzz.WRatio, limit=limit * 3):
+            card_id = names[i][1]
+            if card_id in seen or len(out) >= limit:
+                continue
+            seen.add(card_id)
+            card = store.card(self.db, card_id)
+            out.append(
+                {"name": card.name, "type_line": card.type_line, "match": "fuzzy", "score": round(float(score), 1)}
+            )
+        return out
+
     # --- names in a query -------------------------------------------------------------
 
     def _by_first(self) -> dict[str, list[tuple[tuple[str, ...], int]]]:
@@ -133,10 +163,12 @@ class CardIndex:
             self._first = first
         return self._first
 
-    def rule_word(self, card: int) -> bool:
+    def rule_word(self, card: int) -> int:
+        """0: the card's name is no word of the rules; 1: it is one ("Clone"); 2: it is one
+        the rules capitalise (a keyword, a type, a subtype: "Flash", "Mountain")."""
         if self._rule_words is None:
             self._rule_words = store.rule_words(self.db)
-        return card in self._rule_words
+        return self._rule_words.get(card, 0)
 
 
 _WORDS = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
@@ -205,10 +237,13 @@ def _sentence_start(text: str, pos: int) -> bool:
     return not before or before[-1] in '.!?:;"(“'
 
 
-def _written_as_name(text: str, span: list[re.Match[str]], n: int, rule_word: bool) -> bool:
+def _written_as_name(text: str, span: list[re.Match[str]], n: int, rule_word: int) -> bool:
     """Whether the tokens of ``span`` are written as a card's name: each significant word
     capitalised (not in capitals only, as "ETB" or "X"); a single word at a sentence's
-    start or a rules word only inside a sentence."""
+    start or a rules word only inside a sentence; a word the rules capitalise themselves
+    (a keyword, a subtype: "Flash", "Mountain") never (only with ``card:``)."""
+    if rule_word >= 2:
+        return False
     words = [t.group(0) for t in span]
     significant = [w for w in words if w.lower() not in SMALL_WORDS] or words
     if not all(w[:1].isupper() for w in significant):

@@ -40,7 +40,7 @@ CREATE TABLE IF NOT EXISTS cards (
     folded    TEXT NOT NULL,
     layout    TEXT NOT NULL,
     faces     TEXT NOT NULL,          -- JSON: [{name, mana_cost, type_line, oracle_text, power, toughness, loyalty}]
-    rule_word INTEGER NOT NULL        -- 1: the name is also a word of the rules ("Clone", "Fog")
+    rule_word INTEGER NOT NULL        -- 1: the name is also a word of the rules ("Clone"); 2: one the rules capitalise ("Flash", "Mountain")
 );
 CREATE TABLE IF NOT EXISTS card_names (
     folded TEXT NOT NULL,             -- a name folded (lower case, plain apostrophes): full name or a face's
@@ -60,7 +60,8 @@ CREATE TABLE IF NOT EXISTS card_concepts (
     concept TEXT PRIMARY KEY,
     kind    TEXT NOT NULL,
     label   TEXT NOT NULL,
-    weight  REAL NOT NULL
+    weight  REAL NOT NULL,
+    cards   INTEGER NOT NULL DEFAULT 0   -- how many cards call on it
 );
 CREATE TABLE IF NOT EXISTS card_concept_rules (
     edition TEXT NOT NULL,
@@ -96,8 +97,8 @@ def _face_json(f: Face) -> dict:
     }
 
 
-def write_cards(db: sqlite3.Connection, rows: Iterable[tuple[Card, list[Call], bool]], *, first: int = 1) -> int:
-    """Write ``(card, its calls, whether its name is a rules word)`` rows, with ids
+def write_cards(db: sqlite3.Connection, rows: Iterable[tuple[Card, list[Call], int]], *, first: int = 1) -> int:
+    """Write ``(card, its calls, how much its name is a rules word: 0, 1, 2)`` rows, with ids
     ``first``, ``first + 1``, … in the order given; how many were written."""
     from .concepts import fold
 
@@ -124,8 +125,11 @@ def write_cards(db: sqlite3.Connection, rows: Iterable[tuple[Card, list[Call], b
 
 
 def write_concepts(db: sqlite3.Connection, concepts: Iterable[tuple[str, str, str, float]]) -> None:
-    """``(concept, kind, label, weight)`` rows."""
-    db.executemany("INSERT OR REPLACE INTO card_concepts VALUES (?, ?, ?, ?)", concepts)
+    """``(concept, kind, label, weight)`` rows, with the number of cards calling on each."""
+    db.executemany("INSERT OR REPLACE INTO card_concepts (concept, kind, label, weight) VALUES (?, ?, ?, ?)", concepts)
+    db.execute(
+        "UPDATE card_concepts SET cards = (SELECT COUNT(DISTINCT card) FROM card_calls WHERE concept = card_concepts.concept)"
+    )
 
 
 def write_edition(
@@ -199,8 +203,9 @@ def all_names(db: sqlite3.Connection) -> list[tuple[str, int]]:
     return list(db.execute("SELECT folded, card FROM card_names"))
 
 
-def rule_words(db: sqlite3.Connection) -> set[int]:
-    return {r[0] for r in db.execute("SELECT id FROM cards WHERE rule_word = 1")}
+def rule_words(db: sqlite3.Connection) -> dict[int, int]:
+    """card id → 1 (its name is a word of the rules) or 2 (a word the rules capitalise)."""
+    return dict(db.execute("SELECT id, rule_word FROM cards WHERE rule_word > 0"))
 
 
 def calls(db: sqlite3.Connection, card_id: int) -> list[Call]:
@@ -234,6 +239,12 @@ def card_rules(db: sqlite3.Connection, card_id: int, edition: str) -> list[CardR
 def concepts(db: sqlite3.Connection) -> dict[str, tuple[str, str, float]]:
     """concept → (kind, label, weight)."""
     return {c: (k, label, w) for c, k, label, w in db.execute("SELECT concept, kind, label, weight FROM card_concepts")}
+
+
+def concept_cards(db: sqlite3.Connection) -> tuple[dict[str, int], int]:
+    """concept → how many cards call on it, and how many cards there are."""
+    total = db.execute("SELECT COUNT(*) FROM cards").fetchone()[0]
+    return dict(db.execute("SELECT concept, cards FROM card_concepts")), total
 
 
 def editions(db: sqlite3.Connection) -> list[str]:

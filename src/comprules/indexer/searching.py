@@ -35,6 +35,7 @@ import os
 import pickle
 import threading
 from collections import OrderedDict
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -137,10 +138,13 @@ class SearchResult:
     relaxed: bool = False
     collapsed: bool = False
     lang: str = "en"
+    #: The cards the query names, shown before the hits (:mod:`comprules.cards.search`).
+    cards: tuple[dict, ...] = ()
 
     def as_json(self) -> dict:
         return {
             "query": self.query,
+            "cards": list(self.cards),
             "hits": [h.as_json() for h in self.hits],
             "suggestion": self.suggestion,
             "lang": self.lang,
@@ -429,6 +433,9 @@ def search(
     section: str | None = None,
     kind: str | None = None,
     limit: int = 10,
+    prior: Mapping[str, float] | None = None,
+    drop: Sequence[tuple[int, int]] = (),
+    context: str | None = None,
 ) -> SearchResult:
     """Search the index: the rule a number names, the headword a query is, then the words.
 
@@ -436,7 +443,40 @@ def search(
     document (fragments); ``"*"`` covers every edition, one hit per rule (lineage).
     ``lang`` keeps one language's documents; ``kind`` is ``rule``, ``example``,
     ``glossary`` or ``note``. Raises :class:`UsageError` for a malformed query or option.
+
+    ``prior``: rule id → weight (0–1) of the rules the question is known to be about (the
+    rules the cards it names call on, :mod:`comprules.cards`): a hit that is such a rule,
+    inside one, or beside one is scored up (:func:`_with_prior`), and a question that is
+    nothing but card names gets those rules. ``drop``: (start, end) character spans of
+    ``query`` that are not searched for (the cards' names). ``context``: words the question
+    is about without saying them (the cards' Oracle text), searched on their own and added
+    at :data:`CONTEXT_WEIGHT` of the question's own scores.
     """
+    if drop:
+        query_words = "".join(" " if any(a <= i < b for a, b in drop) else ch for i, ch in enumerate(query))
+        if not query_words.strip() or common_only(query_words):
+            if prior:
+                return _prior_only(index_dir, query, prior, edition=edition, lang=lang, limit=limit)
+        else:
+            result = search(
+                index_dir,
+                query_words,
+                edition=edition,
+                lang=lang,
+                section=section,
+                kind=kind,
+                limit=limit,
+                prior=prior,
+                context=context,
+            )
+            return SearchResult(
+                query=query,
+                hits=result.hits,
+                suggestion=None,
+                relaxed=result.relaxed,
+                collapsed=result.collapsed,
+                lang=result.lang,
+            )
     text = check_query(query)
     lang, section, kind = _check_options(lang, section, kind, limit)
     handle = _open(index_dir)
@@ -448,10 +488,21 @@ def search(
     tokens = T.tokens(text)
     query_lang = "en" if number else handle.vocab.detect(tokens, lang)
     pool = limit * COLLAPSE_POOL if collapse else limit
+    if prior and not number:
+        pool = max(pool, PRIOR_POOL)
     for size in (pool, pool * 8) if collapse else (pool,):
         ranked, used, relaxed = _ranked(handle, text, number, query_lang, scope, lang, section, kind, size)
         if not collapse or len({handle.table.lineage[d] for _, d, _ in ranked}) >= limit:
             break
+    if prior and not number:
+        around = None
+        if context and CONTEXT_WEIGHT > 0:
+            try:
+                ctx = check_query(context[:MAX_CONTEXT])
+                around, _u, _r = _ranked(handle, ctx, None, query_lang, scope, lang, section, kind, PRIOR_POOL)
+            except UsageError:
+                around = None
+        ranked = _with_prior(handle, ranked, prior, _filter(handle, scope, lang or query_lang, section, kind), around)
     if collapse:
         groups = _collapse(handle, [(s, d) for s, d, _ in ranked], limit)
     else:
@@ -464,6 +515,114 @@ def search(
     return SearchResult(
         query=query, hits=hits, suggestion=suggestion, relaxed=relaxed, collapsed=collapse, lang=query_lang
     )
+
+
+#: With a prior, this many hits are ranked by the words before the prior re-orders them.
+PRIOR_POOL = 200
+#: A hit's score becomes score × (1 + PRIOR_BOOST × p) + PRIOR_ADD × p × (the best score),
+#: p its prior (:func:`prior_of`): the rules a question's cards call on come up, and one
+#: they call on strongly is a hit even where the question's words miss it.
+PRIOR_BOOST = 2.0
+PRIOR_ADD = 0.5
+#: A rule of the prior weighing at least this is a hit even when no word of the question is
+#: in it (its score then is the PRIOR_ADD part alone).
+PRIOR_INJECT = 0.5
+#: The weight of the context's own ranking (the cards' text), against the question's (1).
+CONTEXT_WEIGHT = 0.3
+#: The longest context searched, in characters.
+MAX_CONTEXT = 900
+#: The share of a rule's prior a neighbour gets: its subrules, its parent rule, a sibling
+#: subrule (the same rule), the same section.
+PRIOR_SPREAD = {"same": 1.0, "inside": 0.8, "parent": 0.6, "sibling": 0.5, "section": 0.25}
+
+
+def prior_of(number: str, prior: Mapping[str, float]) -> float:
+    """A unit's prior: the largest weight of a prior rule it is, is inside, holds, is a
+    sibling of, or shares a section with, times :data:`PRIOR_SPREAD` of that relation.
+
+    >>> prior_of("614.5", {"614.1a": 1.0}), prior_of("614.1", {"614.1a": 1.0}), prior_of("702.8b", {"702.8": 1.0})
+    (0.25, 0.6, 0.8)
+    """
+    if not number[:1].isdigit():
+        return 0.0
+    best = 0.0
+    mine = number.rstrip("abcdefghijklmnopqrstuvwxyz")
+    for rule, weight in prior.items():
+        if number == rule:
+            share = PRIOR_SPREAD["same"]
+        elif (
+            number.startswith(rule)
+            and len(number) > len(rule)
+            and (number[len(rule)] in ".abcdefghijklmnopqrstuvwxyz" and (number[len(rule)] != "." or "." not in rule))
+        ):
+            share = PRIOR_SPREAD["inside"]
+        elif rule.startswith(number) and "." in number and rule[len(number) :].isalpha():
+            share = PRIOR_SPREAD["parent"]
+        elif "." in rule and mine == rule.rstrip("abcdefghijklmnopqrstuvwxyz") and "." in number:
+            share = PRIOR_SPREAD["sibling"]
+        elif number[:3] == rule[:3] and "." in number:
+            share = PRIOR_SPREAD["section"]
+        else:
+            continue
+        best = max(best, weight * share)
+    return best
+
+
+def _with_prior(
+    handle: _OpenIndex, ranked: list, prior: Mapping[str, float], flt: _Filter, around: list | None = None
+) -> list:
+    """``ranked`` (score, document, translation) re-scored by the prior, best first; the
+    strong rules of the prior that the words missed are added (with no word score), and the
+    context's ranking ``around`` is added at :data:`CONTEXT_WEIGHT`."""
+    table = handle.table
+    numbers = table.number
+    top = ranked[0][0] if ranked else 1.0
+    have = {d for _, d, _ in ranked}
+    extra = []
+    if around:
+        scale = CONTEXT_WEIGHT * top / (around[0][0] or 1.0)
+        bonus = {d: sc * scale for sc, d, _ in around}
+        ranked = [(sc + bonus.get(d, 0.0), d, t) for sc, d, t in ranked]
+        for _sc, d, t in around:
+            if d not in have:
+                have.add(d)
+                ranked.append((bonus[d], d, t))
+    for rule, weight in prior.items():
+        if weight < PRIOR_INJECT:
+            continue
+        for d in table.by_number.get(rule, ()):
+            if d not in have and d in flt:
+                have.add(d)
+                extra.append((0.0, d, False))
+    out = []
+    for s, d, t in [*ranked, *extra]:
+        p = prior_of(numbers[d], prior)
+        out.append((s * (1.0 + PRIOR_BOOST * p) + PRIOR_ADD * p * top, d, t))
+    out.sort(key=lambda item: (-item[0], item[1]))
+    return out
+
+
+def _prior_only(index_dir: Path, query: str, prior: Mapping[str, float], *, edition, lang, limit: int) -> SearchResult:
+    """The hits of a question that is only card names: the rules they call on, by weight."""
+    handle = _open(index_dir)
+    scope = _resolve(handle, edition)
+    flt = _filter(handle, scope, lang or "en", None, None)
+    table = handle.table
+    ranked = []
+    for rule, weight in sorted(prior.items(), key=lambda kv: (-kv[1], sort_key(kv[0]))):
+        docs = [d for d in table.by_number.get(rule, ()) if d in flt]
+        if docs:
+            best = max(docs, key=lambda d: _latest(handle, d))
+            ranked.append((weight, best))
+        if len(ranked) >= limit:
+            break
+    hits = [_hit(handle, d, s, scope, {}) for s, d in ranked]
+    return SearchResult(query=query, hits=hits, collapsed=scope.ids is None, lang=lang or "en")
+
+
+def common_only(text: str) -> bool:
+    """Whether ``text`` holds no word but stop words and filler (nothing to look for)."""
+    return all(any(t in lang.stop or t in lang.filler for lang in LANGUAGES.values()) for t in T.tokens(text))
 
 
 def has_operators(text: str) -> bool:

@@ -223,4 +223,7 @@ def create(holder) -> FastAPI:
         name = snap.kb.resolve_name(edition, lang=lang)
         return raw_json(snap.remember(("check", name), lambda: encoded(check_kb(snap.kb, name).as_json())))
 
+    from .cards import register as register_cards  # the card routes (issue 25)
+
+    register_cards(app, holder, EditionQ, LangQ)
     return app

@@ -1,0 +1,57 @@
+"""The card routes of ``/api/v1`` (issue 25): ``comprules card --json`` over HTTP, and card
+names for the site's search page and go-to box.
+
+``GET /api/v1/cards/{name}?edition=E`` answers the shape of ``comprules card NAME --json``
+(docs/json.md); ``GET /api/v1/cards?q=TEXT&limit=N`` the cards whose names are nearest to
+TEXT: ``{"query", "cards": [{"name", "type_line", "match", "score"}]}``. A knowledge base
+built without ``--cards`` answers 404 with the one line that says how to build it.
+"""
+
+from __future__ import annotations
+
+from fastapi import FastAPI, Query
+
+from ..errors import NotFound, UsageError
+from .responses import JSON, encoded, raw_json
+
+
+def register(app: FastAPI, holder, edition_query, lang_query) -> None:
+    """Add the card routes to the ``/api/v1`` application ``app``."""
+
+    def index(snap):
+        from ..cards.view import index_of
+
+        try:
+            return index_of(snap.kb.data)
+        except UsageError as exc:
+            raise NotFound(str(exc).replace(f" in {holder.root}", "")) from None
+
+    @app.get("/cards/{name}", summary="A card, the spans of its text that call on rules, and those rules")
+    def card(name: str, edition: str | None = edition_query, lang: str | None = lang_query):
+        from ..cards import store
+        from ..cards.view import card_json
+
+        snap = holder.get()
+        found = index(snap)
+        match = found.find(name)
+        if edition is None:
+            english = [e for e in store.editions(found.db) if e.startswith("en/")]
+            if not english:
+                raise UsageError("the card data holds no English edition's rules; give edition")
+            name_ed = english[-1]
+        else:
+            name_ed = snap.kb.resolve_name(edition, lang=lang)
+        return raw_json(
+            snap.remember(
+                ("card", match.card, name_ed, match.how), lambda: encoded(card_json(found, match, name_ed)), keep=256
+            )
+        )
+
+    @app.get("/cards", summary="The cards whose names are nearest to q (for the search page and the go-to box)")
+    def cards(
+        q: str = Query(..., min_length=1, max_length=200, description="a card name, or part of one"),
+        limit: int = Query(10, ge=1, le=50),
+    ):
+        snap = holder.get()
+        found = index(snap)
+        return JSON({"query": q, "cards": found.nearest(q, limit)})
