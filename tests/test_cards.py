@@ -310,3 +310,19 @@ def test_the_card_routes_of_the_api(card_kb, tmp_path, en_dir):
     with TestClient(create_app(bare)) as client:
         got = client.get("/api/v1/cards/Notion Thief")
         assert got.status_code == 404 and "--cards FILE" in got.json()["detail"]
+
+
+def test_every_key_of_comprules_card_json_is_in_docs_json_md(card_kb):
+    text = (ROOT / "docs" / "json.md").read_text(encoding="utf-8")
+    section = re.search(r"^## `comprules card --json`.*?\n(.*?)(?=^## |\Z)", text, re.M | re.S).group(1)
+    documented = set(re.findall(r'"(\w+)"', section))
+
+    def keys(data):
+        if isinstance(data, dict):
+            return set(data) | {k for v in data.values() for k in keys(v)}
+        if isinstance(data, list):
+            return {k for v in data for k in keys(v)}
+        return set()
+
+    view = json.loads(run("card", "Urborg, Tomb of Yawgmoth", "--kb", card_kb, "--json").output)
+    assert keys(view) == documented
