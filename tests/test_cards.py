@@ -140,6 +140,20 @@ def test_spans_of_a_fixture_card_and_a_card_named_like_a_keyword(latest):
     assert [c.concept for c in analyser.calls(named) if c.where == "text"] == []  # its own name is masked
 
 
+def test_build_cards_from_an_atomic_cards_file_keeps_each_face_s_spans(tmp_path, latest):
+    path = tmp_path / "cards.sqlite"
+    report = build_cards(FIXTURES / "mtgjson-small.json", [latest], path)
+    assert (report.format, report.cards) == (MTGJSON, 3)
+    index = CardIndex.open(path)
+    split = index.find("Mirror")
+    assert split.name == "Puddle // Mirror" and split.how == "face"
+    rules = store.card_rules(index.db, split.card, latest.name)
+    assert ("707.1", 1, "copy") in {(r.rule, r.face, r.span) for r in rules}  # the second face's text
+    assert ("615.1a", 0, "Prevent") in {(r.rule, r.face, r.span) for r in rules}
+    land = _rules(index, "Gloom Lighthouse")
+    assert "in addition to its other land types" in land["305.7"] and "Island" in land["305.6"]
+
+
 # --- the real card file ----------------------------------------------------------------------------
 
 
@@ -202,6 +216,8 @@ def test_names_in_a_query_only_when_written_as_names(real_db):
     assert found("Clone enters as a copy") == []  # a rules word at a sentence's start
     assert found("Can my Clone copy a Saga?") == ["Clone"]
     assert found("card:clone copies") == ["Clone"]
+    assert found("notion thieves") == ["Notion Thief"]  # the whole query is a name, typed in lower case
+    assert found("blood moon urborg") == []
     assert found("Does the ETB of Thragtusk trigger?") == ["Thragtusk"]
     assert found("Does Blood Moon turn my Urborg into a Mountain?") == ["Blood Moon", "Urborg"]  # the subtype
     assert found("card:Flash and my Protean Hulk") == ["Flash", "Protean Hulk"]  # a card named like a keyword

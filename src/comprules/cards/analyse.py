@@ -53,9 +53,15 @@ class Analyser:
     def __init__(self, detectors: Sequence[Detector]):
         self.always: list[Detector] = []
         self.by_word: dict[str, list[Detector]] = {}
+        #: wordings whose patterns all start with a word: tried where a word starts with it
+        self.by_prefix: dict[str, list[Detector]] = {}
         self.order = {id(d): k for k, d in enumerate(detectors)}
         for d in detectors:
             anchors = d.anchors
+            if d.kind == "wording" and d.needles and all(len(n) >= 3 and n.isalpha() for n in d.needles):
+                for n in set(d.needles):
+                    self.by_prefix.setdefault(n[:3], []).append(d)
+                continue
             if anchors is None:
                 self.always.append(d)
             else:
@@ -81,15 +87,18 @@ class Analyser:
                 for d in self.always:
                     if where in d.places and (d.needles is None or any(n in low for n in d.needles)):
                         found += [(m.start(), m.end(), d) for m in d.pattern.finditer(text) if m.end() > m.start()]
-                tried: set[tuple[int, int]] = set()
                 for w, positions in starts.items():
+                    for d in self.by_prefix.get(w[:3], ()):
+                        if where not in d.places or not any(w.startswith(n) for n in d.needles or ()):
+                            continue
+                        for pos in positions:
+                            hit = d.pattern.match(text, pos)
+                            if hit is not None and hit.end() > hit.start():
+                                found.append((hit.start(), hit.end(), d))
                     for d in self.by_word.get(w, ()):
                         if d.at is None or where not in d.places:
                             continue
                         for pos in positions:
-                            if (id(d), pos) in tried:
-                                continue
-                            tried.add((id(d), pos))
                             hit = d.at.match(text, pos)
                             if hit is not None and hit.end() > hit.start():
                                 found.append((hit.start(), hit.end(), d))

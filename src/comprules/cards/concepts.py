@@ -229,6 +229,8 @@ def edition_concepts(
 
     chapter3 = [r for r in edition.rules if r.kind == "section" and r.number.startswith("3") and r.title]
     for r in edition.rules:
+        if r.number[:1] not in "23":  # the type lists and supertypes are in chapters 2 and 3
+            continue
         text = r.text or ""
         if re.search(r"\bThe card types are\b", text):
             for word in re.findall(r"[a-z]+", text.split("card types are", 1)[1].split(".")[0]):
@@ -313,8 +315,11 @@ def _needle(pattern: str) -> str | None:
     """A literal a text must hold for ``pattern`` to match: its leading word (``instead`` of
     ``\\binstead\\b``), ``~`` for one about the card's own name; ``None`` when it starts
     otherwise."""
-    m = re.match(r"(?:\\b)?([~a-z][a-z]*)", pattern)
-    return m.group(1)[:6] if m else None
+    m = re.match(r"(?:\\b)?([~a-z][a-z]*)(\??)", pattern)
+    if not m:
+        return None
+    word = m.group(1)[:-1] if m.group(2) else m.group(1)  # "gets?": "get"
+    return word[:6] or None
 
 
 def label_pattern(label: str, *, inflect: bool, plural: bool = True) -> str:

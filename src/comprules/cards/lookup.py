@@ -8,7 +8,8 @@ imported only then).
 
 In a query (:func:`names_in`), a name counts only when it is written as one: every word
 of it capitalised but its small words ("of", "the", "to"…), or asked with ``card:``
-(``card:clone``, ``card:"time walk"``). A one-word name at the start of a sentence, or
+(``card:clone``, ``card:"time walk"``), or the whole query being a name of two words or
+more in any case ("notion thieves", as typed in the site's go-to box). A one-word name at the start of a sentence, or
 a name that is also a word of the rules ("Clone", "Fog"), needs ``card:`` or a capital
 inside a sentence; "clone" in lower case stays the rule word. A name that is a word the
 rules capitalise themselves (a keyword, a card type, a subtype: "Flash", "Mountain")
@@ -229,6 +230,15 @@ def names_in(index: CardIndex, text: str) -> list[Found]:
                 i += n
                 continue
         i += 1
+    if not out:  # a query that is nothing but a card's name, in any case ("notion thief")
+        whole = text.strip().strip("?!. ")
+        try:
+            match = index.find(whole) if len(whole.split()) >= 2 else None
+        except NotFound:
+            match = None
+        if match is not None and match.how != "fuzzy" and index.rule_word(match.card) < 2:
+            start = text.index(whole)
+            out.append(Found(match.card, match.name, start, start + len(whole)))
     return sorted(out, key=lambda f: f.start)
 
 

@@ -79,6 +79,7 @@ def about(data: Path, query: str, edition: str | None) -> Asked:
             {
                 "name": card.name,
                 "type_line": card.type_line,
+                "edition": edition,
                 "start": f.start,
                 "end": f.end,
                 "rules": [{"number": n, "label": label} for n, label in listed.items()],

@@ -127,9 +127,8 @@ def write_cards(db: sqlite3.Connection, rows: Iterable[tuple[Card, list[Call], i
 def write_concepts(db: sqlite3.Connection, concepts: Iterable[tuple[str, str, str, float]]) -> None:
     """``(concept, kind, label, weight)`` rows, with the number of cards calling on each."""
     db.executemany("INSERT OR REPLACE INTO card_concepts (concept, kind, label, weight) VALUES (?, ?, ?, ?)", concepts)
-    db.execute(
-        "UPDATE card_concepts SET cards = (SELECT COUNT(DISTINCT card) FROM card_calls WHERE concept = card_concepts.concept)"
-    )
+    counts = db.execute("SELECT concept, COUNT(DISTINCT card) FROM card_calls GROUP BY concept").fetchall()
+    db.executemany("UPDATE card_concepts SET cards = ? WHERE concept = ?", [(n, c) for c, n in counts])
 
 
 def write_edition(

@@ -183,7 +183,18 @@
         suggestion.innerHTML = 'Did you mean <a href="?q=' + encodeURIComponent(result.suggestion) + '">' +
           esc(result.suggestion) + "</a>?";
       } else suggestion.hidden = true;
-      list.innerHTML = hits.map(function (h) {
+      /* The cards the question names (served site: /api/v1/search), before the hits. */
+      var cards = (result.cards || []).map(function (c) {
+        var rules = (c.rules || []).slice(0, 12).map(function (r) {
+          var kind = r.number.indexOf(".") < 0 ? "section" : "rule";
+          return '<a href="' + esc(root + engine.url(c.edition, r.number, kind)) + '" title="' + esc(r.label) + '">' +
+            esc(r.number) + "</a>";
+        }).join(", ");
+        return '<li class="card" data-card="' + esc(c.name) + '"><b>' + esc(c.name) + "</b>" +
+          (c.type_line ? ' <span class="sec">' + esc(c.type_line) + "</span>" : "") +
+          (rules ? "<p>calls on " + rules + "</p>" : "") + "</li>";
+      }).join("");
+      list.innerHTML = cards + hits.map(function (h) {
         var section = engine && engine.sectionTitle ? engine.sectionTitle(h.lang, h.id) : "";
         var label = h.kind === "glossary" ? (h.title || h.number) + " (glossary)" : h.number + (h.title ? " · " + h.title : "");
         var info = (window.CR_SEARCH || {})[h.lang] || {};  /* the language table's row, as exported */
