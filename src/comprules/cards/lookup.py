@@ -232,13 +232,14 @@ def names_in(index: CardIndex, text: str) -> list[Found]:
         i += 1
     if not out:  # a query that is nothing but a card's name, in any case ("notion thief")
         whole = text.strip().strip("?!. ")
+        named: Match | None = None
         try:
-            match = index.find(whole) if len(whole.split()) >= 2 else None
+            named = index.find(whole) if len(whole.split()) >= 2 else None
         except NotFound:
-            match = None
-        if match is not None and match.how != "fuzzy" and index.rule_word(match.card) < 2:
+            named = None
+        if named is not None and named.how != "fuzzy" and index.rule_word(named.card) < 2:
             start = text.index(whole)
-            out.append(Found(match.card, match.name, start, start + len(whole)))
+            out.append(Found(named.card, named.name, start, start + len(whole)))
     return sorted(out, key=lambda f: f.start)
 
 
