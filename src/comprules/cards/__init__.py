@@ -12,8 +12,20 @@ a search query names; :func:`card_view` is what ``comprules card`` and
 
 from __future__ import annotations
 
-from .build import CardReport, build_cards
 from .model import Call, Card, CardRule, Face
-from .read import read_cards
 
 __all__ = ["Call", "Card", "CardReport", "CardRule", "Face", "build_cards", "read_cards"]
+
+
+def __getattr__(name: str):
+    """``build_cards``, ``CardReport``, ``read_cards``: imported when first asked for, so
+    that ``comprules card`` loads neither the build's code nor ijson."""
+    if name in ("build_cards", "CardReport"):
+        from . import build
+
+        return getattr(build, name)
+    if name == "read_cards":
+        from .read import read_cards
+
+        return read_cards
+    raise AttributeError(name)
