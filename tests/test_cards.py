@@ -342,3 +342,15 @@ def test_every_key_of_comprules_card_json_is_in_docs_json_md(card_kb):
 
     view = json.loads(run("card", "Urborg, Tomb of Yawgmoth", "--kb", card_kb, "--json").output)
     assert keys(view) == documented
+
+
+def test_a_bad_card_file_is_one_error_line_and_the_rest_is_built(tmp_path, en_dir):
+    kb = tmp_path / "kb"
+    args = ["build", en_dir / "2026-08-07.txt", "--kb", kb, "--only", "data", "--cards", FIXTURES / "broken.json"]
+    result = run(*args)
+    assert result.exit_code == 2
+    errors = [line for line in result.output.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1 and re.match(r"error: .*broken\.json: line \d+: not valid JSON", errors[0])
+    assert (kb / "data" / "editions.json").is_file() and not (kb / "data" / "cards.sqlite").exists()
+    missing = run("build", en_dir / "2026-08-07.txt", "--kb", tmp_path / "kb2", "--cards", tmp_path / "none.json")
+    assert missing.exit_code == 2 and "--cards" in missing.output and "no such file" in missing.output
