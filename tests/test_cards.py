@@ -223,6 +223,14 @@ def test_names_in_a_query_only_when_written_as_names(real_db):
     assert found("card:Flash and my Protean Hulk") == ["Flash", "Protean Hulk"]  # a card named like a keyword
 
 
+def test_names_the_rules_print_are_marked_and_still_searched_for(real_db, card_kb):
+    printed = {store.card(real_db.db, i).name for i in store.in_rules(real_db.db)}
+    assert {"Wall of Omens", "Platinum Angel", "Clone"} <= printed and "Notion Thief" not in printed
+    data = json.loads(run("search", "Wall of Omens", "--kb", card_kb, "--json").output)
+    assert data["cards"][0]["name"] == "Wall of Omens"
+    assert any("Wall of Omens" in h["snippet"] for h in data["hits"][:3])  # the example that names it
+
+
 # --- comprules card on a knowledge base built with --cards --------------------------------------------
 
 

@@ -570,9 +570,10 @@ def search(
     """``comprules search``: the options as the command and the server take them, then
     :func:`comprules.indexer.search`; a :class:`~comprules.indexer.SearchResult`.
 
-    With ``cards`` and card data in the knowledge base, the cards the query names come
-    first (``SearchResult.cards``), their names are not searched for as words, and the
-    rules they call on rank the hits (:mod:`comprules.cards.search`).
+    With ``cards`` and card data in the knowledge base (and no ``kind``), the cards the
+    query names come first (``SearchResult.cards``), their names are not searched for as
+    words (unless the rules print them: "Wall of Omens"), and the rules they call on rank
+    the hits (:mod:`comprules.cards.search`).
 
     ``edition`` is any name :meth:`KnowledgeBase.resolve_name` takes or, where
     ``kb.files`` allows (or without a knowledge base), a source file, parsed and indexed
@@ -610,7 +611,7 @@ def search(
 
         check_query(query)
         return SearchResult(query=query, hits=[], collapsed=all_editions or name is None)
-    if cards:
+    if cards and options["kind"] is None:  # examples, glossary entries, notes: the words alone
         import dataclasses
 
         from .cards.search import about

@@ -97,6 +97,25 @@ def _rules_words(edition: Edition | None, labels: Iterable[str]) -> set[str]:
     return out
 
 
+def _printed_names(edition: Edition, db: sqlite3.Connection) -> list[str]:
+    """The card names ``edition`` prints (in its rules, examples or glossary: the CR's
+    examples name cards, "Wall of Omens"), found among its runs of capitalised words."""
+    texts = [r.text or "" for r in edition.rules] + [x for r in edition.rules for x in r.examples]
+    texts += [g.text for g in edition.glossary]
+    runs: set[str] = set()
+    word = r"[A-Z][\w’'-]*"
+    small = r"(?:of|the|a|an|and|to|in|from|with|for|on|at|by)"
+    run = re.compile(rf"{word}(?:,? (?:{small} )*{word})*")
+    for text in texts:
+        for m in run.finditer(text.replace("’", "'")):
+            parts = m.group(0)
+            words = parts.split(" ")
+            for i in range(len(words)):
+                for j in range(i + 1, min(len(words), i + 7) + 1):
+                    runs.add(" ".join(words[i:j]).strip(","))
+    return [name for (name,) in db.execute("SELECT name FROM cards") if name.replace("’", "'") in runs]
+
+
 def concepts_of(
     editions: list[Edition],
     *,
@@ -205,6 +224,8 @@ def build_cards(
                 flush()
         flush()
         report.format, report.cards = read.format, read.cards
+        if latest is not None:
+            store.mark_in_rules(db, _printed_names(latest, db))
         report.notes += read.notes
         report.timings["cards"] = time.perf_counter() - t
         t = time.perf_counter()

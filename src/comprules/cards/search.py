@@ -98,4 +98,6 @@ def about(data: Path, query: str, edition: str | None) -> Asked:
         names = name_forms(card)
         texts += [mask(face.oracle_text, names).replace("~", " ") for face in card.faces]
     context = " ".join(re.sub(r"[^\w\s'/+-]+", " ", " ".join(texts)).split())
-    return Asked(rows, prior, [(f.start, f.end) for f in found], context)
+    printed = store.in_rules(index.db)  # a name the rules print is searched for too ("Wall of Omens")
+    drop = [(f.start, f.end) for f in found if f.card not in printed]
+    return Asked(rows, prior, drop, context)

@@ -28,7 +28,7 @@ from ..errors import UsageError
 from .model import Call, Card, CardRule, Face
 
 #: The version of the tables; bumped when one changes.
-FORMAT = 1
+FORMAT = 2
 #: Where the build's data stage writes the tables until the knowledge-base database holds them.
 DB_NAME = "cards.sqlite"
 
@@ -40,7 +40,8 @@ CREATE TABLE IF NOT EXISTS cards (
     folded    TEXT NOT NULL,
     layout    TEXT NOT NULL,
     faces     TEXT NOT NULL,          -- JSON: [{name, mana_cost, type_line, oracle_text, power, toughness, loyalty}]
-    rule_word INTEGER NOT NULL        -- 1: the name is also a word of the rules ("Clone"); 2: one the rules capitalise ("Flash", "Mountain")
+    rule_word INTEGER NOT NULL,       -- 1: the name is also a word of the rules ("Clone"); 2: one the rules capitalise ("Flash", "Mountain")
+    in_rules  INTEGER NOT NULL DEFAULT 0  -- 1: the latest English edition prints the name (an example: "Wall of Omens")
 );
 CREATE TABLE IF NOT EXISTS card_names (
     folded TEXT NOT NULL,             -- a name folded (lower case, plain apostrophes): full name or a face's
@@ -118,7 +119,9 @@ def write_cards(db: sqlite3.Connection, rows: Iterable[tuple[Card, list[Call], i
         for folded in name_keys(card):
             name_rows.append((folded, n))
         call_rows += [(n, c.face, c.where, c.start, c.end, c.concept) for c in calls]
-    db.executemany("INSERT INTO cards VALUES (?, ?, ?, ?, ?, ?)", card_rows)
+    db.executemany(
+        "INSERT INTO cards (id, name, folded, layout, faces, rule_word) VALUES (?, ?, ?, ?, ?, ?)", card_rows
+    )
     db.executemany("INSERT OR IGNORE INTO card_names VALUES (?, ?)", name_rows)
     db.executemany("INSERT INTO card_calls VALUES (?, ?, ?, ?, ?, ?)", call_rows)
     return n - first + 1
@@ -200,6 +203,16 @@ def by_folded(db: sqlite3.Connection, folded: str) -> list[int]:
 def all_names(db: sqlite3.Connection) -> list[tuple[str, int]]:
     """Every (folded name, card id)."""
     return list(db.execute("SELECT folded, card FROM card_names"))
+
+
+def mark_in_rules(db: sqlite3.Connection, names: Iterable[str]) -> None:
+    """Mark the cards whose names the rules print."""
+    db.executemany("UPDATE cards SET in_rules = 1 WHERE name = ?", [(n,) for n in names])
+
+
+def in_rules(db: sqlite3.Connection) -> set[int]:
+    """The ids of the cards whose names the rules print."""
+    return {r[0] for r in db.execute("SELECT id FROM cards WHERE in_rules = 1")}
 
 
 def rule_words(db: sqlite3.Connection) -> dict[int, int]:

@@ -2,7 +2,8 @@
 names for the site's search page and go-to box.
 
 ``GET /api/v1/cards/{name}?edition=E`` answers the shape of ``comprules card NAME --json``
-(docs/json.md); ``GET /api/v1/cards?q=TEXT&limit=N`` the cards whose names are nearest to
+(docs/json.md); ``GET /api/v1/cards?q=TEXT&limit=N`` (``edition`` and ``lang`` are checked, as on every
+route, and change nothing: names are the same in every edition) the cards nearest to
 TEXT: ``{"query", "cards": [{"name", "type_line", "match", "score"}]}``. A knowledge base
 built without ``--cards`` answers 404 with the one line that says how to build it.
 """
@@ -51,7 +52,13 @@ def register(app: FastAPI, holder, edition_query, lang_query) -> None:
     def cards(
         q: str = Query(..., min_length=1, max_length=200, description="a card name, or part of one"),
         limit: int = Query(10, ge=1, le=50),
+        edition: str | None = edition_query,
+        lang: str | None = lang_query,
     ):
         snap = holder.get()
+        if edition is not None:  # names are the same in every edition: the edition is only checked
+            snap.kb.resolve_name(edition, lang=lang)
+        elif lang is not None:
+            snap.kb.check_language(lang)
         found = index(snap)
         return JSON({"query": q, "cards": found.nearest(q, limit)})
