@@ -58,7 +58,7 @@ class Analyser:
         self.order = {id(d): k for k, d in enumerate(detectors)}
         for d in detectors:
             anchors = d.anchors
-            if d.kind == "wording" and d.needles and all(len(n) >= 3 and n.isalpha() for n in d.needles):
+            if d.kind == "wording" and d.needles and all(len(n) >= 3 and n.isalpha() for n in d.needles) and _leads(d):
                 for n in set(d.needles):
                     self.by_prefix.setdefault(n[:3], []).append(d)
                 continue
@@ -109,6 +109,14 @@ class Analyser:
                 found.sort(key=lambda f: self.order[id(f[2])])
                 out += [Call(i, where, s, e, d.concept) for s, e, d in _prune(found)]
         return sorted(set(out), key=lambda c: (c.face, c.where != "type", c.start, c.end, c.concept))
+
+
+def _leads(d: Detector) -> bool:
+    """Whether each needle of ``d`` is where its pattern starts (then it is tried at the
+    words starting with it, not over the whole text)."""
+    return all(
+        re.match(r"(?:\\b)?" + re.escape(n), p) for n, p in zip(d.needles or (), d.pattern.pattern.split("|(?:"))
+    )
 
 
 def _prune(found: list[tuple[int, int, Detector]]) -> list[tuple[int, int, Detector]]:

@@ -97,8 +97,8 @@ def _rules_words(edition: Edition | None, labels: Iterable[str]) -> set[str]:
     return out
 
 
-def _printed_names(edition: Edition, db: sqlite3.Connection) -> list[str]:
-    """The card names ``edition`` prints (in its rules, examples or glossary: the CR's
+def _printed_names(edition: Edition, db: sqlite3.Connection) -> list[int]:
+    """The ids of the cards whose names ``edition`` prints (in its rules, examples or glossary: the CR's
     examples name cards, "Wall of Omens"), found among its runs of capitalised words."""
     texts = [r.text or "" for r in edition.rules] + [x for r in edition.rules for x in r.examples]
     texts += [g.text for g in edition.glossary]
@@ -113,7 +113,7 @@ def _printed_names(edition: Edition, db: sqlite3.Connection) -> list[str]:
             for i in range(len(words)):
                 for j in range(i + 1, min(len(words), i + 7) + 1):
                     runs.add(" ".join(words[i:j]).strip(","))
-    return [name for (name,) in db.execute("SELECT name FROM cards") if name.replace("’", "'") in runs]
+    return [i for i, name in db.execute("SELECT id, name FROM cards") if name.replace("’", "'") in runs]
 
 
 def concepts_of(

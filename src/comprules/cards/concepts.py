@@ -312,14 +312,21 @@ def inflections(word: str) -> list[str]:
 
 
 def _needle(pattern: str) -> str | None:
-    """A literal a text must hold for ``pattern`` to match: its leading word (``instead`` of
-    ``\\binstead\\b``), ``~`` for one about the card's own name; ``None`` when it starts
-    otherwise."""
+    """A literal a text (lower case) must hold for ``pattern`` to match: the longest run of
+    plain letters it requires (``cycling`` of ``\\b[a-z]*cycling\\b``), or, when the pattern
+    has alternatives, its leading word (``instead`` of ``\\binstead\\b``; ``get`` of
+    ``\\bgets?``); ``~`` for one about the card's own name; ``None`` when there is none."""
     m = re.match(r"(?:\\b)?([~a-z][a-z]*)(\??)", pattern)
-    if not m:
-        return None
-    word = m.group(1)[:-1] if m.group(2) else m.group(1)  # "gets?": "get"
-    return word[:6] or None
+    lead = None
+    if m:
+        word = m.group(1)[:-1] if m.group(2) else m.group(1)  # "gets?": "get"
+        lead = word[:6] or None
+    if "|" in pattern or "(?" in pattern.replace("(?:", "") or lead == "~":
+        return lead
+    plain = re.sub(r"\\[a-zA-Z]|\[[^\]]*\]|\{[^}]*\}", " ", pattern)  # escapes, classes, counts
+    runs = [r for r in re.split(r"[^a-z]+", re.sub(r"[a-z][?*]", " ", plain)) if len(r) >= 3]
+    best = max(runs, key=len, default=None)
+    return best if best and (lead is None or len(best) > len(lead)) else lead
 
 
 def label_pattern(label: str, *, inflect: bool, plural: bool = True) -> str:
@@ -401,7 +408,7 @@ def detectors(labels: Mapping[str, str], table: Table | None = None, *, rich: It
         else:
             places = ("text", "type") if kind == "subtype" else ("text",)
         joined = "|".join(f"(?:{p})" for p in pats).replace("~", "~+")
-        found = [_needle(p) for p in pats]
+        found = [_needle(p) if kind == "wording" or p != own else _needle(p[len(LEFT) :]) for p in pats]
         needles = tuple(n for n in found if n) if all(found) else None
         at = re.compile(own[len(LEFT) :], re.I) if anchors is not None else None
         out.append(Detector(concept, kind, re.compile(joined, re.I), places, anchors, needles, at))

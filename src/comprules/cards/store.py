@@ -205,9 +205,9 @@ def all_names(db: sqlite3.Connection) -> list[tuple[str, int]]:
     return list(db.execute("SELECT folded, card FROM card_names"))
 
 
-def mark_in_rules(db: sqlite3.Connection, names: Iterable[str]) -> None:
-    """Mark the cards whose names the rules print."""
-    db.executemany("UPDATE cards SET in_rules = 1 WHERE name = ?", [(n,) for n in names])
+def mark_in_rules(db: sqlite3.Connection, ids: Iterable[int]) -> None:
+    """Mark the cards (ids) whose names the rules print."""
+    db.executemany("UPDATE cards SET in_rules = 1 WHERE id = ?", [(i,) for i in ids])
 
 
 def in_rules(db: sqlite3.Connection) -> set[int]:
