@@ -51,28 +51,33 @@ class Analyser:
     """Finds the calls of cards with a fixed list of detectors (built once per build)."""
 
     def __init__(self, detectors: Sequence[Detector]):
-        self.always: list[Detector] = []
-        self.by_word: dict[str, list[Detector]] = {}
-        #: wordings whose patterns all start with a word: tried where a word starts with it
-        self.by_prefix: dict[str, list[Detector]] = {}
-        self.order = {id(d): k for k, d in enumerate(detectors)}
+        #: per place ("text", "type"): detectors tried over the whole text (with the
+        #: substrings one of which it must hold), by the word they start with, and (wordings)
+        #: by the first three letters of the word they start with
+        self.always: dict[str, list[tuple[tuple[str, ...] | None, Detector]]] = {"text": [], "type": []}
+        self.by_word: dict[str, dict[str, list[Detector]]] = {"text": {}, "type": {}}
+        self.by_prefix: dict[str, dict[str, list[tuple[tuple[str, ...], Detector]]]] = {"text": {}, "type": {}}
         for d in detectors:
-            anchors = d.anchors
-            if d.kind == "wording" and d.needles and all(len(n) >= 3 and n.isalpha() for n in d.needles) and _leads(d):
-                for n in set(d.needles):
-                    self.by_prefix.setdefault(n[:3], []).append(d)
-                continue
-            if anchors is None:
-                self.always.append(d)
-            else:
-                for a in anchors:
-                    self.by_word.setdefault(a, []).append(d)
+            for place in d.places:
+                if (
+                    d.kind == "wording"
+                    and d.needles
+                    and all(len(n) >= 3 and n.isalpha() for n in d.needles)
+                    and _leads(d)
+                ):
+                    for n in set(d.needles):
+                        self.by_prefix[place].setdefault(n[:3], []).append((d.needles, d))
+                elif d.anchors is None or d.at is None:
+                    self.always[place].append((d.needles, d))
+                else:
+                    for a in d.anchors:
+                        self.by_word[place].setdefault(a, []).append(d)
 
     def calls(self, card: Card) -> list[Call]:
         """Every span of ``card`` (Oracle text and type line of each face) and its concept,
         in face, place and offset order."""
         names = name_forms(card)
-        out: list[Call] = []
+        out: set[tuple[int, str, int, int, str]] = set()
         for i, face in enumerate(card.faces):
             for where, raw in (("type", face.type_line), ("text", face.oracle_text)):
                 if not raw:
@@ -83,32 +88,29 @@ class Analyser:
                 for m in _WORD.finditer(low):
                     if m.start() == 0 or low[m.start() - 1] not in "/+-":
                         starts.setdefault(m.group(0), []).append(m.start())
-                found = []
-                for d in self.always:
-                    if where in d.places and (d.needles is None or any(n in low for n in d.needles)):
+                found: list[tuple[int, int, Detector]] = []
+                for needles, d in self.always[where]:
+                    if needles is None or any(n in low for n in needles):
                         found += [(m.start(), m.end(), d) for m in d.pattern.finditer(text) if m.end() > m.start()]
+                by_prefix, by_word = self.by_prefix[where], self.by_word[where]
                 for w, positions in starts.items():
-                    for d in self.by_prefix.get(w[:3], ()):
-                        if where not in d.places or not any(w.startswith(n) for n in d.needles or ()):
-                            continue
+                    for needles, d in by_prefix.get(w[:3], ()):
+                        if any(w.startswith(n) for n in needles):
+                            for pos in positions:
+                                hit = d.pattern.match(text, pos)
+                                if hit is not None and hit.end() > hit.start():
+                                    found.append((hit.start(), hit.end(), d))
+                    for d in by_word.get(w, ()):
+                        at = d.at
                         for pos in positions:
-                            hit = d.pattern.match(text, pos)
+                            hit = at.match(text, pos)  # type: ignore[union-attr]
                             if hit is not None and hit.end() > hit.start():
                                 found.append((hit.start(), hit.end(), d))
-                    for d in self.by_word.get(w, ()):
-                        if d.at is None or where not in d.places:
-                            continue
-                        for pos in positions:
-                            hit = d.at.match(text, pos)
-                            if hit is not None and hit.end() > hit.start():
-                                found.append((hit.start(), hit.end(), d))
-                # a subtype in rules text is capitalised ("Aura", "Mountain")
-                found = [
-                    f for f in found if not (f[2].kind == "subtype" and where == "text" and not raw[f[0]].isupper())
-                ]
-                found.sort(key=lambda f: self.order[id(f[2])])
-                out += [Call(i, where, s, e, d.concept) for s, e, d in _prune(found)]
-        return sorted(set(out), key=lambda c: (c.face, c.where != "type", c.start, c.end, c.concept))
+                if where == "text":  # a subtype in rules text is capitalised ("Aura", "Mountain")
+                    found = [f for f in found if f[2].kind != "subtype" or raw[f[0]].isupper()]
+                out.update((i, where, s, e, d.concept) for s, e, d in _prune(found))
+        ordered = sorted(out, key=lambda c: (c[0], c[1] != "type", c[2], c[3], c[4]))
+        return [Call(*c) for c in ordered]
 
 
 def _leads(d: Detector) -> bool:
