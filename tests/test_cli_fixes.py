@@ -237,17 +237,18 @@ def test_export_to_a_folder_that_takes_no_file_names_the_path_given(kb):
     assert result.output == "comprules: /proc/version: cannot write there (No such file or directory)\n"
 
 
-def test_a_bad_manifest_is_named_by_the_users_path_even_through_a_pinned_folder(tmp_path):
+def test_a_bad_database_is_named_by_the_users_path_even_through_a_pinned_folder(tmp_path):
     mine = tmp_path / "mine"
     (mine / "data").mkdir(parents=True)
-    (mine / "data" / "editions.json").write_text('{"x": 1}')
+    (mine / "data" / "comprules.sqlite").write_text("not a database, a user's notes\n" * 100)
     fd = os.open(mine / "data", os.O_RDONLY)
     try:  # as the server opens one generation of data/
         with pytest.raises(UsageError) as caught:
             KnowledgeBase(mine, data=Path(f"/proc/self/fd/{fd}"))
     finally:
         os.close(fd)
-    assert str(caught.value).startswith(f"{mine}/data/editions.json: not a knowledge base manifest")
+    assert str(caught.value).startswith(f"{mine}/data/comprules.sqlite: not a knowledge-base database")
+    assert "/proc/self/fd" not in str(caught.value)
 
 
 # ---------------------------------------------------------------------------

@@ -422,7 +422,8 @@ def test_long_text_snippet_is_a_window_around_the_match(toy_index):
 
 def test_hit_json_has_plain_snippet_and_highlight_offsets(toy_index):
     data = search(toy_index, "morph").as_json()
-    assert set(data) == {"query", "hits", "suggestion", "lang"}
+    assert set(data) == {"query", "cards", "hits", "suggestion", "lang"}
+    assert data["cards"] == []  # an index alone knows no card (issue 25: the knowledge base's cards.sqlite)
     assert set(data["hits"][0]) == {
         "edition",
         "number",

@@ -241,6 +241,7 @@ def test_build_from_hostile_names_writes_nothing_outside_the_kb(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out", "src"]
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["kb"]
     assert editions_files(kb / "data") == [
+        "comprules.sqlite",
         "editions.json",
         "en/document.json",
         "fr/my-notes.json",
@@ -362,6 +363,7 @@ def test_build_killed_between_swaps_leaves_complete_outputs(old_kb, sources, tmp
     proc.wait(timeout=60)
     # data/ and index/ are the new ones, whole; site/ is the old one, whole
     assert editions_files(kb / "data") == [
+        "comprules.sqlite",
         "editions.json",
         "en/2030-09-01.json",
         "graph/en/2030-09-01.json",
@@ -438,6 +440,7 @@ def test_building_twice_from_the_same_sources_gives_byte_identical_data_and_site
     for dot in (".fingerprint", ".stats.json"):  # the site's own records, left out by tree()
         assert (first / "site" / dot).read_bytes() == (second / "site" / dot).read_bytes()
     assert editions_files(first / "data") == [
+        "comprules.sqlite",
         "editions.json",
         "en/1999-04-23.json",
         "en/1999-11-01.json",

@@ -416,14 +416,30 @@ class Store:
         """The ``(old id, new id)`` pairs of :meth:`joined` whose rule (by the new rule's own
         key) was rewritten in place on the way: after the earlier edition, up to the later."""
         lo, hi = sorted((old, new))
-        rows = self.conn.execute(
-            "SELECT o.rule, n.rule FROM lineages n JOIN lineages o ON o.edition = ? AND o.key = n.key"
-            " AND o.chain = n.chain WHERE n.edition = ? AND EXISTS (SELECT 1 FROM lineages m WHERE"
-            " m.edition = n.edition AND m.rule = n.rule AND m.own = 1 AND m.key IN (SELECT w.key FROM lineages w"
-            " WHERE w.chain = n.chain AND w.own = 1 AND w.words = 'rewritten' AND w.edition > ? AND w.edition <= ?))",
-            (old, new, lo, hi),
-        )
-        return {(a, b) for a, b in rows}
+        found = self.chain_of(new)
+        if found is None:
+            return set()
+        chain, names = found
+        between = [e for e in names if lo < e <= hi]
+        if not between:
+            return set()
+        # the keys rewritten on the way (one indexed scan of each edition between), then
+        # the new edition's rules whose own key is one of them
+        rewritten: set[str] = set()
+        for name in between:
+            rewritten.update(
+                k
+                for (k,) in self.conn.execute(
+                    "SELECT key FROM lineages WHERE edition = ? AND own = 1 AND words = 'rewritten'", (name,)
+                )
+            )
+        if not rewritten:
+            return set()
+        rules = {
+            r for r, k in self.conn.execute("SELECT rule, key FROM lineages WHERE edition = ? AND own = 1", (new,))
+            if k in rewritten
+        }
+        return {(a, b) for a, b in self.joined(old, new) if b in rules}
 
     def text(self, edition: str, rule_id: str) -> str | None:
         """The text of one rule, or ``None``."""
