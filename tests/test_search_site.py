@@ -25,10 +25,10 @@ import pytest
 from test_browser import ROOT, browser, page, served  # noqa: F401  (fixtures)
 
 from comprules.indexer import ALL_EDITIONS, search
-from comprules.kb import KnowledgeBase
-from comprules.kb import search as kb_search
 from comprules.indexer import text as T
 from comprules.indexer.evaluate import FORMS, load_cases, load_questions
+from comprules.kb import KnowledgeBase
+from comprules.kb import search as kb_search
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -217,7 +217,6 @@ def test_site_through_the_server_shows_the_cli_top_5_for_every_query_of_both_set
         pytest.skip("comprules serve has no /api/v1/search yet (issue 11): the served page uses the local data")
     context = browser.new_context()
     pg = context.new_page()
-    index = full_kb[0] / "index"
     differ = []
     knowledge = KnowledgeBase(full_kb[0])
     for query, options in every_query():

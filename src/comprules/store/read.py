@@ -436,7 +436,8 @@ class Store:
         if not rewritten:
             return set()
         rules = {
-            r for r, k in self.conn.execute("SELECT rule, key FROM lineages WHERE edition = ? AND own = 1", (new,))
+            r
+            for r, k in self.conn.execute("SELECT rule, key FROM lineages WHERE edition = ? AND own = 1", (new,))
             if k in rewritten
         }
         return {(a, b) for a, b in self.joined(old, new) if b in rules}
