@@ -37,13 +37,16 @@ OURS = {"/cr/glossary": 725, "keywordAbilities": 188, "keywordActions": 66}
 REFERENCE = Path(__file__).resolve().parent.parent.parent / "shared" / "reference"
 
 
-def start_server(kb: Path, *extra: str, timeout: float = 30.0) -> tuple[subprocess.Popen, str, list[str]]:
+def start_server(
+    kb: Path, *extra: str, timeout: float = 30.0, env_extra: dict | None = None
+) -> tuple[subprocess.Popen, str, list[str]]:
     """``comprules serve --kb KB --port 0`` in a subprocess: (process, base URL, lines it printed)."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "comprules.cli", "serve", "--kb", str(kb), "--port", "0", *extra],
         stderr=subprocess.PIPE,
         stdout=subprocess.DEVNULL,
         text=True,
+        env={**os.environ, **(env_extra or {})},
     )
     lines = []
     deadline = time.monotonic() + timeout
@@ -861,3 +864,134 @@ def test_typing_a_word_on_the_served_search_page_asks_once_not_per_key(browser, 
         assert not missing, missing
     finally:
         context.close()
+
+
+# ---------------------------------------------------------------------------
+# Issue 20, point 5: faults the trial found; point 4: the server never blocks
+
+
+def test_the_workers_end_when_the_supervisor_is_killed_and_the_port_is_free_again(kb):
+    proc, base, _ = start_server(kb, "--workers", "2")
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(base + "/ar/cr/100.1", timeout=5).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.2)
+        children = _children(proc.pid)
+        assert len(children) >= 2
+        proc.kill()  # SIGKILL: the supervisor runs no clean-up of its own
+        proc.wait(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and any(_state(pid) not in (None, "Z") for pid in children):
+        time.sleep(0.2)
+    assert [pid for pid in children if _state(pid) not in (None, "Z")] == []
+    with pytest.raises(httpx.ConnectError):
+        httpx.get(base + "/ar/cr/100.1", timeout=5)
+    port = int(base.rsplit(":", 1)[1])
+    again = subprocess.run(  # the same port is free: a restart works
+        [sys.executable, "-c", f"import socket; s = socket.socket(); s.bind(('127.0.0.1', {port})); print('ok')"],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert again.stdout == "ok\n", again.stderr
+
+
+@pytest.mark.parametrize(
+    "request_head",
+    [
+        b"FOO /ar/cr/702.19 HTTP/1.1\r\nHost: x\r\n\r\n",
+        b"GET /ar/cr/702.19 b HTTP/1.1\r\nHost: x\r\n\r\n",
+        b"GET /\xff.html HTTP/1.1\r\nHost: x\r\n\r\n",
+        b"GET /api/v1/search?q=" + b"a" * 70_000 + b" HTTP/1.1\r\nHost: x\r\n\r\n",
+    ],
+    ids=["method-FOO", "raw-space", "byte-0xFF", "url-70KB"],
+)
+def test_a_request_uvicorn_cannot_read_gets_the_json_error_shape(server, request_head):
+    status, headers, body = raw_response(str(server.base_url), request_head)
+    assert status == 400
+    assert headers["content-type"] == "application/json"
+    assert json.loads(body) == {"detail": "invalid HTTP request: the request line or headers could not be read"}
+
+
+def test_a_redirect_never_names_the_host_it_was_asked_for(server):
+    for path in ("/ar/cr/702.19/", "/api/v1/rules/702.19/", "/en"):
+        resp = server.get(path, headers={"Host": "evil.example"})
+        assert resp.status_code == 307, path
+        assert resp.headers["location"].startswith("/") and "evil" not in resp.headers["location"], path
+    assert server.get("/ar/diff/cr/?nav=true", headers={"Host": "evil.example"}).headers["location"] == (
+        "/ar/diff/cr?nav=true"
+    )
+
+
+def test_the_sites_dotfiles_are_not_served(server, kb):
+    assert (kb / "site" / ".fingerprint").is_file() and (kb / "site" / ".stats.json").is_file()
+    for path in ("/.fingerprint", "/.stats.json", "/en/.hidden", "/static/.x"):
+        assert server.get(path).status_code == 404, path
+
+
+def test_an_empty_parameter_is_one_not_given_on_every_route(server):
+    for path in ("/api/v1/rules/702.19", "/ar/cr/702.19", "/api/v1/search?q=trample", "/ar/cr/glossary/trample"):
+        sep = "&" if "?" in path else "?"
+        plain = server.get(path)
+        assert plain.status_code == 200, path
+        for blank in ("lang=", "edition=", "lang=&edition="):
+            resp = server.get(path + sep + blank)
+            assert (resp.status_code, resp.content) == (200, plain.content), (path, blank)
+
+
+def test_api_answers_carry_an_etag_a_304_and_gzip_when_asked(server):
+    for path in ("/ar/cr", "/api/v1/rules/702.19", "/api/v1/search?q=trample"):
+        plain = server.get(path, headers={"Accept-Encoding": "identity"})
+        etag = plain.headers["etag"]
+        assert plain.headers["cache-control"] == "no-cache" and "content-encoding" not in plain.headers
+        again = server.get(path, headers={"Accept-Encoding": "identity", "If-None-Match": etag})
+        assert (again.status_code, again.content, again.headers["etag"]) == (304, b"", etag)
+        packed = server.get(path, headers={"Accept-Encoding": "gzip"})
+        assert packed.headers["content-encoding"] == "gzip" and packed.headers["etag"] == etag[:-1] + '-gz"'
+        assert packed.content == plain.content  # httpx unpacks it
+    whole = server.get("/ar/cr", headers={"Accept-Encoding": "gzip"})
+    assert int(whole.headers["content-length"]) < len(whole.content) / 3  # 1.2 MB of JSON, sent in a quarter
+
+
+def test_every_string_parameter_is_capped_and_an_error_repeats_at_most_200_characters(server):
+    long = "x" * 60_000
+    resp = server.get("/ar/cr/702.19", params={"edition": long})
+    assert resp.status_code == 414 and len(resp.content) < 200
+    for path, params in (
+        ("/ar/cr/702.19", {"edition": "y" * 300}),
+        ("/api/v1/rules/702.19", {"edition": "y" * 300}),
+        ("/ar/cr/" + "9" * 300, {}),
+        ("/ar/cr/glossary/" + "z" * 300, {}),
+        ("/api/v1/glossary/" + "z" * 300, {}),
+        ("/api/v1/history/" + "9" * 300, {}),
+    ):
+        resp = server.get(path, params=params)
+        assert resp.status_code == 422, path
+        detail = resp.json()["detail"]
+        assert "y" * 201 not in detail and "9" * 201 not in detail and "z" * 201 not in detail, path
+
+
+def test_an_answer_over_the_deadline_is_503_then_kept_for_the_retry(kb):
+    proc, base, _ = start_server(kb, env_extra={"COMPRULES_DEADLINE": "0.001"})
+    try:
+        with httpx.Client(base_url=base, timeout=60) as client:
+            first = client.get("/api/v1/diff", params={"old": "2009-05-01", "new": "2025-11-14"})
+            assert first.status_code == 503 and first.headers["retry-after"] == "5"
+            assert first.json()["detail"].startswith("the answer is taking over 0.001 s")
+            assert client.get("/index.html").status_code == 200  # the server goes on meanwhile
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline:
+                again = client.get("/api/v1/diff", params={"old": "2009-05-01", "new": "2025-11-14"})
+                if again.status_code == 200:
+                    break
+                time.sleep(0.5)
+            assert again.status_code == 200 and again.json()["old"] == "en/2009-05-01"
+    finally:
+        stop(proc)

@@ -26,6 +26,7 @@ from datetime import date
 
 from .errors import NotFound, UsageError
 from .model import Edition, Rule
+from .store.read import StoredRules
 
 __all__ = [
     "numbered",
@@ -94,7 +95,7 @@ def all_rules(edition: Edition) -> dict[str, dict]:
     return out
 
 
-def _get(edition: Edition, number: str) -> Rule:
+def _get(edition: Edition | StoredRules, number: str) -> Rule:
     r = edition.get(number)
     if r is None or r.kind not in ("rule", "subrule") or not _RULE_KEY.match(r.number):
         raise NotFound(f"no rule {number} in {edition.name}")
@@ -107,7 +108,7 @@ def _one_sentence_definition(text: str) -> bool:
     return len(sentences) == 1 and bool(re.search(r"\bis an?\b", text))
 
 
-def definition_number(edition: Edition, number: str) -> str:
+def definition_number(edition: Edition | StoredRules, number: str) -> str:
     """The rule ``find_definition=true`` answers for ``number``: ``701.N`` → ``701.Na``;
     ``702.N`` → the first subrule that is more than a number or a one-sentence "X is
     a …" (702.19 → 702.19a, 702.3 → 702.3b, 702.22 → 702.22c); any other number is
@@ -117,20 +118,21 @@ def definition_number(edition: Edition, number: str) -> str:
         return number + "a" if edition.get(number + "a") is not None else number
     if not _ABILITY.match(number):
         return number
-    rules = numbered(edition)
-    at = {r.number: i for i, r in enumerate(rules)}
-    i = at[number]
     inside = re.compile(re.escape(number) + r"[a-z]+$")
-    while True:
-        r = rules[i]
+    walk = [_get(edition, number)]
+    for r in edition.children.get(number, []):  # its subrules, in document order
+        if "~" in r.id:  # a repeated number: the first one stands (numbered)
+            continue
+        if r.kind != "subrule" or not inside.match(r.number):
+            break
+        walk.append(r)
+    for r in walk:
         if not (r.number[-1].isdigit() or _one_sentence_definition(r.text) or r.number in _WALK_THROUGH):
             return r.number
-        if i + 1 >= len(rules) or not inside.match(rules[i + 1].number):
-            return r.number
-        i += 1
+    return walk[-1].number
 
 
-def rule(edition: Edition, number: str, *, find_definition: bool = False) -> dict:
+def rule(edition: Edition | StoredRules, number: str, *, find_definition: bool = False) -> dict:
     """``GET /cr/{rule}``: ``{"ruleNumber", "ruleText"}``; :class:`NotFound` if absent."""
     if find_definition:
         number = definition_number(edition, number)
@@ -138,7 +140,7 @@ def rule(edition: Edition, number: str, *, find_definition: bool = False) -> dic
     return {"ruleNumber": r.number, "ruleText": _text(r)}
 
 
-def examples(edition: Edition, number: str) -> dict:
+def examples(edition: Edition | StoredRules, number: str) -> dict:
     """``GET /cr/example/{rule}``: ``{"ruleNumber", "examples": [...] or None}`` (every
     example, without the "Example:" word); :class:`NotFound` if absent."""
     r = _get(edition, number)
@@ -418,7 +420,7 @@ def trace(
     from .align.history import kb_history
 
     name = kb.resolve_name(edition, lang=lang)
-    ed = kb.load(name)
+    ed = StoredRules(kb.store, name)
     if find_definition:
         number = definition_number(ed, number)
     _get(ed, number)
@@ -443,8 +445,8 @@ def trace(
         if s.kind == "added":
             action = "created"
         else:
-            old_rule = kb.load(prev.name).get(s.previous) if prev and s.previous else None
-            old = {"ruleNumber": s.previous, "ruleText": old_rule.text if old_rule else None}
+            old_text = kb.store.text(prev.name, s.previous) if prev and s.previous else None
+            old = {"ruleNumber": s.previous, "ruleText": old_text}
             if s.kind == "edited":
                 action = "edited"
             elif s.kind == "renumbered" and not s.changes:

@@ -50,3 +50,13 @@ class Interrupted(KeyboardInterrupt):
         super().__init__(message)
         self.signum = signum
         self.message = message
+
+
+#: The most characters of a user's input an error message repeats.
+ECHO_LIMIT = 200
+
+
+def echo(text: str, limit: int = ECHO_LIMIT) -> str:
+    """``text`` as an error message repeats it: at most ``limit`` characters, cut with "…"
+    (a 10,000-character argument is not printed back whole)."""
+    return text if len(text) <= limit else text[:limit] + "…"

@@ -21,6 +21,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Sequence
 
+from ..children import pool_initializer
 from ..errors import SourceError
 from ..model import Edition, ParseWarning
 from .decode import decode_bytes
@@ -315,7 +316,7 @@ def load_items(
     result = LoadResult(errors=list(errors or ()))
     parse = partial(_parse_one, limits=limits or DEFAULT_LIMITS)
     if jobs > 1 and len(items) > 1:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
+        with ProcessPoolExecutor(max_workers=jobs, initializer=pool_initializer) as pool:
             parsed = list(pool.map(parse, items, chunksize=1))
     else:
         parsed = [parse(item) for item in items]

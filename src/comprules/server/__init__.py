@@ -17,6 +17,7 @@ validation, error shapes and caching only. ASGI (Starlette and FastAPI) under uv
 
 from __future__ import annotations
 
+import contextlib
 import ipaddress
 import os
 import signal
@@ -46,6 +47,7 @@ def create_app(kb_dir: Path, *, holder=None):
     from starlette.routing import Mount, Route
 
     from . import api, ar, static
+    from .guard import Guard, limit_threads
     from .state import Holder
 
     holder = holder or Holder(Path(kb_dir))
@@ -64,50 +66,32 @@ def create_app(kb_dir: Path, *, holder=None):
     async def api_root(request: Request):
         return RedirectResponse("/api/v1/docs", status_code=307)
 
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        limit_threads()
+        yield
+
     app = Starlette(
+        lifespan=lifespan,
         routes=[
             Route("/ar", ar_root),
             Route("/api/v1", api_root),
-            Mount("/ar", app=Contained(ar.create(holder))),
-            Mount("/api/v1", app=Contained(api.create(holder))),
-        ]
+            Mount("/ar", app=Guard(ar.create(holder))),
+            Mount("/api/v1", app=Guard(api.create(holder))),
+        ],
     )
     app.router.default = site  # every other path, whatever its method or characters
     app.state.holder = holder
     return app
 
 
-class Contained:
-    """An ASGI application whose errors end with the error answer it already sent.
-
-    Starlette answers an unexpected exception with the application's handler (our 500
-    or 503 JSON) and then raises it again for the server to log; uvicorn then closes
-    the connection, and a client's next request on that keep-alive connection is
-    reset. The handler has logged it; once an answer has been sent, the exception
-    stops here.
-    """
-
-    def __init__(self, app):
-        self.app = app
-
-    async def __call__(self, scope, receive, send):
-        started = False
-
-        async def tracked(message):
-            nonlocal started
-            if message["type"] == "http.response.start":
-                started = True
-            await send(message)
-
-        try:
-            await self.app(scope, receive, tracked)
-        except Exception:
-            if not started:
-                raise
-
-
 def app_from_env():
-    """:func:`create_app` of ``$COMPRULES_SERVE_KB`` (each worker process of ``--workers N``)."""
+    """:func:`create_app` of ``$COMPRULES_SERVE_KB`` (each worker process of ``--workers N``),
+    in a worker that ends with the supervisor that started it (killed with SIGKILL, the
+    supervisor cannot stop it: :func:`comprules.children.die_with_parent`)."""
+    from ..children import die_with_parent
+
+    die_with_parent()
     return create_app(Path(os.environ[_ENV]))
 
 
@@ -222,11 +206,15 @@ def _stop_resource_tracker() -> None:
 
 
 def _http_impl() -> str:
+    """uvicorn's ``http`` setting: its protocol with the server's 400 answer
+    (:mod:`.protocol`), over httptools where it is installed."""
+    from . import protocol
+
     try:
         import httptools  # noqa: F401
     except ImportError:
-        return "h11"
-    return "httptools"
+        return protocol.H11
+    return protocol.HTTPTOOLS
 
 
 def _loop_impl() -> str:

@@ -14,7 +14,7 @@ import logging
 import os
 from importlib import resources
 
-from fastapi import FastAPI, Query, Request
+from fastapi import FastAPI, Path, Query, Request
 from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.cors import CORSMiddleware
@@ -112,7 +112,7 @@ def create(holder) -> FastAPI:
     @app.get(
         "/rules/{number}", summary="One rule with subrules, examples, references, cited by (comprules show --json)"
     )
-    def rule(number: str, edition: str | None = EditionQ, lang: str | None = LangQ):
+    def rule(number: str = Path(..., max_length=40), edition: str | None = EditionQ, lang: str | None = LangQ):
         snap = holder.get()
         kb = snap.kb
         name = kb.resolve_name(edition, lang=lang)
@@ -121,7 +121,7 @@ def create(holder) -> FastAPI:
         )
 
     @app.get("/search", summary="Ranked search (comprules search --json)")
-    async def search(
+    def search(
         q: str = Query(..., min_length=1, max_length=500, description="the query"),
         edition: str | None = EditionQ,
         all_editions: bool = False,
@@ -187,7 +187,7 @@ def create(holder) -> FastAPI:
         )
 
     @app.get("/history/{number}", summary="One rule's lineage across every edition (comprules history --json)")
-    def history(number: str, edition: str | None = EditionQ, lang: str | None = LangQ):
+    def history(number: str = Path(..., max_length=40), edition: str | None = EditionQ, lang: str | None = LangQ):
         from ..align.history import kb_history
 
         snap = holder.get()
@@ -210,7 +210,7 @@ def create(holder) -> FastAPI:
         )
 
     @app.get("/glossary/{term}", summary="One glossary entry, by headword, alias or slug")
-    def glossary_entry(term: str, edition: str | None = EditionQ, lang: str | None = LangQ):
+    def glossary_entry(term: str = Path(..., max_length=200), edition: str | None = EditionQ, lang: str | None = LangQ):
         snap = holder.get()
         name = snap.kb.resolve_name(edition, lang=lang)
         return JSON(kb_module.glossary_entry((snap.kb, name), term))

@@ -25,7 +25,8 @@ from starlette.middleware.cors import CORSMiddleware
 from starlette.responses import PlainTextResponse, Response
 
 from .. import academy
-from ..errors import NotFound, UsageError
+from ..errors import NotFound, UsageError, echo
+from ..store.read import StoredRules
 from .responses import JSON, encoded, error, raw_json
 
 log = logging.getLogger("comprules.server")
@@ -38,8 +39,12 @@ ROOT_MESSAGE = (
 ROOT_NOTE = "served by comprules; this server's routes: /ar/openapi.json and /api/v1/docs"
 
 EditionQ = Query(
-    None, description="edition (any name `comprules editions` lists: date, set name or code); default the latest"
+    None,
+    description="edition (any name `comprules editions` lists: date, set name or code); default the latest",
+    max_length=200,
 )
+#: A rule number as a path segment (``702.19b``; ``R702019b`` and the like are longer).
+RuleP = PathParam(..., max_length=40)
 LangQ = Query(None, description="language of the edition (en, fr, zh…); default en", max_length=16)
 
 
@@ -63,7 +68,11 @@ def create(holder) -> FastAPI:
     async def _validation(request: Request, exc: RequestValidationError):
         # Academy Ruins answers str(exc), which is the list of pydantic errors
         keys = ("type", "loc", "msg", "input", "ctx")
-        return error(422, str([{k: e[k] for k in keys if k in e} for e in exc.errors()]))
+        shown = [
+            {k: echo(e[k]) if k == "input" and isinstance(e[k], str) else e[k] for k in keys if k in e}
+            for e in exc.errors()
+        ]
+        return error(422, str(shown))
 
     @app.exception_handler(_Unprocessable)
     async def _unprocessable(request: Request, exc: _Unprocessable):
@@ -96,6 +105,15 @@ def create(holder) -> FastAPI:
     def edition_of(snap, edition: str | None, lang: str | None):
         try:
             return snap.kb.load(edition, lang=lang or ("en" if edition is None else None))
+        except UsageError as exc:
+            raise _Unprocessable(said(exc)) from None
+
+    def rules_of(snap, edition: str | None, lang: str | None) -> StoredRules:
+        """The edition read rule by rule from the database (a route about one rule)."""
+        try:
+            return StoredRules(
+                snap.kb.store, snap.kb.resolve_name(edition, lang=lang or ("en" if edition is None else None))
+            )
         except UsageError as exc:
             raise _Unprocessable(said(exc)) from None
 
@@ -136,13 +154,13 @@ def create(holder) -> FastAPI:
         return raw_json(snap.remember(("ar/glossary", ed.name), lambda: encoded(academy.glossary(ed)), keep=8))
 
     @app.get("/cr/unofficial-glossary", summary="Unofficial glossary (not kept by comprules: empty)")
-    async def unofficial_glossary(edition: str | None = EditionQ, lang: str | None = LangQ):
+    def unofficial_glossary(edition: str | None = EditionQ, lang: str | None = LangQ):
         edition_of(holder.get(), edition, lang)
         return JSON({})
 
     @app.get("/cr/glossary/{term}", summary="One glossary entry (exact, or fuzzy)")
-    async def glossary_entry(
-        term: str,
+    def glossary_entry(
+        term: str = PathParam(..., max_length=200),
         fuzzy: bool = False,
         unofficial: bool = True,
         edition: str | None = EditionQ,
@@ -161,15 +179,17 @@ def create(holder) -> FastAPI:
         return raw_json(snap.remember(("ar/toc", ed.name), lambda: encoded(academy.toc(ed)), keep=8))
 
     @app.get("/cr/example/{rule_id}", summary="The examples of one rule (all of them)")
-    async def example(rule_id: str, edition: str | None = EditionQ, lang: str | None = LangQ):
-        ed = edition_of(holder.get(), edition, lang)
+    def example(rule_id: str = RuleP, edition: str | None = EditionQ, lang: str | None = LangQ):
+        ed = rules_of(holder.get(), edition, lang)
         try:
             return JSON(academy.examples(ed, rule_id))
         except NotFound:
             return rule_missing(rule_id)
 
     @app.get("/cr/trace/{rule_id}", summary="How one rule came to read as it does, newest change first")
-    def trace(rule_id: str, find_definition: bool = False, edition: str | None = EditionQ, lang: str | None = LangQ):
+    def trace(
+        rule_id: str = RuleP, find_definition: bool = False, edition: str | None = EditionQ, lang: str | None = LangQ
+    ):
         snap = holder.get()
         ed = edition_of(snap, edition, lang)
         try:
@@ -183,10 +203,10 @@ def create(holder) -> FastAPI:
             return JSON({"detail": {"detail": "Rule not found.", "ruleNumber": rule_id}}, status_code=404)
 
     @app.get("/cr/{rule_id}", summary="One rule (find_definition: the keyword's defining subrule)")
-    async def one_rule(
-        rule_id: str, find_definition: bool = False, edition: str | None = EditionQ, lang: str | None = LangQ
+    def one_rule(
+        rule_id: str = RuleP, find_definition: bool = False, edition: str | None = EditionQ, lang: str | None = LangQ
     ):
-        ed = edition_of(holder.get(), edition, lang)
+        ed = rules_of(holder.get(), edition, lang)
         try:
             return JSON(academy.rule(ed, rule_id, find_definition=find_definition))
         except NotFound:

@@ -10,7 +10,7 @@ built without ``--cards`` answers 404 with the one line that says how to build i
 
 from __future__ import annotations
 
-from fastapi import FastAPI, Query
+from fastapi import FastAPI, Path, Query
 
 from ..errors import NotFound, UsageError
 from .responses import JSON, encoded, raw_json
@@ -28,7 +28,7 @@ def register(app: FastAPI, holder, edition_query, lang_query) -> None:
             raise NotFound(str(exc).replace(f" in {holder.root}", "")) from None
 
     @app.get("/cards/{name}", summary="A card, the spans of its text that call on rules, and those rules")
-    def card(name: str, edition: str | None = edition_query, lang: str | None = lang_query):
+    def card(name: str = Path(..., max_length=200), edition: str | None = edition_query, lang: str | None = lang_query):
         from ..cards import store
         from ..cards.view import card_json
 

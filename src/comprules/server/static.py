@@ -15,7 +15,8 @@
   once.
 * Paths (decoded, as the request's scope has them) are checked before the file system
   sees them: NUL bytes, backslashes, control characters and ``..`` are refused (400),
-  overlong paths too (414), and the resolved file must lie inside the site.
+  overlong paths too (414), and the resolved file must lie inside the site; a name
+  starting with a dot (``.fingerprint``, ``.stats.json``: the build's own records) is 404.
 """
 
 from __future__ import annotations
@@ -200,8 +201,8 @@ def serve_file(request: Request, site: Path | None, url_path: str) -> Response:
     rel = safe_relative(url_path)
     if rel is None:
         return html_error(400, "Bad path.")
-    if site is None:
-        return html_error(404, "", url_path)
+    if site is None or any(part.startswith(".") for part in rel.split("/")):
+        return html_error(404, "", url_path)  # no dotfile: the build's own records (.fingerprint…)
     target = site / rel if rel else site
     try:
         st = os.stat(target)

@@ -26,6 +26,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from ..children import pool_initializer
 from ..errors import UsageError
 from . import urls as U
 
@@ -254,7 +255,7 @@ def write_downloads(out: Path, index: Path | None, names: Iterable[str], jobs: i
         else:
             import multiprocessing
 
-            with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            with multiprocessing.get_context("fork").Pool(jobs, initializer=pool_initializer) as pool:
                 done = list(pool.imap_unordered(_write_one, names))
     finally:
         _JOB = None

@@ -16,6 +16,7 @@ from typing import Any
 
 from ..align.history import alignment_path as alignment_file
 from ..align.lineage import SHOWN, Lineage, Step, chains, pairs
+from ..children import pool_initializer
 from ..model import Edition
 
 __all__ = ["SHOWN", "Lineage", "Step", "chains", "pairs", "alignment_file", "load_alignments", "compute_alignments"]
@@ -82,7 +83,7 @@ def compute_alignments(todo: Sequence[tuple[Edition, Edition]], *, jobs: int = 1
 
     _PAIRS = list(todo)
     try:
-        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+        with multiprocessing.get_context("fork").Pool(jobs, initializer=pool_initializer) as pool:
             return dict(pool.imap_unordered(_align_one, range(len(_PAIRS))))
     finally:
         _PAIRS = []

@@ -29,6 +29,7 @@ import jinja2
 from markupsafe import Markup
 
 from .. import languages
+from ..children import pool_initializer
 from ..model import Edition, Rule, parent_number, sort_key
 from . import urls as U
 from .documents import DocumentView, document_view, eras
@@ -356,7 +357,9 @@ class SiteRenderer:
         # writes to every object it visits, which copies the parent's pages into each worker.
         gc.freeze()
         try:
-            with multiprocessing.get_context("fork").Pool(self.jobs, maxtasksperchild=WORKER_TASKS) as pool:
+            with multiprocessing.get_context("fork").Pool(
+                self.jobs, maxtasksperchild=WORKER_TASKS, initializer=pool_initializer
+            ) as pool:
                 for result in pool.imap_unordered(_work, tasks):
                     self._merge(*result)
         finally:

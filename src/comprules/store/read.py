@@ -64,6 +64,30 @@ class StoredPair:
         self.backward = _ChangeRows(store, ident, "new")
 
 
+class StoredRules:
+    """One edition of the database read rule by rule, for answers that need a few rules
+    (``/ar/cr/{rule}``, its examples, ``find_definition``) without rebuilding the whole
+    edition: ``get(id)`` and ``children.get(parent, default)`` as
+    :class:`~comprules.model.Edition` has them, each one indexed query."""
+
+    def __init__(self, store: "Store", name: str):
+        self.store, self.name = store, name
+        self.children = _Children(store, name)
+
+    def get(self, rule_id: str) -> Rule | None:
+        """The rule with this id (``702.37a``, ``702.175~2``), or ``None``."""
+        return self.store.rule(self.name, rule_id)
+
+
+class _Children:
+    def __init__(self, store: "Store", name: str):
+        self.store, self.name = store, name
+
+    def get(self, parent: str, default: Any = None) -> Any:
+        found = self.store.children(self.name, parent)
+        return found if found else default
+
+
 class StoreError(Exception):
     """The database is missing, damaged or of another format (one line: which file, what)."""
 
