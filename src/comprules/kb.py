@@ -160,6 +160,8 @@ class KnowledgeBase:
             )
             for r in sorted(self.store.rows, key=lambda r: r["name"])
         ]
+        self._by_name = {e.name: e for e in self.editions}
+        self._languages = sorted({e.lang for e in self.editions})
         #: Whether an edition may be named by a source file path (not for a server).
         self.files = True
 
@@ -169,14 +171,14 @@ class KnowledgeBase:
 
     def info(self, name: str) -> EditionInfo:
         """The manifest line of edition ``name`` (a full name); :class:`UsageError` if unknown."""
-        for e in self.editions:
-            if e.name == name:
-                return e
-        raise UsageError(f"no edition {name!r} in {self.root}")
+        found = self._by_name.get(name)
+        if found is None:
+            raise UsageError(f"no edition {name!r} in {self.root}")
+        return found
 
     def languages(self) -> list[str]:
         """The languages of the knowledge base, sorted."""
-        return sorted({e.lang for e in self.editions})
+        return list(self._languages)
 
     def check_language(self, lang: str | None) -> None:
         """Raise :class:`UsageError` when ``lang`` (``None``: any) is not a language of
@@ -215,8 +217,7 @@ class KnowledgeBase:
             if info is None:
                 raise UsageError("the knowledge base holds no edition")
             return info.name
-        names = {e.name for e in self.editions}
-        if spec in names:
+        if spec in self._by_name:
             if lang is not None and not spec.startswith(lang + "/"):
                 raise UsageError(f"edition {spec!r} is not in language {lang!r}")
             return spec
@@ -388,13 +389,14 @@ class KnowledgeBase:
         name = self.resolve_name(spec, lang=lang)
         store = self.store
         number = normalize_number(number)
-        rule = store.rule(name, number)
+        rule, children = store.family(name, number)
         if rule is None:
             raise NotFound(f"no rule {number} in {name}")
         lang_of = self.info(name).lang
         twin_name = self.twin_name(name) if lang_of != "en" else None
         twin = store.rule(twin_name, rule.id) if twin_name is not None else None
         cites = store.citations(name, rule.id).get(rule.id, [])
+        refs = list(dict.fromkeys(c["target"] for c in cites if c["status"] == "internal" and c["kind"] != "glossary"))
         titles: dict[str, str] = {}
         for c in cites:
             where, _, target = (c.get("resolved") or "").rpartition("/")
@@ -402,13 +404,14 @@ class KnowledgeBase:
                 title = store.title(c["resolved"])
                 if title:
                     titles[c["resolved"]] = title
+        cited_by, glossary = store.citing(name, rule.id)
         return RuleView(
             name,
             rule,
-            store.children(name, rule.id),
-            store.refs(name, rule.id),
-            store.cited_by(name, rule.id),
-            [term for _, term in store.cited_by_glossary(name, rule.id)],
+            children,
+            refs,
+            cited_by,
+            [term for _, term in glossary],
             lang=lang_of,
             twin=twin,
             twin_edition=twin_name if twin is not None else None,

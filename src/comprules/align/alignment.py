@@ -328,7 +328,8 @@ class _Prepared:
     references as ``\\x00number``) and ``parts`` (reference spans, for display)."""
 
     def __init__(self, edition: Edition):
-        self.edition = edition
+        # No reference to the edition itself is kept: the cache below holds this object
+        # only while the edition lives (a strong one would keep every edition ever aligned).
         self.units: list[Rule] = [r for r in edition.rules if r.kind in ALIGNED_KINDS]
         self.pos = {r.id: i for i, r in enumerate(self.units)}
         self.sections = {r.id: r for r in edition.rules if r.kind == "section"}

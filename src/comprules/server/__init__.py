@@ -49,8 +49,10 @@ def create_app(kb_dir: Path, *, holder=None):
     from . import api, ar, static
     from .guard import Guard, limit_threads
     from .state import Holder
+    from .work import Workers, processes
 
     holder = holder or Holder(Path(kb_dir))
+    holder.workers = Workers(processes())
 
     async def site(scope, receive, send):
         if scope["type"] != "http":  # a websocket: nothing here speaks it
@@ -69,7 +71,11 @@ def create_app(kb_dir: Path, *, holder=None):
     @contextlib.asynccontextmanager
     async def lifespan(app):
         limit_threads()
-        yield
+        holder.workers.warm(holder.get())
+        try:
+            yield
+        finally:
+            holder.workers.close()
 
     app = Starlette(
         lifespan=lifespan,
@@ -146,13 +152,19 @@ def run(
         timeout_keep_alive=5,
         h11_max_incomplete_event_size=16 * 1024,
     )
+    from .work import processes
+
+    os.environ.setdefault("COMPRULES_SERVE_PROCESSES", str(processes(workers)))  # cores shared among workers
     if workers > 1:
         os.environ[_ENV] = str(kb_dir)
         config = uvicorn.Config("comprules.server:app_from_env", factory=True, workers=workers, **options)
         _serve_workers(config, sock)
     else:
         config = uvicorn.Config(create_app(kb_dir), **options)
-        uvicorn.Server(config).run(sockets=[sock])
+        try:
+            uvicorn.Server(config).run(sockets=[sock])
+        finally:
+            _stop_resource_tracker()  # the worker pool's (comprules.server.work)
     sock.close()
 
 

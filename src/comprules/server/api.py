@@ -16,6 +16,7 @@ from importlib import resources
 
 from fastapi import FastAPI, Path, Query, Request
 from fastapi.exceptions import RequestValidationError
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.cors import CORSMiddleware
 from starlette.responses import HTMLResponse, RedirectResponse
@@ -112,13 +113,20 @@ def create(holder) -> FastAPI:
     @app.get(
         "/rules/{number}", summary="One rule with subrules, examples, references, cited by (comprules show --json)"
     )
-    def rule(number: str = Path(..., max_length=40), edition: str | None = EditionQ, lang: str | None = LangQ):
+    async def rule(number: str = Path(..., max_length=40), edition: str | None = EditionQ, lang: str | None = LangQ):
         snap = holder.get()
         kb = snap.kb
         name = kb.resolve_name(edition, lang=lang)
-        return raw_json(
-            snap.remember(("show", name, number), lambda: encoded(kb.show(name, number).to_json()), keep=256)
-        )
+
+        def answer() -> bytes:
+            return snap.remember(("show", name, number), lambda: encoded(kb.show(name, number).to_json()), keep=256)
+
+        # A rule or subrule is a few indexed queries (0.1 ms): answered here, on the event
+        # loop, where a thread's hand-over would cost ten times more. A section or a
+        # chapter (up to 200 subrules with their examples, a few ms) in a thread.
+        if "." in kb_module.normalize_number(number):
+            return raw_json(answer())
+        return raw_json(await run_in_threadpool(answer))
 
     @app.get("/search", summary="Ranked search (comprules search --json)")
     def search(
@@ -134,24 +142,8 @@ def create(holder) -> FastAPI:
         if lang != "any":
             snap.kb.check_language(lang)
         key = ("search", q, edition, all_editions, lang, section, kind, limit)
-        return raw_json(
-            snap.remember(
-                key,
-                lambda: encoded(
-                    kb_module.search(
-                        snap.kb,
-                        q,
-                        edition=edition,
-                        all_editions=all_editions,
-                        lang=lang,
-                        section=section,
-                        kind=kind,
-                        limit=limit,
-                    ).as_json()
-                ),
-                keep=searches_kept,
-            )
-        )
+        options = dict(edition=edition, all_editions=all_editions, lang=lang, section=section, kind=kind, limit=limit)
+        return raw_json(snap.remember(key, lambda: holder.workers.run(snap, "search", q, options), keep=searches_kept))
 
     @app.get("/diff", summary="Where every rule went between two editions (comprules diff --json)")
     def diff(
@@ -161,8 +153,6 @@ def create(holder) -> FastAPI:
         lang: str | None = LangQ,
         section: str | None = Query(None, max_length=8),
     ):
-        from ..align.history import diff as run_diff
-
         snap = holder.get()
         kb = snap.kb
         new_name = kb.resolve_name(new or edition, lang=lang)
@@ -181,23 +171,19 @@ def create(holder) -> FastAPI:
         return raw_json(
             snap.remember(
                 ("diff", old_name, new_name, section),
-                lambda: encoded(run_diff(kb, old_name, new_name, section=section).to_json()),
+                lambda: holder.workers.run(snap, "diff", old_name, new_name, section),
                 keep=16,
             )
         )
 
     @app.get("/history/{number}", summary="One rule's lineage across every edition (comprules history --json)")
     def history(number: str = Path(..., max_length=40), edition: str | None = EditionQ, lang: str | None = LangQ):
-        from ..align.history import kb_history
-
         snap = holder.get()
         name = snap.kb.resolve_name(edition, lang=lang)
         number = kb_module.normalize_number(number)
         return raw_json(
             snap.remember(
-                ("history", name, number),
-                lambda: encoded({"lineage": [s.to_json() for s in kb_history(snap.kb, number, name)]}),
-                keep=256,
+                ("history", name, number), lambda: holder.workers.run(snap, "history", number, name), keep=256
             )
         )
 
@@ -205,9 +191,7 @@ def create(holder) -> FastAPI:
     def glossary(edition: str | None = EditionQ, lang: str | None = LangQ):
         snap = holder.get()
         name = snap.kb.resolve_name(edition, lang=lang)
-        return raw_json(
-            snap.remember(("glossary", name), lambda: encoded(kb_module.kb_glossary(snap.kb, name)), keep=8)
-        )
+        return raw_json(snap.remember(("glossary", name), lambda: holder.workers.run(snap, "glossary", name), keep=8))
 
     @app.get("/glossary/{term}", summary="One glossary entry, by headword, alias or slug")
     def glossary_entry(term: str = Path(..., max_length=200), edition: str | None = EditionQ, lang: str | None = LangQ):
@@ -217,11 +201,9 @@ def create(holder) -> FastAPI:
 
     @app.get("/check", summary="Lint one edition (comprules check --edition E --json)")
     def check(edition: str | None = EditionQ, lang: str | None = LangQ):
-        from ..check import check_kb
-
         snap = holder.get()
         name = snap.kb.resolve_name(edition, lang=lang)
-        return raw_json(snap.remember(("check", name), lambda: encoded(check_kb(snap.kb, name).as_json())))
+        return raw_json(snap.remember(("check", name), lambda: holder.workers.run(snap, "check", name)))
 
     from .cards import register as register_cards  # the card routes (issue 25)
 

@@ -52,6 +52,9 @@ class Snapshot:
         self.key = _key(root)
         self.kb = _SnapshotKB(root, data, index)
         self.site = site if site is not None and (site / "index.html").is_file() else None
+        #: ``(root, data, index)`` as another process opens them: the folders this one
+        #: opened, through ``/proc/<pid>/fd/N`` (the worker processes, :mod:`.work`).
+        self.where = (str(root), str(data).replace("/proc/self/", f"/proc/{os.getpid()}/", 1), str(index))
         self.memo: OrderedDict = OrderedDict()
         self._memo_lock = threading.Lock()
         self.generation = _generation(self.key)
@@ -107,7 +110,11 @@ def _key(root: Path) -> tuple:
         except OSError:
             return None
 
-    return (ino(root / "data"), os.path.realpath(root / "index"), ino(root / "site"))
+    try:  # index/ is a symbolic link to its generation (.index.gen-N): its target names it
+        index = os.readlink(root / "index")
+    except OSError:
+        index = os.path.realpath(root / "index")
+    return (ino(root / "data"), index, ino(root / "site"))
 
 
 def building(root: Path) -> bool:

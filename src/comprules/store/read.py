@@ -93,6 +93,8 @@ class StoreError(Exception):
 
 
 _RULE_COLUMNS = "id, number, kind, text, line, title, parent, section, chapter"
+#: Bytes of the database each connection maps into memory (the whole file, up to 1 GB).
+MMAP_BYTES = 1 << 30
 
 
 class Store:
@@ -134,6 +136,9 @@ class Store:
             uri = f"file:{self.path}?mode=ro&immutable=1"
             conn = sqlite3.connect(uri, uri=True, check_same_thread=False)
             conn.row_factory = sqlite3.Row
+            # read through the operating system's page cache (one copy for every thread
+            # and process) rather than each connection's own cache
+            conn.execute(f"PRAGMA mmap_size = {MMAP_BYTES}")
             local.conn, local.pid = conn, os.getpid()
         return conn
 
@@ -239,6 +244,47 @@ class Store:
         ).fetchall()
         examples = self._examples(edition, [r[0] for r in rows])
         return [Rule(r[0], r[1], r[2], r[3], r[4], r[5], examples.get(r[0], ()), r[6], r[7], r[8]) for r in rows]
+
+    def family(self, edition: str, rule_id: str) -> tuple[Rule | None, list[Rule]]:
+        """A rule and its children (a section's rules, a rule's subrules), with their
+        examples, in two queries: ``(rule or None, children in order)``."""
+        rows = self.conn.execute(
+            f"SELECT {_RULE_COLUMNS}, parent = ? AS child FROM rules WHERE edition = ? AND (id = ? OR parent = ?)"
+            " ORDER BY seq",
+            (rule_id, edition, rule_id, rule_id),
+        ).fetchall()
+        examples = self._examples(edition, [r[0] for r in rows])
+        rule, children = None, []
+        for r in rows:
+            made = Rule(r[0], r[1], r[2], r[3], r[4], r[5], examples.get(r[0], ()), r[6], r[7], r[8])
+            if r[0] == rule_id:
+                rule = made
+            elif r[9]:
+                children.append(made)
+        return rule, children
+
+    def citing(self, edition: str, rule_id: str) -> tuple[list[str], list[tuple[str, str]]]:
+        """``(cited_by, cited_by_glossary)`` of one rule in one query: the rules of the
+        edition citing it (itself left out, rule order), and ``(slug, headword)`` of the
+        glossary entries citing it (glossary order)."""
+        rules, slugs = set(), []
+        for source, kind in self.conn.execute(
+            "SELECT DISTINCT source, kind FROM citations WHERE resolved = ? AND edition = ?",
+            (f"{edition}/{rule_id}", edition),
+        ):
+            if source.startswith("glossary/"):
+                if source[9:] not in slugs:
+                    slugs.append(source[9:])
+            elif kind != "glossary" and source != rule_id:
+                rules.add(source)
+        found = []
+        if slugs:
+            marks = ",".join("?" * len(slugs))
+            found = self.conn.execute(
+                f"SELECT slug, term FROM glossary_entries WHERE edition = ? AND slug IN ({marks}) ORDER BY seq",
+                (edition, *slugs),
+            ).fetchall()
+        return sorted(rules, key=sort_key), [(slug, term) for slug, term in found]
 
     def _examples(self, edition: str, ids: list[str]) -> dict[str, tuple[str, ...]]:
         """Rule id → its examples, for the rules ``ids`` of an edition."""
