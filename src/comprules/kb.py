@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
-from . import export, languages, references
+from . import export, languages
 from .errors import NotFound, UsageError
 from .model import Edition, Rule, sort_key
 
@@ -338,9 +338,9 @@ class KnowledgeBase:
         force is the latest one dated on or before the day); else ``None``."""
         head, sep, rest = (spec or "").strip().partition("/")
         day = _as_date(rest if sep else head)
-        info = next((e for e in self.editions if e.name == name), None)
-        if day is None or info is None or not info.effective:
-            return None
+        info = self._by_name.get(name)
+        if day is None or info is None or not info.effective or day.isoformat() == info.effective:
+            return None  # the edition of that very day (en/2026-08-07): no note, nothing read
         known = {e.effective for e in self.editions if e.lang == info.lang and e.kind == "edition" and e.effective}
         if info.lang == "en":
             known |= {p.date for p in published()}
@@ -527,6 +527,8 @@ def show_rule(
     rule = edition.get(number)
     if rule is None:
         raise NotFound(f"no rule {number} in {edition.name}")
+    from . import references  # a parsed edition only: the database holds its references
+
     resolution = references.resolve(edition)
     children = sorted(edition.children.get(rule.number, []), key=lambda r: sort_key(r.id))
     cited = [src for src in resolution.cited_by().get(rule.id, []) if src != rule.id]
@@ -675,6 +677,8 @@ def _glossary_row(entry, refs) -> dict:
 def glossary_json(edition: Edition) -> dict:
     """Every glossary entry of ``edition``: ``{"edition", "glossary": [{"term", "aliases",
     "obsolete", "senses", "text", "slug", "refs"}]}`` (the export shape's fields)."""
+    from . import references
+
     refs = references.resolve(edition).glossary_refs
     return {"edition": edition.name, "glossary": [_glossary_row(g, refs) for g in edition.glossary]}
 
@@ -702,5 +706,7 @@ def glossary_entry(edition: Edition | tuple[KnowledgeBase, str], term: str) -> d
         raise NotFound(f"no glossary entry {term!r} in {name}")
     for g in edition.glossary:
         if key in {_fold(g.term), g.slug, *(_fold(a.strip('“”"')) for a in g.aliases)}:
+            from . import references
+
             return {"edition": edition.name, "entry": _glossary_row(g, references.resolve(edition).glossary_refs)}
     raise NotFound(f"no glossary entry {term!r} in {edition.name}")

@@ -19,6 +19,16 @@ stores in ``data/alignments/``. Modules:
     a truth set built from the corpus's own structure, to score an alignment.
 """
 
-from .alignment import Alignment, RuleChange, SectionChange, WordChange, align, tokens, word_changes
+from .changes import Alignment, RuleChange, SectionChange, WordChange
 
 __all__ = ["Alignment", "RuleChange", "SectionChange", "WordChange", "align", "tokens", "word_changes"]
+
+
+def __getattr__(name: str):
+    # The matching machinery (its regular expressions, reference extraction) is imported
+    # when asked for: reading stored rows (``changes``) needs none of it.
+    if name in ("align", "tokens", "word_changes"):
+        from . import alignment
+
+        return getattr(alignment, name)
+    raise AttributeError(name)

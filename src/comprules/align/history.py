@@ -26,7 +26,7 @@ from typing import Callable, Sequence
 
 from ..errors import NotFound, UsageError
 from ..model import Edition, section_filter
-from .alignment import Alignment, RuleChange, WordChange, align
+from .changes import Alignment, RuleChange, WordChange
 
 __all__ = [
     "LineageStep",
@@ -42,6 +42,14 @@ __all__ = [
 ]
 
 ALIGNMENTS_DIR = "alignments"
+
+
+def align(old: Edition, new: Edition) -> Alignment:
+    """:func:`comprules.align.alignment.align`, imported when first needed (a lineage walk
+    or a diff read from the database needs none of the matching machinery)."""
+    from .alignment import align as run
+
+    return run(old, new)
 
 
 @dataclass(frozen=True)
@@ -485,37 +493,37 @@ def diff(kb, old: str, new: str, section: str | None = None) -> Alignment:
 
         old_ed, new_ed = parse_file(old), parse_file(new)
         result = align(old_ed, new_ed)
+    elif Path(old).is_file() or Path(new).is_file():
+        result = align(kb.load(old), kb.load(new))
     else:
-        old_ed, new_ed = kb.load(old), kb.load(new)
-        result = None
-        if not (Path(old).is_file() or Path(new).is_file()):
-            result = _stored_diff(kb, old_ed, new_ed)
+        old_name, new_name = kb.resolve_name(old), kb.resolve_name(new)
+        result = _stored_diff(kb, old_name, new_name)
         if result is None:
-            result = align(old_ed, new_ed)
+            result = align(kb.load(old_name), kb.load(new_name))
     if section:
         result = result.in_section(section)
         if not result.rules and not result.sections:
-            raise NotFound(f"nothing in section {section} of {old_ed.name} or {new_ed.name}")
+            raise NotFound(f"nothing in section {section} of {result.old} or {result.new}")
     return result
 
 
-def _stored_diff(kb, old_ed: Edition, new_ed: Edition) -> Alignment | None:
-    """A stored pair (either way), or the lineage join of two editions of one chain,
-    from the database (:meth:`comprules.store.Store.joined`)."""
+def _stored_diff(kb, old: str, new: str) -> Alignment | None:
+    """A stored pair (either way: rows only, no edition loaded), or the lineage join of
+    two editions of one chain, from the database (:meth:`comprules.store.Store.joined`)."""
     store = kb.store
-    a = store.alignment(old_ed.name, new_ed.name)
+    a = store.alignment(old, new)
     if a is not None:
         return a
-    a = store.alignment(new_ed.name, old_ed.name)
+    a = store.alignment(new, old)
     if a is not None:
-        return a.mirror(new_ed, old_ed)
-    found = store.chain_of(old_ed.name)
-    if found is None or found[0].endswith("/fragments") or new_ed.name not in found[1]:
+        return a.mirror(store.order(new), store.order(old))
+    found = store.chain_of(old)
+    if found is None or found[0].endswith("/fragments") or new not in found[1]:
         return None
     from .alignment import align_joined
 
-    pairs = store.joined(old_ed.name, new_ed.name)
-    return align_joined(old_ed, new_ed, pairs, store.rewritten_between(old_ed.name, new_ed.name))
+    pairs = store.joined(old, new)
+    return align_joined(kb.load(old), kb.load(new), pairs, store.rewritten_between(old, new))
 
 
 def joined(lineage, old_ed: Edition, new_ed: Edition) -> Alignment:

@@ -43,7 +43,7 @@ class Step:
         """``moved + edited``, ``typography``, ``added``… (``RuleChange.facet``)."""
         if self.kind in ("added", "first"):
             return self.kind
-        from .alignment import RuleChange
+        from .changes import RuleChange
 
         return RuleChange(self.previous, self.number, self.kind, self.similarity, self.changes, self.words).facet
 

@@ -55,7 +55,7 @@ def _lineages(editions: list[Edition], alignments: Path | None) -> Callable[[str
     )
     if alignments is None or len(english) < 2:
         return lambda _name: None
-    from ..align.alignment import Alignment
+    from ..align.changes import Alignment
     from ..align.history import alignment_path
     from ..align.lineage import Lineage
 

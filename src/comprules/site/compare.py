@@ -74,7 +74,7 @@ def _stored(fr: Edition, data_dir: Path | None, english: dict[str, Edition], giv
     folder = Path(data_dir) / "alignments" / f"{fr.lang}-en"
     if not folder.is_dir():
         return None
-    from ..align.alignment import Alignment
+    from ..align.changes import Alignment
 
     stem = fr.name.partition("/")[2]
     for path in sorted(folder.glob(f"{stem}..*.json")):

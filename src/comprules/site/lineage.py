@@ -56,7 +56,7 @@ def load_alignments(
 
 def _alignment_class() -> Callable[[dict], Any] | None:
     try:
-        from ..align.alignment import Alignment
+        from ..align.changes import Alignment
     except ImportError:  # pragma: no cover - alignment not installed
         return None
     return Alignment.from_json

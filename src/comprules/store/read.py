@@ -32,7 +32,7 @@ class _ChangeRows:
 
     def get(self, rule_id: str, default: Any = None) -> Any:
         if rule_id not in self.cache:
-            from ..align.alignment import RuleChange, WordChange
+            from ..align.changes import RuleChange, WordChange
 
             self.cache[rule_id] = [
                 RuleChange(
@@ -299,6 +299,13 @@ class Store:
                 out.setdefault(rule, []).append(text)
         return {k: tuple(v) for k, v in out.items()}
 
+    def order(self, edition: str) -> dict[str, int]:
+        """Every unit of an edition (rules, sections, chapters…) → its position in it."""
+        return {
+            rule_id: seq
+            for rule_id, seq in self.conn.execute("SELECT id, seq FROM rules WHERE edition = ?", (edition,))
+        }
+
     def has_rule(self, edition: str, rule_id: str) -> bool:
         return self.one("SELECT 1 FROM rules WHERE edition = ? AND id = ?", (edition, rule_id)) is not None
 
@@ -447,7 +454,7 @@ class Store:
     def alignment(self, old: str, new: str) -> Any:
         """The stored :class:`~comprules.align.alignment.Alignment` of ``old`` → ``new``
         (this way round only), or ``None``."""
-        from ..align.alignment import Alignment, RuleChange, SectionChange, WordChange
+        from ..align.changes import Alignment, RuleChange, SectionChange, WordChange
 
         info = self.alignment_info(old, new)
         if info is None:
