@@ -825,17 +825,44 @@ def test_a_chinese_rule_has_its_english_twin_as_in_the_command_line(langs_server
     assert resp.json()["twin"]["text"].startswith("Trample is a static ability")
 
 
-def test_the_2026_sets_have_their_codes_and_the_hobbit_none_yet(langs_server):
+def test_the_2026_sets_have_their_codes_and_the_hobbit_a_stable_one_of_its_month(langs_server):
     server, kb = langs_server
     data = server.get("/ar/metadata/cr").json()["data"]
     assert [(d["creationDay"], d["setCode"], d["setName"]) for d in data] == [
-        ("2026-08-07", None, "The Hobbit"),
+        ("2026-08-07", "C2608", "The Hobbit"),  # no code confirmed yet (editions.toml): C + year and month
         ("2026-06-19", "MSH", "Marvel Super Heroes"),
         ("2026-04-17", "SOS", "Secrets of Strixhaven"),
         ("2026-02-27", "TMT", "Teenage Mutant Ninja Turtles"),
     ]
     assert "Magic 2010" not in server.get("/ar/file/cr/sos").text[:200]
     assert "effective as of April 17, 2026" in server.get("/ar/file/cr/sos").text[:200]
+    # every edition can be asked for by the code metadata gives it (issue 23, 14)
+    for d in data:
+        text = server.get(f"/ar/file/cr/{d['setCode'].lower()}").text
+        assert f"effective as of {d['creationDay'][:4]}" in text[:200] or d["creationDay"][:4] in text[:200]
+    hobbit = server.get("/ar/file/cr/C2608")
+    assert hobbit.status_code == 200 and "effective as of August 7, 2026" in hobbit.text[:200]
+    diff = server.get("/ar/diff/cr", params={"old": "MSH", "new": "C2608"}).json()
+    assert (diff["sourceCode"], diff["destCode"], diff["destSet"]) == ("MSH", "C2608", "The Hobbit")
+
+
+def test_every_ability_word_of_207_2c_has_an_unofficial_entry_that_fuzzy_look_ups_find(server):
+    # Academy Ruins answers these from its own unofficial glossary (issue 23, 13)
+    unofficial = server.get("/ar/cr/unofficial-glossary").json()
+    keywords = server.get("/ar/cr/keywords").json()["abilityWords"]
+    official = server.get("/ar/cr/glossary").json()
+    assert sorted(unofficial) == sorted(w for w in keywords if w not in official)
+    assert len(unofficial) > 50 and {"strive", "will of the council", "landfall"} <= set(unofficial)
+    strive = server.get("/ar/cr/glossary/strive").json()
+    assert strive["term"] == "Strive"
+    assert strive["definition"].startswith("Strive is an ability word. An ability word appears in italics")
+    assert strive["definition"].endswith("See rule 207.2c. [Unofficial]")
+    assert server.get("/ar/cr/glossary/strive", params={"fuzzy": "true"}).json() == strive
+    assert server.get("/ar/cr/glossary/will of athe councel", params={"fuzzy": "true"}).json()["term"] == (
+        "Will of the Council"
+    )
+    assert server.get("/ar/cr/glossary/strive", params={"unofficial": "false"}).status_code == 404
+    assert server.get("/ar/cr/glossary/trample").json()["term"] == "Trample"  # official entries come first
 
 
 @pytest.mark.browser

@@ -11,11 +11,12 @@ code. Where the contract records a bug, the intent is kept instead:
 * ``trace`` follows comprules' own lineage (alignments of every pair of consecutive
   editions), through the 2009 renumbering (502.26a → 702.34a), where Academy Ruins'
   stored diffs stop at Amonkhet (2017);
-* the unofficial glossary (38 entries Academy Ruins keeps in a data file of its own) is
-  not reproduced: ``unofficial`` is accepted and has nothing to add.
+* the unofficial glossary (38 entries Academy Ruins keeps in a data file of its own,
+  written by hand) is made from each edition instead: one entry for each ability word
+  207.2c lists (:func:`unofficial_glossary`).
 
 Editions are named by set code (``BLB``) through ``data/editions.toml``; an edition
-without a set code is reached by ``?edition=`` on the server.
+without a known set code by ``C`` and the year and month of its date (:func:`code_of`).
 """
 
 from __future__ import annotations
@@ -37,6 +38,8 @@ __all__ = [
     "keywords",
     "glossary",
     "glossary_entry",
+    "unofficial_glossary",
+    "ability_words",
     "toc",
     "raw_text",
     "metadata",
@@ -44,6 +47,7 @@ __all__ = [
     "diff",
     "trace",
     "edition_of_code",
+    "code_of",
     "headword",
     "FUZZY_CUTOFF",
 ]
@@ -147,6 +151,19 @@ def examples(edition: Edition | StoredRules, number: str) -> dict:
     return {"ruleNumber": r.number, "examples": list(r.examples) or None}
 
 
+def ability_words(edition: Edition) -> list[str]:
+    """The ability words 207.2c lists ("The ability words are adamant, addendum, …"),
+    lower case, in its order; ``[]`` when the edition prints no such list."""
+    r = edition.get("207.2c")
+    if r is None:
+        return []
+    m = re.search(r"ability words are (.+?)\.(?:\s|$)", r.text)
+    if not m:
+        return []
+    words = [w.strip().removeprefix("and ").strip().lower() for w in m.group(1).split(",")]
+    return [w for w in words if w]
+
+
 def keywords(edition: Edition) -> dict:
     """``GET /cr/keywords``: the titles of the keyword abilities (702.2 on), of the keyword
     actions (701.2 on) and the ability words listed by 207.2c, lower case."""
@@ -154,14 +171,47 @@ def keywords(edition: Edition) -> dict:
     def titles(section: str) -> list[str]:
         return [r.title for r in edition.children.get(section, []) if r.kind == "rule" and r.title]
 
-    words: list[str] = []
-    r = edition.get("207.2c")
-    if r is not None:
-        m = re.search(r"ability words are (.+?)\.(?:\s|$)", r.text)
-        if m:
-            words = [w.strip().removeprefix("and ").strip().lower() for w in m.group(1).split(",")]
-            words = [w for w in words if w]
-    return {"keywordAbilities": titles("702"), "keywordActions": titles("701"), "abilityWords": words}
+    return {"keywordAbilities": titles("702"), "keywordActions": titles("701"), "abilityWords": ability_words(edition)}
+
+
+#: What marks an entry the CR has no glossary entry for (Academy Ruins' own marker).
+UNOFFICIAL = "[Unofficial]"
+
+
+def unofficial_glossary(edition: Edition) -> dict[str, dict]:
+    """``GET /cr/unofficial-glossary``: an entry for each ability word 207.2c lists that
+    the glossary has no entry for (``strive``, ``will of the council``), made from the
+    edition itself: the word, what 207.2c says an ability word is, the rules that print
+    the word, and :data:`UNOFFICIAL`. Same shape as :func:`glossary`.
+
+    Academy Ruins keeps 38 such entries in a file of its own, written by hand (the CR
+    gives ability words no entries, rule 207.2c); these follow each edition's own list.
+    """
+    words = ability_words(edition)
+    if not words:
+        return {}
+    official = {k.removesuffix(_OBSOLETE) for k in glossary(edition)}
+    source = edition.get("207.2c")
+    said = source.text.split(". The ability words are", 1)[0].strip() if source is not None else ""
+    out: dict[str, dict] = {}
+    for word in words:
+        if word in official:
+            continue
+        term = " ".join(w if w in ("of", "the", "a", "an") else w.capitalize() for w in word.split())
+        printed = re.compile(r"\b" + re.escape(word) + r"\b", re.IGNORECASE)
+        using = [
+            r.number
+            for r in edition.rules
+            if r.kind in ("rule", "subrule")
+            and r.id != "207.2c"
+            and (printed.search(r.text) or any(printed.search(x) for x in r.examples))
+        ]
+        see = "rule 207.2c" + (f" and rule{'s' if len(using) > 1 else ''} {', '.join(using[:8])}" if using else "")
+        definition = (
+            f"{term} is an ability word. {said}{'.' if said and not said.endswith('.') else ''} See {see}. {UNOFFICIAL}"
+        )
+        out[word] = {"term": term, "definition": definition}
+    return out
 
 
 def headword(entry) -> str:
@@ -176,13 +226,16 @@ def glossary(edition: Edition) -> dict[str, dict]:
     return {headword(g).lower(): {"term": headword(g), "definition": g.text} for g in edition.glossary}
 
 
-def glossary_entry(edition: Edition, term: str, *, fuzzy: bool = False) -> dict:
+def glossary_entry(edition: Edition, term: str, *, fuzzy: bool = False, unofficial: bool = True) -> dict:
     """``GET /cr/glossary/{term}``: the entry whose whole lower-cased headword is ``term``
     (``banding`` is not ``banding, “bands with other”``); with ``fuzzy`` the best
     token-sort match (rapidfuzz, default processing) of ``term`` among the headwords
     without " (obsolete)" and each of their comma-separated parts, if it scores at least
-    :data:`FUZZY_CUTOFF`. Raises :class:`NotFound`."""
+    :data:`FUZZY_CUTOFF`; with ``unofficial`` (the default, as Academy Ruins) the entries
+    of :func:`unofficial_glossary` too. Raises :class:`NotFound`."""
     entries = glossary(edition)
+    if unofficial:
+        entries = {**unofficial_glossary(edition), **entries}
     key = term.lower()
     if key in entries:
         return entries[key]
@@ -273,10 +326,20 @@ def _chain(kb, lang: str) -> list:
     )
 
 
+def code_of(info) -> str:
+    """The code an edition goes by on the Academy Ruins routes: its set's code
+    (``BLB``, ``data/editions.toml``), or for an edition released without a known set code
+    (a mid-cycle update, 2019-10-04; a set whose code is not confirmed yet) ``C`` and the
+    year and month of its effective date (``C2608`` for 2026-08-07): stable, 5 characters,
+    which ``/file/cr/{code}`` and ``/diff/cr`` take (no two editions of one language share
+    a month without a code) and no set code has the shape of."""
+    return info.code or f"C{info.effective[2:4]}{info.effective[5:7]}"
+
+
 def edition_of_code(kb, code: str, lang: str = "en") -> str:
     """The name of the edition of set ``code`` (case-insensitive) in ``lang``; :class:`NotFound`."""
     for e in _chain(kb, lang):
-        if e.code and e.code.lower() == code.lower():
+        if code_of(e).lower() == code.lower():
             return e.name
     raise NotFound(f"no edition of set {code!r} in language {lang!r}")
 
@@ -286,7 +349,7 @@ def metadata(kb, lang: str = "en") -> dict:
     first (``creationDay`` is the effective date; code and name ``None`` when unknown)."""
     return {
         "data": [
-            {"creationDay": e.effective, "setCode": e.code, "setName": e.set or None}
+            {"creationDay": e.effective, "setCode": code_of(e), "setName": e.set or None}
             for e in reversed(_chain(kb, lang))
         ]
     }
@@ -300,8 +363,8 @@ def diff_metadata(kb, lang: str = "en") -> dict:
         "data": [
             {
                 "creationDay": new.effective,
-                "sourceCode": old.code,
-                "destCode": new.code,
+                "sourceCode": code_of(old),
+                "destCode": code_of(new),
                 "destName": new.set or None,
                 "bulletinUrl": None,
             }
@@ -393,17 +456,17 @@ def diff(
     body = {
         "creationDay": b_info.effective,
         "sourceSet": a_info.set or None,
-        "sourceCode": a_info.code,
+        "sourceCode": code_of(a_info),
         "destSet": b_info.set or None,
-        "destCode": b_info.code,
+        "destCode": code_of(b_info),
         "changes": changes,
         "moves": moves,
         "nav": None,
     }
     if nav:
         body["nav"] = {
-            "prevSourceCode": chain[o - 1].code if o > 0 else None,
-            "nextDestCode": chain[n + 1].code if n + 1 < len(chain) else None,
+            "prevSourceCode": code_of(chain[o - 1]) if o > 0 else None,
+            "nextDestCode": code_of(chain[n + 1]) if n + 1 < len(chain) else None,
         }
     return body
 
@@ -461,9 +524,9 @@ def trace(
                 "new": new,
                 "diff": {
                     "sourceSet": prev.set or None if prev else None,
-                    "sourceCode": prev.code if prev else None,
+                    "sourceCode": code_of(prev) if prev else None,
                     "destSet": dest.set or None,
-                    "destCode": dest.code,
+                    "destCode": code_of(dest),
                 },
             }
         )

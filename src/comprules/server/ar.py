@@ -110,7 +110,7 @@ def create(holder) -> FastAPI:
             raise _Unprocessable(said(exc)) from None
 
     def whole(snap, what: str, name: str) -> bytes:
-        """A whole edition's answer (``cr``, ``keywords``, ``glossary``, ``toc``, ``file``),
+        """A whole edition's answer (``cr``, ``keywords``, ``glossary``, ``unofficial``, ``toc``, ``file``),
         computed by a worker process once per generation."""
         return snap.remember((f"ar/{what}", name), lambda: holder.workers.run(snap, "ar_edition", what, name), keep=8)
 
@@ -152,10 +152,10 @@ def create(holder) -> FastAPI:
         snap = holder.get()
         return raw_json(whole(snap, "glossary", name_of(snap, edition, lang)))
 
-    @app.get("/cr/unofficial-glossary", summary="Unofficial glossary (not kept by comprules: empty)")
+    @app.get("/cr/unofficial-glossary", summary="Entries for the ability words of 207.2c, marked [Unofficial]")
     def unofficial_glossary(edition: str | None = EditionQ, lang: str | None = LangQ):
-        name_of(holder.get(), edition, lang)
-        return JSON({})
+        snap = holder.get()
+        return raw_json(whole(snap, "unofficial", name_of(snap, edition, lang)))
 
     @app.get("/cr/glossary/{term}", summary="One glossary entry (exact, or fuzzy)")
     def glossary_entry(
@@ -170,8 +170,8 @@ def create(holder) -> FastAPI:
         try:
             return raw_json(
                 snap.remember(
-                    ("ar/glossary-entry", name, term, fuzzy),
-                    lambda: holder.workers.run(snap, "ar_glossary_entry", name, term, fuzzy),
+                    ("ar/glossary-entry", name, term, fuzzy, unofficial),
+                    lambda: holder.workers.run(snap, "ar_glossary_entry", name, term, fuzzy, unofficial),
                     keep=256,
                 )
             )

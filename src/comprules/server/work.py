@@ -76,22 +76,28 @@ def check(kb, name: str) -> bytes:
 
 @job
 def ar_edition(kb, what: str, name: str) -> bytes:
-    """A whole edition's Academy Ruins answer: ``cr``, ``keywords``, ``glossary``, ``toc``
-    (JSON) or ``file`` (the raw text, UTF-8)."""
+    """A whole edition's Academy Ruins answer: ``cr``, ``keywords``, ``glossary``,
+    ``unofficial``, ``toc`` (JSON) or ``file`` (the raw text, UTF-8)."""
     from .. import academy
 
     ed = kb.load(name)
     if what == "file":
         return academy.raw_text(ed).encode("utf-8")
-    make = {"cr": academy.all_rules, "keywords": academy.keywords, "glossary": academy.glossary, "toc": academy.toc}
+    make = {
+        "cr": academy.all_rules,
+        "keywords": academy.keywords,
+        "glossary": academy.glossary,
+        "unofficial": academy.unofficial_glossary,
+        "toc": academy.toc,
+    }
     return encoded(make[what](ed))
 
 
 @job
-def ar_glossary_entry(kb, name: str, term: str, fuzzy: bool) -> bytes:
+def ar_glossary_entry(kb, name: str, term: str, fuzzy: bool, unofficial: bool) -> bytes:
     from .. import academy
 
-    return encoded(academy.glossary_entry(kb.load(name), term, fuzzy=fuzzy))
+    return encoded(academy.glossary_entry(kb.load(name), term, fuzzy=fuzzy, unofficial=unofficial))
 
 
 @job
