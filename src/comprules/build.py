@@ -33,6 +33,7 @@ import gc
 import hashlib
 import json
 import os
+import re
 import shutil
 import signal
 import tempfile
@@ -74,6 +75,8 @@ class BuildReport:
     reused: list[str] = field(default_factory=list)
     written: list[str] = field(default_factory=list)
     manifest: list[dict] = field(default_factory=list)
+    #: Files of the user's found in data/ or site/, moved into the new ones (:func:`carry_over`).
+    kept_files: list[str] = field(default_factory=list)
 
     @property
     def names(self) -> list[str]:
@@ -108,11 +111,14 @@ def claim(kb: Path) -> list[str]:
     A new or empty folder gets the :data:`MARKER` file; a folder with the marker is
     a knowledge base. A folder built before the marker existed is recognised only when
     it holds nothing but ``data/``, ``index/``, ``site/`` and comprules' dot-files, and
-    its ``data/`` is a real build's (:func:`unexpected_data_file`): it gets the marker
-    too. Anything else is refused with :class:`~comprules.errors.UsageError` naming the
+    every file of each is a build's: ``data/`` by its manifests
+    (:func:`unexpected_data_file`), ``site/`` by its record of the files it wrote
+    (``site/.written``), ``index/`` a link to an index generation holding an index's
+    files only (:func:`unexpected_index_file`); it gets the marker too. A folder holding
+    only comprules-like dot-files (a user's ``.stamps.json``) and no output is not one.
+    Anything else is refused with :class:`~comprules.errors.UsageError` naming the
     folder and the first file comprules did not write, before anything is written,
-    moved or deleted (a build swaps data/ and site/ whole, so a user's
-    ``data/important.txt`` would go).
+    moved or deleted.
     """
     from .errors import UsageError
 
@@ -126,7 +132,13 @@ def claim(kb: Path) -> list[str]:
         outputs = [n for n in names if n in ("data", "index", "site")]
         foreign = next((n for n in names if not _is_own(n)), None)
         if foreign is None and outputs:
-            foreign = unexpected_data_file(kb / "data")
+            foreign = (
+                unexpected_data_file(kb / "data")
+                or unexpected_site_file(kb / "site")
+                or unexpected_index_file(kb, kb / "index")
+            )
+        if foreign is None and names and not outputs:
+            foreign = names[0]  # comprules' names, but no output beside them: a user's files
         if foreign is not None:
             raise UsageError(
                 f"{kb} is not a comprules knowledge base (no {MARKER} file) and holds {foreign}, "
@@ -190,6 +202,81 @@ def unexpected_data_file(data: Path) -> str | None:
         if path.is_symlink() or (not path.is_dir() and rel not in (own or {"editions.json"})):
             return f"data/{rel}"
     return "data/editions.json (not a comprules manifest)" if own is None else None
+
+
+def unexpected_site_file(site: Path) -> str | None:
+    """The first file of ``site`` (as ``site/…``) its record (``site/.written``) does not
+    list, or ``site/`` itself when it has no record; ``None`` when there is no ``site``
+    or every file is the render's."""
+    from .site.cache import written
+
+    if not site.exists() and not site.is_symlink():
+        return None
+    if site.is_symlink() or not site.is_dir():
+        return "site"
+    own = written(site)
+    if own is None:
+        return "site/ (no record of the files comprules wrote there)"
+    for path in sorted(site.rglob("*")):
+        rel = path.relative_to(site).as_posix()
+        if not path.is_dir() and rel not in own:
+            return f"site/{rel}"
+    return None
+
+
+#: The files of an index generation (whoosh's segments, table of contents and lock;
+#: comprules' own tables): anything else in one is a user's.
+_INDEX_FILE = re.compile(r"^(?:MAIN_WRITELOCK|MAIN_\w+\.seg|_MAIN_\d+\.toc|[\w-]+\.(?:pkl|json|bin|idx))$")
+
+
+def unexpected_index_file(kb: Path, index: Path) -> str | None:
+    """``index`` when it is not a link to an index generation of ``kb``
+    (``.index.gen-…``), or the first file of that generation an index does not hold;
+    ``None`` when there is no ``index`` or it is comprules'."""
+    if not index.exists() and not index.is_symlink():
+        return None
+    if not index.is_symlink():
+        return "index/ (not a link to an index generation)"
+    target = Path(os.readlink(index))
+    if target.parent != Path(".") or not target.name.startswith(".index.gen-") or not (kb / target).is_dir():
+        return "index/ (not a link to an index generation)"
+    for path in sorted((kb / target).rglob("*")):
+        if path.is_dir() or not _INDEX_FILE.match(path.name):
+            return f"index/{path.relative_to(kb / target).as_posix()}"
+    return None
+
+
+def carry_over(old: Path, new: Path, stage: str) -> list[str]:
+    """Move the files of the user's in ``old`` (the ``data/`` or ``site/`` about to be
+    replaced) into ``new`` (the one replacing it), at the same place; their names as
+    ``{stage}/…``. A file is the build's when ``old``'s own record lists it
+    (:func:`data_files`, ``site/.written``); without a record nothing is moved (an
+    output of an older comprules). Where ``new`` holds a file of that name, the user's
+    goes beside it as ``NAME.yours``: nothing of the user's is replaced or deleted."""
+    from .site.cache import written
+
+    if not old.is_dir() or old.is_symlink():
+        return []
+    own = data_files(old) if stage == "data" else written(old)
+    if own is None:
+        return []
+    moved = []
+    for path in sorted(old.rglob("*")):
+        if path.is_dir() and not path.is_symlink():
+            continue
+        rel = path.relative_to(old).as_posix()
+        if rel in own:
+            continue
+        dest = new / rel
+        if dest.exists() or dest.is_symlink():
+            if os.path.samefile(path, dest) if dest.exists() and not path.is_symlink() else False:
+                moved.append(f"{stage}/{rel}")  # already there (a kept site's hard links)
+                continue
+            dest = dest.with_name(dest.name + ".yours")
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        os.replace(path, dest)
+        moved.append(f"{stage}/{dest.relative_to(new).as_posix()}")
+    return moved
 
 
 @contextmanager
@@ -773,6 +860,11 @@ class _Build:
             index_stamp = {"inputs": key, "data": data_key, "identity": _index_identity(kb)}
         for stage in ("data", "site"):
             if stage in only and (work / stage).is_dir():
+                kept = carry_over(kb / stage, work / stage, stage)
+                if kept:
+                    report.kept_files += kept
+                    shown = ", ".join(kept[:3]) + (f" and {len(kept) - 3} more" if len(kept) > 3 else "")
+                    say(f"kept {len(kept)} file{'' if len(kept) == 1 else 's'} of yours in {stage}/: {shown}")
                 self.swapping[stage] = (work / stage).stat().st_ino
                 swap_dir(work / stage, kb / stage)
         new_stamps = {k: v for k, v in stamps.items() if k in STAGES}

@@ -329,6 +329,7 @@ def build(sources, kb_dir, only, jobs, max_source, max_line, cards_file, as_json
                 "kept": report.kept,
                 "reused": report.reused,
                 "written": report.written,
+                "kept_files": report.kept_files,
                 "timings": {k: round(v, 3) for k, v in report.timings.items()},
             }
         )
@@ -539,6 +540,12 @@ def export_cmd(edition, kb_dir, output, as_json, as_site):
     """
     from . import export, references
 
+    if output == "-":  # the usual name of standard output
+        if as_site:
+            raise Fail("--site writes a zip: give -o FILE.zip, not -")
+        output = None
+    if output and Path(edition).is_file() and Path(output).exists() and os.path.samefile(edition, output):
+        raise Fail(f"-o {output}: is the source file being exported; give another file (nothing was written)")
     if as_site:
         from .site.bundle import bundle
 

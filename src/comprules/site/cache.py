@@ -22,6 +22,9 @@ from ..model import Edition
 
 FINGERPRINT = ".fingerprint"
 STATS = ".stats.json"
+#: Every file the render wrote, one path (relative to the site) a line: a later build
+#: replaces only these, never a file of the user's (``comprules.build.carry_over``).
+WRITTEN = ".written"
 _SEP = "\x1f"
 
 
@@ -116,9 +119,22 @@ _TIMINGS = ("seconds", "search_seconds", "timings")
 
 
 def store(out_dir: Path, value: str, stats: dict[str, Any]) -> None:
-    (Path(out_dir) / FINGERPRINT).write_text(value + "\n", encoding="utf-8")
+    """Write the site's own records: its fingerprint, its stats, the list of its files."""
+    out_dir = Path(out_dir)
+    (out_dir / FINGERPRINT).write_text(value + "\n", encoding="utf-8")
     kept = {k: v for k, v in stats.items() if k not in _TIMINGS}
-    (Path(out_dir) / STATS).write_text(json.dumps(kept, indent=1, sort_keys=True), encoding="utf-8")
+    (out_dir / STATS).write_text(json.dumps(kept, indent=1, sort_keys=True), encoding="utf-8")
+    files = {p.relative_to(out_dir).as_posix() for p in out_dir.rglob("*") if not p.is_dir()}
+    (out_dir / WRITTEN).write_text("".join(f + "\n" for f in sorted(files | {WRITTEN})), encoding="utf-8")
+
+
+def written(out_dir: Path) -> set[str] | None:
+    """The files a render wrote into ``out_dir`` (relative paths), or ``None`` for a site
+    without the record (rendered by an older comprules)."""
+    try:
+        return set((Path(out_dir) / WRITTEN).read_text(encoding="utf-8").splitlines())
+    except OSError:
+        return None
 
 
 def stored_stats(out_dir: Path) -> dict[str, Any] | None:

@@ -1,0 +1,141 @@
+"""No file of the user's lost in any corner (issue 23, cases 1, 2, 3 and 5).
+
+A knowledge base never deletes a file it did not write: an unmarked folder is adopted
+only when every file of its ``data/``, ``site/`` and ``index/`` is a build's; inside a
+marked one, a rebuild moves the user's files of ``data/`` and ``site/`` into the new
+ones; ``export`` never writes over its own source; a build killed with SIGKILL leaves
+no worker behind holding the lock. Real editions of ``../shared/corpus/en``.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from comprules.build import MARKER, build
+from comprules.errors import UsageError
+
+CLI = [sys.executable, "-m", "comprules.cli"]
+
+
+def run(*args: object) -> subprocess.CompletedProcess:
+    return subprocess.run([*CLI, *map(str, args)], capture_output=True, text=True, timeout=600)
+
+
+def test_an_unmarked_folder_whose_site_or_index_holds_a_users_file_is_refused_untouched(tmp_path, en_dir):
+    k0 = tmp_path / "k0"
+    build([en_dir / "1999-04-23.txt"], k0, only=("data",))
+    u = tmp_path / "u"
+    u.mkdir()
+    shutil.copytree(k0 / "data", u / "data")
+    (u / "site").mkdir()
+    (u / "index").mkdir()
+    (u / "site" / "mypage.html").write_text("x\n")
+    (u / "index" / "notes.txt").write_text("y\n")
+    before = sorted(str(p.relative_to(u)) for p in u.rglob("*"))
+    with pytest.raises(UsageError, match=r"is not a comprules knowledge base .* holds site/ "):
+        build([en_dir / "1999-04-23.txt", en_dir / "1999-11-01.txt"], u)
+    assert sorted(str(p.relative_to(u)) for p in u.rglob("*")) == before
+    assert (u / "site" / "mypage.html").read_text() == "x\n" and (u / "index" / "notes.txt").read_text() == "y\n"
+    shutil.rmtree(u / "site")
+    with pytest.raises(UsageError, match=r"holds index/ \(not a link to an index generation\)"):
+        build([en_dir / "1999-04-23.txt"], u)
+    assert (u / "index" / "notes.txt").read_text() == "y\n" and not (u / MARKER).exists()
+
+
+def test_a_folder_holding_only_a_users_stamps_file_is_not_taken_for_a_knowledge_base(tmp_path, en_dir):
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / ".stamps.json").write_text('{"my": "settings"}\n')
+    with pytest.raises(UsageError, match=r"holds \.stamps\.json, which comprules did not write"):
+        build([en_dir / "1999-04-23.txt"], mine, only=("data",))
+    assert [p.name for p in mine.iterdir()] == [".stamps.json"]
+    assert (mine / ".stamps.json").read_text() == '{"my": "settings"}\n'
+
+
+def test_a_rebuild_moves_the_users_files_of_data_and_site_into_the_new_ones(tmp_path, en_dir):
+    kb = tmp_path / "kb"
+    build([en_dir / "1999-04-23.txt"], kb, only=("data", "site"))
+    (kb / "data" / "mine.csv").write_text("a,b\n")
+    (kb / "site" / "custom.css").write_text("body { color: teal }\n")
+    (kb / "site" / "notes").mkdir()
+    (kb / "site" / "notes" / "todo.md").write_text("- read 702\n")
+    report = build([en_dir / "1999-04-23.txt", en_dir / "1999-11-01.txt"], kb, only=("data", "site"))
+    assert report.names == ["en/1999-04-23", "en/1999-11-01"]
+    assert sorted(report.kept_files) == ["data/mine.csv", "site/custom.css", "site/notes/todo.md"]
+    assert (kb / "data" / "mine.csv").read_text() == "a,b\n"
+    assert (kb / "site" / "custom.css").read_text() == "body { color: teal }\n"
+    assert (kb / "site" / "notes" / "todo.md").read_text() == "- read 702\n"
+    assert (kb / "site" / "en" / "1999-11-01").is_dir()  # the new site, with them
+    # a file of the user's where the build writes one of that name goes beside it
+    (kb / "site" / "feed.xml").unlink()
+    (kb / "site" / "feed.xml").write_text("my feed\n")  # not the build's file any more: a user's
+    written = (kb / "site" / ".written").read_text().splitlines()
+    (kb / "site" / ".written").write_text("".join(f + "\n" for f in written if f != "feed.xml"))
+    report = build([en_dir / "1999-04-23.txt"], kb, only=("data", "site"))
+    assert "site/feed.xml.yours" in report.kept_files
+    assert (kb / "site" / "feed.xml.yours").read_text() == "my feed\n"
+    assert (kb / "site" / "feed.xml").read_text().startswith("<?xml")
+    assert (kb / "data" / "mine.csv").read_text() == "a,b\n" and (kb / "site" / "custom.css").is_file()
+
+
+def test_export_never_writes_over_its_own_source_and_dash_is_standard_output(tmp_path, en_dir):
+    source = tmp_path / "2003-07-01.txt"
+    shutil.copy(en_dir / "2003-07-01.txt", source)
+    before = source.read_bytes()
+    result = run("export", source, "-o", source)
+    assert result.returncode == 2
+    assert result.stderr == (
+        f"comprules: -o {source}: is the source file being exported; give another file (nothing was written)\n"
+    )
+    assert source.read_bytes() == before
+    os.chdir(tmp_path)
+    result = run("export", source, "-o", "-")
+    assert result.returncode == 0 and result.stdout.startswith("{") and not (tmp_path / "-").exists()
+
+
+def _children(pid: int) -> list[int]:
+    out = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            out.append(int(stat.parent.name))
+    return out
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.slow
+def test_a_build_killed_with_sigkill_leaves_no_parsing_worker_holding_the_lock(tmp_path, en_dir):
+    kb = tmp_path / "kb"
+    proc = subprocess.Popen([*CLI, "build", str(en_dir), "--kb", str(kb), "-j", "2"], stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    workers: list[int] = []
+    while time.monotonic() < deadline and len(workers) < 2:
+        workers = _children(proc.pid)
+        time.sleep(0.05)
+    assert len(workers) >= 2, "the build started no parsing workers"
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(timeout=30)
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline and any(_alive(w) for w in workers):
+        time.sleep(0.1)
+    assert [w for w in workers if _alive(w)] == []
+    again = run("build", en_dir / "1999-04-23.txt", "--kb", kb, "--only", "data")
+    assert "another build is running" not in again.stderr and again.returncode == 0, again.stderr
