@@ -302,3 +302,91 @@ def test_an_interrupted_first_build_says_nothing_was_written_and_the_next_remove
     assert "an index an interrupted build did not swap in" in result.output
     assert "data/ taken from the interrupted build" in result.output
     assert [p.name for p in kb.glob(".index.gen-*")] == [os.readlink(kb / "index")]
+
+
+# ---------------------------------------------------------------------------
+# Issue 23, 11-12: --json is always JSON; messages are one true line
+
+
+def _json_run(*args):
+    comprules = Path(sys.executable).parent / "comprules"  # the command as users type it
+    result = subprocess.run([str(comprules), *map(str, args)], capture_output=True, text=True, timeout=300)
+    return result.returncode, result.stdout, result.stderr
+
+
+@pytest.mark.parametrize(
+    "args,code,message",
+    [
+        (["show", "999.9"], 1, "no rule 999.9 in en/2026-08-07"),
+        (["history", "999.9z"], 1, "no rule 999.9z in en/2026-08-07"),
+        (
+            ["diff", "2009-07-11", "2026-08-07", "-s", "999"],
+            1,
+            "nothing in section 999 of en/2009-07-11 or en/2026-08-07",
+        ),
+        (["show", "rule"], 2, "'rule' is not a rule number (a number such as 702.19b)"),
+        (["show", "702.19", "--edition", "1999-04-23"], 2, "the edition in force on 1999-04-23 is en/1999-04-23"),
+        (["check", "--edition", "xx"], 2, "no edition 'xx'"),
+        (
+            ["diff", "2009-07-11", "2026-08-07", "-s", ""],
+            2,
+            "bad section '' (a section such as 702, or a chapter such as 7)",
+        ),
+        (["show", "--bogus"], 2, "show: No such option '--bogus' (see comprules show --help)"),
+    ],
+    ids=[
+        "show-none",
+        "history-none",
+        "diff-none",
+        "show-rule",
+        "unbuilt-edition",
+        "check-unknown",
+        "diff-empty-section",
+        "bad-option",
+    ],
+)
+def test_with_json_every_error_is_json_on_stdout_and_one_line_on_stderr(kb, args, code, message):
+    status, out, err = _json_run(*args, "--json", "--kb", kb)
+    assert status == code
+    body = json.loads(out)
+    assert list(body) == ["error"] and body["error"]["code"] == code
+    assert body["error"]["message"].startswith(message), body
+    assert err.count("\n") == 1 and err.startswith("comprules: " + message.split(" (")[0][:30])
+
+
+def test_a_build_with_json_and_no_buildable_source_says_so_in_json_and_leaves_no_folder(tmp_path):
+    bad = tmp_path / "notes.txt"
+    bad.write_bytes(b"\x00\x01binary\x00")
+    kb = tmp_path / "newkb"
+    status, out, err = _json_run("build", bad, "--kb", kb, "--json")
+    assert status == 2
+    assert json.loads(out)["error"]["message"].startswith("no edition could be built from the sources given")
+    assert not kb.exists()  # the folder this build made goes again
+
+
+def test_a_rule_number_in_full_width_digits_is_the_rule(kb):
+    assert normalize_number("７０２．１９") == "702.19"
+    result = run("show", "７０２．１９", "--kb", kb, "--json")
+    assert result.exit_code == 0 and json.loads(result.stdout)["rule"]["id"] == "702.19"
+
+
+def test_an_error_repeats_at_most_200_characters_of_an_argument(kb):
+    status, out, err = _json_run("show", "9" * 10_000, "--kb", kb)
+    assert status == 1 and len(err) < 300 and "9" * 201 not in err and "…" in err
+
+
+def test_history_of_a_source_file_says_what_a_history_needs(kb, en_dir):
+    status, out, err = _json_run("history", "702.19", "--edition", en_dir / "2009-07-11.txt", "--kb", kb)
+    assert status == 2
+    assert err == (
+        f"comprules: --edition {en_dir / '2009-07-11.txt'}: is a source file; a history is read from the stored "
+        "alignments of a knowledge base: build it (comprules build FILE... --kb DIR) and name its edition\n"
+    )
+
+
+def test_empty_output_folders_are_not_taken_for_a_users_files(tmp_path, en_dir):
+    kb = tmp_path / "kb"
+    for name in ("data", "site", "index"):
+        (kb / name).mkdir(parents=True)
+    report = build([en_dir / "1999-04-23.txt"], kb, only=("data",))
+    assert report.names == ["en/1999-04-23"] and (kb / MARKER).is_file()

@@ -130,6 +130,11 @@ def claim(kb: Path) -> list[str]:
     if kb.is_dir():
         names = sorted(p.name for p in kb.iterdir())
         outputs = [n for n in names if n in ("data", "index", "site")]
+        empty = [n for n in outputs if (kb / n).is_dir() and not (kb / n).is_symlink() and not any((kb / n).iterdir())]
+        if empty and len(empty) == len(outputs) and len(names) == len(outputs):
+            for n in empty:  # empty data/, index/, site/ folders: nothing to keep or lose
+                os.rmdir(kb / n)
+            names, outputs = [], []
         foreign = next((n for n in names if not _is_own(n)), None)
         if foreign is None and outputs:
             foreign = (
@@ -630,15 +635,25 @@ def build(
     card file, whose cards and the rules they call on the data stage stores in
     ``data/cards.sqlite`` (:mod:`comprules.cards`).
     """
+    from .errors import UsageError
+
     kb = Path(kb or default_kb())
     say = progress or (lambda _msg: None)
     limits = limits or DEFAULT_LIMITS
+    new = not kb.exists() and not kb.is_symlink()
     for note in claim(kb):
         say(note)
-    with kb_lock(kb):
-        for note in recover(kb):
-            say(note)
-        return _Build(kb, only, jobs, say, limits, cards).run(sources)
+    try:
+        with kb_lock(kb):
+            for note in recover(kb):
+                say(note)
+            return _Build(kb, only, jobs, say, limits, cards).run(sources)
+    except UsageError:
+        if new:  # nothing built into a folder this build made: it goes again (marker and lock only)
+            left = {p.name for p in kb.iterdir()} if kb.is_dir() else set()
+            if left <= {MARKER, ".lock", ".index.lock"}:
+                shutil.rmtree(kb, ignore_errors=True)
+        raise
 
 
 class _Build:

@@ -2,43 +2,41 @@
 
 A parent killed with SIGKILL runs no clean-up: its pool's workers, or uvicorn's worker
 processes, would live on (their parent becomes 1), holding the knowledge base's lock or
-the server's port. :func:`die_with_parent`, called first thing in each child, asks
-Linux to send the child SIGTERM when the parent dies (``prctl(PR_SET_PDEATHSIG)``);
-where that call does not exist (not Linux), a thread watches the parent instead.
+the server's port. :func:`die_with_parent`, called first thing in each child, starts a
+thread that ends the child once its parent is gone.
+
+Linux's ``prctl(PR_SET_PDEATHSIG)`` is not used: it fires when the *thread* that started
+the child ends, not the process, and pools start workers from their own threads
+(``multiprocessing.Pool`` replaces a worker from its handler thread, which ends with the
+pool; ``ProcessPoolExecutor`` from whichever thread submits), so it killed healthy
+workers in the middle of a task, holding the pool's queue lock.
 """
 
 from __future__ import annotations
 
-import ctypes
 import os
 import signal
 import threading
 import time
 
-_PR_SET_PDEATHSIG = 1
+#: Seconds between two looks at the parent.
+POLL = 0.25
 
 
-def die_with_parent(parent: int | None = None, sig: int = signal.SIGTERM) -> None:
-    """End this process with ``sig`` when its parent (``parent``, default the current
-    one) dies. When the parent is already gone (it died before this call), ends now."""
+def die_with_parent(parent: int | None = None) -> None:
+    """End this process (SIGKILL: nothing of an orphan's is worth finishing) when its
+    parent (``parent``, default the current one) is gone, looked at every
+    :data:`POLL` seconds; at once when it is gone already."""
     expected = os.getppid() if parent is None else parent
-    armed = False
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        armed = libc.prctl(_PR_SET_PDEATHSIG, int(sig), 0, 0, 0) == 0
-    except (OSError, AttributeError):
-        armed = False
-    if os.getppid() != expected:  # died between the fork and the call above
-        os.kill(os.getpid(), sig)
-        return
-    if not armed:
-        threading.Thread(target=_watch, args=(expected, sig), daemon=True, name="parent-watch").start()
+    if os.getppid() != expected:  # died before this call
+        os.kill(os.getpid(), signal.SIGKILL)
+    threading.Thread(target=_watch, args=(expected,), daemon=True, name="parent-watch").start()
 
 
-def _watch(parent: int, sig: int) -> None:
+def _watch(parent: int) -> None:
     while os.getppid() == parent:
-        time.sleep(0.5)
-    os.kill(os.getpid(), sig)
+        time.sleep(POLL)
+    os.kill(os.getpid(), signal.SIGKILL)
 
 
 def pool_initializer() -> None:

@@ -26,9 +26,20 @@ from typing import Any
 import click
 
 from . import languages
-from .errors import BuildLocked, ComprulesError, Interrupted, NotFound, UsageError
+from .errors import BuildLocked, ComprulesError, Interrupted, NotFound, UsageError, echo
 
 KB_HELP = "knowledge base directory (default ./build or $COMPRULES_KB)"
+
+
+#: Whether the command line asked for ``--json``: then every error is JSON on stdout too.
+_JSON = {"asked": False}
+
+
+def _json_error(code: int, message: str) -> None:
+    """``{"error": {"code", "message"}}`` on stdout when ``--json`` was asked (a reader of
+    JSON always gets JSON, docs/json.md "Errors")."""
+    if _JSON["asked"]:
+        _out(json.dumps({"error": {"code": code, "message": message}}, ensure_ascii=False))
 
 
 class Fail(click.ClickException):
@@ -36,8 +47,14 @@ class Fail(click.ClickException):
 
     exit_code = 2
 
+    def __init__(self, message: str):
+        # a 10,000-character argument is not printed back whole: each run of over 200
+        # characters without a space is cut (comprules.errors.echo)
+        super().__init__(" ".join(echo(word) for word in message.split(" ")))
+
     def show(self, file: Any = None) -> None:
         click.echo(f"comprules: {self.format_message()}", err=True)
+        _json_error(self.exit_code, self.format_message())
 
 
 class NothingFound(Fail):
@@ -150,6 +167,7 @@ class _Commands(click.Group):
     def make_context(
         self, info_name: str | None, args: list[str], parent: click.Context | None = None, **extra: Any
     ) -> click.Context:
+        _JSON["asked"] = "--json" in args[: args.index("--")] if "--" in args else "--json" in args
         try:
             try:
                 return super().make_context(info_name, args, parent, **extra)
@@ -175,7 +193,12 @@ class _Commands(click.Group):
             raise _usage_line(exc) from None
         except KeyboardInterrupt as exc:  # Interrupted too
             signum = getattr(exc, "signum", signal.SIGINT)
-            click.echo(f"comprules: {getattr(exc, 'message', 'interrupted')}", err=True)
+            message = getattr(exc, "message", "interrupted")
+            click.echo(f"comprules: {message}", err=True)
+            try:
+                _json_error(128 + signum, message)
+            except OSError:
+                pass
             raise click.exceptions.Exit(128 + signum) from None
         except OSError as exc:
             raise _output_error(exc) from None
@@ -205,6 +228,13 @@ def _edition_value(ctx: click.Context, param: click.Parameter, value: str | None
     """An edition option or argument: an empty one is a usage error, not the latest."""
     if value is not None and not value.strip():
         raise click.BadParameter("empty: give an edition such as en/2026-08-07 (`comprules editions` lists them)")
+    return value
+
+
+def _section_value(value: str | None) -> str | None:
+    """``--section``: an empty one is refused as search refuses it, not taken for none."""
+    if value is not None and not value.strip():
+        raise Fail(f"bad section {value!r} (a section such as 702, or a chapter such as 7)")
     return value
 
 
@@ -478,7 +508,12 @@ def editions(kb_dir, as_json):
 @click.argument("old", callback=_edition_value)
 @click.argument("new", callback=_edition_value)
 @click.option("--kb", "kb_dir", type=click.Path(), help=KB_HELP)
-@click.option("--section", "-s", help="only this section or chapter (702, 7), on either side")
+@click.option(
+    "--section",
+    "-s",
+    callback=lambda ctx, param, value: _section_value(value),
+    help="only this section or chapter (702, 7), on either side",
+)
 @click.option("--json", "as_json", is_flag=True)
 def diff(old, new, kb_dir, section, as_json):
     """Compare two editions: where every rule went (renumbered too) and the words that changed."""
@@ -505,6 +540,11 @@ def history(number, kb_dir, edition, as_json):
     from .kb import normalize_number
 
     number = _run(normalize_number, number)
+    if _is_source(edition):
+        raise Fail(
+            f"--edition {edition}: is a source file; a history is read from the stored alignments of a "
+            "knowledge base: build it (comprules build FILE... --kb DIR) and name its edition"
+        )
     kb = _kb(kb_dir)
     _note_after_latest(kb, edition)
     steps = _run(kb_history, kb, number, edition)
@@ -619,9 +659,9 @@ def fetch(dates, latest, all_editions, dest, mirror, timeout, force, cards):
         how = "in cache" if item.url is None else f"from {item.url}"
         click.echo(f"{item.edition.name}: {item.size:,} bytes {how}, sha256 {item.sha256[:16]}…", err=True)
         _out(str(item.path))
-    if failed:
+    if failed:  # every failure in the same form, the last one with the exit code
         for err in failed[:-1]:
-            click.echo(f"error: {err}", err=True)
+            click.echo(f"comprules: {err}", err=True)
         raise Fail(str(failed[-1]))
 
 

@@ -15,7 +15,7 @@ from datetime import date
 from pathlib import Path
 
 from . import export, languages
-from .errors import NotFound, UsageError
+from .errors import NotFound, UsageError, echo
 from .model import Edition, Rule, sort_key
 
 
@@ -430,10 +430,15 @@ def normalize_number(text: str) -> str:
     takes (``site/static/goto.js``, docs/site.md, "The header and the go-to box"):
     ``702.37a``, ``702.37A``, ``R70237a``/``r70237a`` (citation style), ``rule 702.37a``,
     ``CR 702.37a``, ``§702.37a``, ``702.37 a``, ``702,37a``, ``702.37a.``,
-    ``section-702-37a`` (an mtg.wtf anchor) → ``702.37a``; ``702``, ``7`` as they are.
-    Anything else is returned stripped, unchanged (the caller says no such rule).
-    Raises :class:`UsageError` for an empty number."""
-    t = text.strip()
+    ``section-702-37a`` (an mtg.wtf anchor) → ``702.37a``; ``702``, ``7`` as they are;
+    full-width digits and dots as typed on a Chinese or Japanese keyboard (``７０２．１９``)
+    as the ASCII ones (NFKC, as search folds them). Anything else that starts with a digit
+    is returned stripped, unchanged (the caller says no such rule). Raises
+    :class:`UsageError` for an empty number or one that holds no number at all
+    (``rule``)."""
+    import unicodedata
+
+    t = unicodedata.normalize("NFKC", text).strip()
     if not t:
         raise UsageError("no rule number given (a number such as 702.19b)")
     m = _SECTION_ANCHOR.match(t)
@@ -452,6 +457,8 @@ def normalize_number(text: str) -> str:
     if m:
         sec, rule, letters = m.groups()
         return f"{sec}.{rule}{letters.lower()}"
+    if not t[:1].isdigit():
+        raise UsageError(f"{echo(text.strip())!r} is not a rule number (a number such as 702.19b)")
     return t
 
 
