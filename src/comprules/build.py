@@ -768,6 +768,7 @@ class _Build:
 
         loaded = load_items(items, expand_errors, jobs=self.jobs, limits=self.limits)
         report.editions, report.errors, report.notices = loaded.editions, loaded.errors, loaded.notices
+        report.notices += said_warnings(report.editions)
         report.timings["parse"] = time.perf_counter() - t
         n = len(report.editions)
         say(f"parsed {n} edition{'' if n == 1 else 's'} ({report.timings['parse']:.1f} s)")
@@ -891,6 +892,27 @@ class _Build:
         for stage in ("data", "site"):
             _remove(kb / f".{stage}{PENDING}")
         report.kept = [s for s in STAGES if s in report.kept]
+
+
+#: The parse warnings a build says (the others ``comprules check`` lists): a source cut
+#: short, a rule number printed twice.
+SAID = ("truncated", "duplicate-number")
+
+
+def said_warnings(editions: list[Edition]) -> list[str]:
+    """One line per :data:`SAID` warning of ``editions``: ``SOURCE: line N: message
+    (EDITION)``, the first three duplicated numbers of an edition and how many more."""
+    out = []
+    for e in editions:
+        duplicates = [w for w in e.warnings if w.kind == "duplicate-number"]
+        for w in e.warnings:
+            if w.kind == "truncated":
+                out.append(f"{e.source}: line {w.line}: {w.message} ({e.name})")
+        for w in duplicates[:3]:
+            out.append(f"{e.source}: line {w.line}: rule {w.message} ({e.name}; comprules check lists every problem)")
+        if len(duplicates) > 3:
+            out.append(f"{e.source}: {len(duplicates) - 3} more rule numbers printed twice ({e.name})")
+    return out
 
 
 def _cited_by(data: Path) -> dict[str, dict[str, list[str]]]:

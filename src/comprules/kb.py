@@ -255,8 +255,9 @@ class KnowledgeBase:
         key = _fold(spec)
         for attr in ("file_date", "code", "set"):
             found = [e for e in pool if e.effective and getattr(e, attr) and _fold(getattr(e, attr)) == key]
-            if found:
-                return found
+            whole = [e for e in found if e.kind == "edition"]  # a fragment of that date is named by its stem
+            if whole or found:
+                return whole or found
         day = _as_date(spec)
         if day is None:
             return []

@@ -9,6 +9,7 @@ naming both.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import re
@@ -194,10 +195,14 @@ def expand_sources(paths: Sequence[str | os.PathLike[str]]) -> tuple[list[tuple[
                 meta = {}
             found = 0
             for f in sorted(path.iterdir()):
-                if f.is_file() and f.suffix.lower() in SOURCE_SUFFIXES and not f.name.startswith("."):
+                if f.suffix.lower() not in SOURCE_SUFFIXES or f.name.startswith("."):
+                    continue
+                if f.is_file():
                     out.append((f, meta.get(f.name, meta.get(f.stem, {}))))
                     found += 1
-            if not found:
+                elif not f.is_dir():  # a link going nowhere or in a loop, a FIFO, a device: said, not skipped
+                    errors.append(SourceError(str(f), _not_a_file(f)))
+            if not found and not any(e.path.startswith(str(path) + os.sep) for e in errors):
                 errors.append(SourceError(str(path), _no_sources(path)))
         elif path.is_file():
             try:
@@ -206,8 +211,34 @@ def expand_sources(paths: Sequence[str | os.PathLike[str]]) -> tuple[list[tuple[
                 meta = {}
             out.append((path, meta.get(path.name, meta.get(path.stem, {}))))
         else:
-            errors.append(SourceError(str(path), "no such file or folder"))
+            errors.append(SourceError(str(path), _not_a_file(path)))
     return out, errors
+
+
+def _not_a_file(path: Path) -> str:
+    """Why ``path`` (neither a regular file nor a folder) is no source: a symbolic link in
+    a loop or to nothing, a FIFO, a device, a socket, or nothing at all."""
+    import stat
+
+    try:
+        mode = os.lstat(path).st_mode
+    except OSError:
+        return "no such file or folder"
+    if stat.S_ISLNK(mode):
+        try:
+            os.stat(path)
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:
+                return "a symbolic link in a loop (it points, through other links, back to itself)"
+            return f"a symbolic link to {os.readlink(path)}, which does not exist"
+        mode = os.stat(path).st_mode
+    if stat.S_ISFIFO(mode):
+        return "a named pipe (FIFO), not a file: sources are read whole, from regular files"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device, not a file: sources are read from regular files"
+    if stat.S_ISSOCK(mode):
+        return "a socket, not a file"
+    return "not a regular file"
 
 
 def _no_sources(folder: Path) -> str:

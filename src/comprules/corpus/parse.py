@@ -158,6 +158,16 @@ def _find_body(lines: list[str]) -> int | None:
     return None
 
 
+#: The heading of a complete edition's contents table, in every language known.
+CONTENTS_HEADINGS = {"contents", "table of contents", "目录", "sommaire", "table des matières"}
+
+
+def _has_contents(lines: list[str], body_start: int) -> bool:
+    """Whether a contents table (its heading) stands before the rules proper."""
+    found = _find_line(lines[:body_start], CONTENTS_HEADINGS, 0)
+    return found is not None
+
+
 def _find_line(lines: list[str], names: set[str], start: int) -> int | None:
     longest = max(len(n) for n in names) + 8
     for i in range(start, len(lines)):
@@ -613,7 +623,23 @@ def parse_text(
     fragment = kind == "fragment"
     warnings: list[ParseWarning] = []
     glossary: list[GlossaryEntry] = []
-    if fragment:
+    truncated = fragment and effective is not None and body_start is not None and _has_contents(lines, body_start)
+    if truncated:
+        # A Comprehensive Rules document (title, date, contents) that stops before its
+        # glossary: an incomplete copy. Its contents table is not rules (it would give
+        # "1" twice); its rules are read as a fragment's, from the first chapter on.
+        body, offset = lines[body_start:], body_start
+        wrapped = False
+        last = max((i for i, line in enumerate(lines) if line.strip()), default=0)
+        warnings.append(
+            ParseWarning(
+                "truncated",
+                f"ends before its glossary: an incomplete copy of the edition of "
+                f"{effective.isoformat()}, kept as a fragment",
+                last + 1,
+            )
+        )
+    elif fragment:
         body, offset = lines, 0
         wrapped = False
     else:

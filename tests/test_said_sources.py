@@ -1,0 +1,78 @@
+"""Sources that cannot be read, or not whole, are said (issue 23, cases 8 and 9).
+
+A CR cut in the middle is built as a fragment with one warning line naming where it
+stops, its contents table not read as rules, and the set's code still names the whole
+edition; a rule number printed twice is said by ``build``, not only by ``check``; a
+symbolic link in a loop or to nothing, a FIFO and a device are each one true line, in a
+folder as when named. Copies of real editions of ``../shared/corpus/en``.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+COMPRULES = str(Path(sys.executable).parent / "comprules")
+
+
+def run(*args: object) -> subprocess.CompletedProcess:
+    return subprocess.run([COMPRULES, *map(str, args)], capture_output=True, text=True, timeout=600)
+
+
+def test_a_cr_cut_in_the_middle_is_said_and_read_without_its_contents_table(tmp_path, en_dir):
+    cut = tmp_path / "M10-cut.txt"
+    cut.write_bytes((en_dir / "2009-07-11.txt").read_bytes()[:300_000])
+    kb = tmp_path / "kb"
+    result = run("build", cut, en_dir / "2009-07-11.txt", "--kb", kb, "--only", "data")
+    assert result.returncode == 0, result.stderr
+    assert (
+        f"warning: {cut}: line 2602: ends before its glossary: an incomplete copy of the edition of 2009-07-11, "
+        "kept as a fragment (en/M10-cut)\n"
+    ) in result.stderr
+    check = run("check", "--edition", "en/M10-cut", "--kb", kb)
+    assert "duplicate-number" not in check.stdout  # the contents table is no rule "1" twice
+    shown = run("show", "1", "--edition", "M10", "--kb", kb)  # the set's code: the whole edition
+    assert shown.returncode == 0 and shown.stdout.startswith("en/2009-07-11\n")
+
+
+def test_a_rule_number_printed_twice_is_said_by_build(tmp_path, en_dir):
+    text = (en_dir / "2026-08-07.txt").read_text(encoding="utf-8")
+    at = text.index("\n", text.index("\n702.19b ") + 1)
+    source = tmp_path / "2026-08-07.txt"
+    source.write_text(text[:at] + "\n\n702.19a Trample, printed twice by mistake." + text[at:], encoding="utf-8")
+    result = run("build", source, "--kb", tmp_path / "kb", "--only", "data")
+    assert result.returncode == 0
+    warnings = [line for line in result.stderr.splitlines() if line.startswith("warning:")]
+    assert len(warnings) == 1 and warnings[0].startswith(f"warning: {source}: line ")
+    assert warnings[0].endswith(
+        "rule 702.19a appears again (line 4095): kept as 702.19a~2 (en/2026-08-07; comprules check lists every problem)"
+    )
+
+
+def test_links_in_a_loop_fifos_and_devices_are_each_one_true_line(tmp_path, en_dir):
+    folder = tmp_path / "src"
+    folder.mkdir()
+    (folder / "1999-04-23.txt").write_bytes((en_dir / "1999-04-23.txt").read_bytes())
+    os.symlink("loop-b.txt", folder / "loop-a.txt")
+    os.symlink("loop-a.txt", folder / "loop-b.txt")
+    os.symlink(tmp_path / "gone.txt", folder / "dead.txt")
+    os.mkfifo(folder / "pipe.txt")
+    result = run("build", folder, "--kb", tmp_path / "kb", "--only", "data")
+    assert result.returncode == 2  # built, and some sources failed
+    errors = sorted(line for line in result.stderr.splitlines() if line.startswith("error:"))
+    assert errors == [
+        f"error: {folder / 'dead.txt'}: a symbolic link to {tmp_path / 'gone.txt'}, which does not exist",
+        f"error: {folder / 'loop-a.txt'}: a symbolic link in a loop (it points, through other links, back to itself)",
+        f"error: {folder / 'loop-b.txt'}: a symbolic link in a loop (it points, through other links, back to itself)",
+        f"error: {folder / 'pipe.txt'}: a named pipe (FIFO), not a file: sources are read whole, from regular files",
+    ]
+    assert "built 1 edition" in result.stdout
+    named = run("build", "/dev/zero", folder / "pipe.txt", folder / "loop-a.txt", "--kb", tmp_path / "kb2")
+    assert named.returncode == 2
+    assert named.stderr.strip().splitlines()[-1] == (
+        "comprules: no edition could be built from the sources given: /dev/zero: a device, not a file: "
+        "sources are read from regular files (and 2 more)"
+    )
+    assert not (tmp_path / "kb2").exists()
