@@ -623,8 +623,7 @@ def parse_text(
     fragment = kind == "fragment"
     warnings: list[ParseWarning] = []
     glossary: list[GlossaryEntry] = []
-    truncated = fragment and effective is not None and body_start is not None and _has_contents(lines, body_start)
-    if truncated:
+    if fragment and effective is not None and body_start is not None and _has_contents(lines, body_start):
         # A Comprehensive Rules document (title, date, contents) that stops before its
         # glossary: an incomplete copy. Its contents table is not rules (it would give
         # "1" twice); its rules are read as a fragment's, from the first chapter on.
