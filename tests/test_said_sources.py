@@ -76,3 +76,16 @@ def test_links_in_a_loop_fifos_and_devices_are_each_one_true_line(tmp_path, en_d
         "sources are read from regular files (and 2 more)"
     )
     assert not (tmp_path / "kb2").exists()
+
+
+def test_editions_left_out_of_the_sources_are_said_removed(tmp_path, en_dir):
+    kb = tmp_path / "kb"
+    sources = [en_dir / f"{d}.txt" for d in ("1999-04-23", "1999-11-01", "2001-09-24", "2002-10-07", "2003-03-15")]
+    assert run("build", *sources, "--kb", kb, "--only", "data").returncode == 0
+    result = run("build", sources[0], "--kb", kb, "--only", "data")
+    assert result.returncode == 0
+    assert (
+        "warning: 4 editions of the previous build are not among these sources and are removed: en/1999-11-01, "
+        "en/2001-09-24, en/2002-10-07 and 1 more (give their sources again to keep them)\n"
+    ) in result.stderr
+    assert run("editions", "--kb", kb).stdout.count("\n") == 1

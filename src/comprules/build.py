@@ -769,6 +769,17 @@ class _Build:
         loaded = load_items(items, expand_errors, jobs=self.jobs, limits=self.limits)
         report.editions, report.errors, report.notices = loaded.editions, loaded.errors, loaded.notices
         report.notices += said_warnings(report.editions)
+        gone = sorted(
+            {m["name"] for m in _read_json(kb / "data" / "editions.json").get("editions", ())}
+            - {e.name for e in report.editions}
+        )
+        if gone and "data" in only and report.editions:
+            shown = ", ".join(gone[:3]) + (f" and {len(gone) - 3} more" if len(gone) > 3 else "")
+            report.notices.append(
+                f"{len(gone)} edition{'s' if len(gone) != 1 else ''} of the previous build "
+                f"{'are' if len(gone) != 1 else 'is'} not among these sources and "
+                f"{'are' if len(gone) != 1 else 'is'} removed: {shown} (give their sources again to keep them)"
+            )
         report.timings["parse"] = time.perf_counter() - t
         n = len(report.editions)
         say(f"parsed {n} edition{'' if n == 1 else 's'} ({report.timings['parse']:.1f} s)")
