@@ -9,6 +9,7 @@ folder as when named. Copies of real editions of ``../shared/corpus/en``.
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -89,3 +90,41 @@ def test_editions_left_out_of_the_sources_are_said_removed(tmp_path, en_dir):
         "en/2001-09-24, en/2002-10-07 and 1 more (give their sources again to keep them)\n"
     ) in result.stderr
     assert run("editions", "--kb", kb).stdout.count("\n") == 1
+
+
+def _limited(max_bytes: int):
+    """A child process that may write no file past ``max_bytes`` (RLIMIT_FSIZE: writes
+    fail with EFBIG, as on a full disk, SIGXFSZ ignored)."""
+    import resource
+    import signal
+
+    def limit() -> None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (max_bytes, max_bytes))
+
+    return limit
+
+
+def test_a_build_the_disk_stops_ends_in_one_line_and_keeps_the_previous_knowledge_base(tmp_path, en_dir):
+    # issue 23, 4: a full disk during the data stage was a segmentation fault, exit 139
+    kb = tmp_path / "kb"
+    assert run("build", en_dir / "2026-08-07.txt", "--kb", kb, "--only", "data").returncode == 0
+    sources = [en_dir / f"{d}.txt" for d in ("2026-08-07", "2026-06-19", "2026-04-17", "2026-02-27")]
+    for extra in ([], ["--json"]):
+        result = subprocess.run(
+            [COMPRULES, "build", *map(str, sources), "--kb", str(kb), "--only", "data", *extra],
+            capture_output=True,
+            text=True,
+            timeout=600,
+            preexec_fn=_limited(3_000_000),
+        )
+        assert result.returncode == 2, result.stderr
+        last = result.stderr.strip().splitlines()[-1]
+        assert last.startswith("comprules: writing data/: ")
+        assert last.endswith("; stopped: the previous knowledge base is intact"), last
+        assert "Traceback" not in result.stderr and "Fatal" not in result.stderr
+        if extra:
+            assert json.loads(result.stdout)["error"]["message"] == last.removeprefix("comprules: ")
+    assert run("editions", "--kb", kb).stdout.startswith("en/2026-08-07 ")
+    assert run("show", "702.19b", "--kb", kb).returncode == 0
+    assert not list(kb.glob(".build-*"))

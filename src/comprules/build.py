@@ -36,6 +36,7 @@ import os
 import re
 import shutil
 import signal
+import sqlite3
 import tempfile
 import time
 from collections.abc import Callable, Iterator
@@ -46,7 +47,7 @@ from pathlib import Path
 from . import export, graph
 from .align.history import link_previous as _link
 from .corpus.load import DEFAULT_LIMITS, Limits, expand_sources, load_items
-from .errors import Interrupted, SourceError
+from .errors import BuildFailed, Interrupted, SourceError
 from .kb import default_kb  # noqa: F401  (the build's default knowledge base; kept importable from here)
 from .locking import exclusive
 from .model import Edition
@@ -583,9 +584,11 @@ def write_knowledge(
             old_store.close()
 
 
-def _kept_message(only: tuple[str, ...], new: list[str], pending: list[str], *, first: bool = False) -> str:
-    """The line an interrupted build ends with: what of the knowledge base is new
-    (``first``: there was no knowledge base before this build)."""
+def _kept_message(
+    only: tuple[str, ...], new: list[str], pending: list[str], *, first: bool = False, head: str = "interrupted"
+) -> str:
+    """The line an interrupted (or stopped: ``head``) build ends with: what of the
+    knowledge base is new (``first``: there was no knowledge base before this build)."""
 
     def names(stages):
         text = " and ".join(f"{s}/" for s in stages)
@@ -594,17 +597,13 @@ def _kept_message(only: tuple[str, ...], new: list[str], pending: list[str], *, 
     wanted = [s for s in STAGES if s in only]
     old = [s for s in wanted if s not in new]
     if not new:
-        line = (
-            "interrupted: no knowledge base was written"
-            if first
-            else "interrupted: the previous knowledge base is intact"
-        )
+        line = f"{head}: no knowledge base was written" if first else f"{head}: the previous knowledge base is intact"
     elif not old:
-        line = "interrupted after the new knowledge base was in place"
+        line = f"{head} after the new knowledge base was in place"
     else:
         (n, many_n), (o, many_o) = names([s for s in wanted if s in new]), names(old)
         line = (
-            f"interrupted: {n} {'are' if many_n else 'is'} new, "
+            f"{head}: {n} {'are' if many_n else 'is'} new, "
             f"{o} {'are the previous ones' if many_o else 'is the previous one'}"
         )
     if pending:
@@ -668,6 +667,10 @@ class _Build:
         self.index_before = _index_identity(kb)
         #: No knowledge base before this build (nothing of data/, index/, site/).
         self.first = not any((kb / s).exists() or (kb / s).is_symlink() for s in STAGES)
+        #: What the build is doing (for the line of a failure): ``parsing``, ``writing data/``…
+        self.stage = "reading the sources"
+        #: The file being written when it is not named by the error (the database).
+        self.writing: Path | None = None
 
     def run(self, sources) -> BuildReport:
         work = Path(tempfile.mkdtemp(prefix=".build-", dir=self.kb))
@@ -678,6 +681,9 @@ class _Build:
             pending = self.keep_pending(work)
             signum = getattr(exc, "signum", signal.SIGINT)
             raise Interrupted(signum, _kept_message(self.only, self.new, pending, first=self.first)) from None
+        except (OSError, sqlite3.DatabaseError) as exc:  # a full disk, a file that cannot be written
+            self.find_new()
+            raise BuildFailed(self.failure(exc, work)) from None
         finally:
             shutil.rmtree(work, ignore_errors=True)
         return self.report
@@ -705,6 +711,19 @@ class _Build:
             f"wrote data/{CARDS_DB} ({cards.cards} cards, {cards.calls} spans calling on rules, "
             f"{time.perf_counter() - t:.1f} s; counted in data's time)"
         )
+
+    def failure(self, exc: OSError | sqlite3.DatabaseError, work: Path) -> str:
+        """The one line of a build the system stopped: the stage, the file, the reason,
+        what of the knowledge base was kept (the temporary files are removed after)."""
+        if isinstance(exc, OSError):
+            where = exc.filename
+            reason = exc.strerror or str(exc)
+        else:  # SQLite says "database or disk is full" of the database being written
+            where = self.writing
+            reason = "No space left on device" if "full" in str(exc) else f"database error ({exc})"
+        shown = f"{where}: " if where else ""
+        state = _kept_message(self.only, self.new, [], first=self.first, head="stopped")
+        return f"{self.stage}: {shown}{reason}; {state}"
 
     def find_new(self) -> None:
         """Which outputs this build has swapped in (for an interrupted build's last line)."""
@@ -766,6 +785,7 @@ class _Build:
             say(f"nothing changed: kept {', '.join(s + '/' for s in report.kept)} ({report.timings['check']:.1f} s)")
             return
 
+        self.stage = "parsing"
         loaded = load_items(items, expand_errors, jobs=self.jobs, limits=self.limits)
         report.editions, report.errors, report.notices = loaded.editions, loaded.errors, loaded.notices
         report.notices += said_warnings(report.editions)
@@ -802,6 +822,8 @@ class _Build:
         data_dir = kb / "data"
         if "data" in only:
             t = time.perf_counter()
+            self.stage = "writing data/"
+            self.writing = kb / "data" / "comprules.sqlite"  # the name it will have: the user's path
             keys = _edition_keys(report.editions, inputs, common)
             if fresh["data"]:
                 report.kept.append("data")
@@ -844,6 +866,7 @@ class _Build:
         generation = None
         if "index" in only:
             t = time.perf_counter()
+            self.stage, self.writing = "writing index/", None
             if fresh["index"]:
                 report.kept.append("index")
             else:
@@ -860,6 +883,7 @@ class _Build:
             from .site import render_site
 
             t = time.perf_counter()
+            self.stage, self.writing = "writing site/", None
             if fresh["site"] and data_dir == kb / "data":
                 report.kept.append("site")
             else:
@@ -879,6 +903,7 @@ class _Build:
                 site_stamp = _fingerprint(work / "site")
             report.timings["site"] = time.perf_counter() - t
             say(f"wrote site/ ({report.timings['site']:.1f} s)")
+        self.stage = "swapping the new outputs in"
         if generation is not None:
             from .indexer.build import swap_index
 

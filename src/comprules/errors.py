@@ -34,6 +34,11 @@ class BuildLocked(ComprulesError):
     """Another build holds the knowledge base's lock."""
 
 
+class BuildFailed(ComprulesError):
+    """A build stopped by the system (a full disk, a file it could not write): one line
+    naming the stage and the path, and saying what of the knowledge base was kept."""
+
+
 class FetchError(ComprulesError):
     """A download that failed: no network, not found, timed out, truncated (one line)."""
 

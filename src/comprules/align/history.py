@@ -322,12 +322,19 @@ class Alignments:
         return {(a.old, a.new): a for a, kind, _ in self.rows if kind != "translation"}
 
 
+#: Fragments of one chain each aligned with this many before it (fragments are partial,
+#: so a lineage may skip some): every pair of the five seeds, and a number of alignments
+#: that grows linearly with the fragments (1,000 one-line files: not 499,500 pairs).
+FRAGMENT_WINDOW = 4
+
+
 def stored_pairs(chain: dict) -> list[tuple[str, str]]:
     """The pairs of one chain whose alignments are stored: consecutive complete editions;
-    every ordered pair of fragments (fragments are partial, so a lineage may skip some)."""
+    each fragment with the :data:`FRAGMENT_WINDOW` fragments before it (a lineage walk
+    that looks further back aligns the pair it needs when asked)."""
     names = chain["editions"]
     if chain["kind"] == "fragment":
-        return [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
+        return [(a, b) for i, a in enumerate(names) for b in names[i + 1 : i + 1 + FRAGMENT_WINDOW]]
     return list(zip(names, names[1:]))
 
 
