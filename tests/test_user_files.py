@@ -139,3 +139,34 @@ def test_a_build_killed_with_sigkill_leaves_no_parsing_worker_holding_the_lock(t
     assert [w for w in workers if _alive(w)] == []
     again = run("build", en_dir / "1999-04-23.txt", "--kb", kb, "--only", "data")
     assert "another build is running" not in again.stderr and again.returncode == 0, again.stderr
+
+
+def test_two_first_builds_at_once_never_fail_on_the_folder_one_of_them_made(tmp_path, en_dir):
+    # issue 23, 6: one first-build race in three ended "kb: File exists"
+    for attempt in range(4):
+        kb = tmp_path / f"race{attempt}" / "kb"
+        procs = [
+            subprocess.Popen(
+                [*CLI, "build", str(en_dir / "1999-04-23.txt"), "--kb", str(kb), "--only", "data"],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+            for _ in range(2)
+        ]
+        results = [(p.wait(timeout=300), p.stderr.read()) for p in procs]
+        for code, err in results:
+            assert "File exists" not in err and "Traceback" not in err, err
+            assert code == 0 or (code == 2 and "another build is running on" in err), err
+        assert any(code == 0 for code, _ in results)
+        assert run("editions", "--kb", kb).stdout.startswith("en/1999-04-23 ")
+
+
+def test_a_kb_that_is_a_link_to_nothing_is_one_line(tmp_path, en_dir):
+    link = tmp_path / "kb_link"
+    os.symlink(tmp_path / "nowhere", link)
+    result = run("build", en_dir / "1999-04-23.txt", "--kb", link, "--only", "data")
+    assert result.returncode == 2
+    assert (
+        result.stderr == f"comprules: --kb {link}: is a symbolic link to {tmp_path / 'nowhere'}, which does not exist\n"
+    )

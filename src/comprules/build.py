@@ -126,6 +126,8 @@ def claim(kb: Path) -> list[str]:
     kb = Path(kb)
     if kb.exists() and not kb.is_dir():
         raise UsageError(f"--kb {kb}: is a file, not a knowledge base folder")
+    if kb.is_symlink() and not kb.exists():
+        raise UsageError(f"--kb {kb}: is a symbolic link to {os.readlink(kb)}, which does not exist")
     if (kb / MARKER).is_file():
         return []
     if kb.is_dir():
@@ -152,7 +154,7 @@ def claim(kb: Path) -> list[str]:
             )
         done = ["marked an existing knowledge base"] if outputs else []
     else:
-        kb.mkdir(parents=True)
+        kb.mkdir(parents=True, exist_ok=True)  # a build started at the same moment may make it too
         done = []
     (kb / MARKER).write_text(_MARKER_TEXT, encoding="utf-8")
     return done
