@@ -11,6 +11,7 @@ pages the forked workers share are counted once. Against the targets of issue 12
 
 * no-op rebuild (same sources again) ≤ 3 s and ≤ 5 % of the full build;
 * one edition changed (a word of 2026-08-07): printed, with what it rewrote;
+* a folder of 1,000 one-line undated files (issue 23, 7): ≤ 30 s, ≤ 5,000 files written;
 * peak memory of the full build ≤ 1 GB (1,000,000,000 bytes), printed two ways: all
   the processes of the build at once (comprules and its page-rendering workers), and
   the largest single process (what ``/usr/bin/time -v`` reports as "Maximum resident
@@ -102,6 +103,10 @@ def _mark(ok: bool) -> str:
 
 
 def main() -> None:
+    if sys.argv[1:] == ["--many-files"]:  # that case alone
+        with tempfile.TemporaryDirectory(prefix="comprules-bench-build-") as tmp:
+            many_files(Path(tmp))
+        return
     english = sorted((corpus_dir() / "en").glob("*.txt"))
     seeds = sorted(seeds_dir().glob("*.txt"))
     if not english or not seeds:
@@ -153,6 +158,27 @@ def main() -> None:
             f"baseline:            parsing alone {parse_s:.1f} s, {parse_mem / 1e9:.2f} GB "
             f"(the full build takes {full_s / parse_s:.0f}× the time, {full_mem / parse_mem:.1f}× the memory)"
         )
+        many_files(Path(tmp))
+
+
+def many_files(tmp: Path, count: int = 1000) -> None:
+    """Issue 23, 7: a folder of ``count`` one-line undated files (each a rule of the latest
+    edition, so a document of one rule) builds in ≤ 30 s with ≤ 5,000 files written."""
+    folder = tmp / "many"
+    folder.mkdir()
+    latest = sorted((corpus_dir() / "en").glob("*.txt"))[-1].read_text(encoding="utf-8")
+    lines = [line for line in latest.splitlines() if line[:3].isdigit() and "." in line[:6] and len(line) > 40]
+    for k in range(count):
+        (folder / f"note-{k:04d}.txt").write_text(lines[k % len(lines)] + "\n", encoding="utf-8")
+    kb = tmp / "many-kb"
+    seconds, peak, _, log = measured([*COMPRULES, "build", str(folder), "--kb", str(kb)])
+    files = sum(1 for p in kb.rglob("*") if p.is_file())
+    size = sum(p.stat().st_size for p in kb.rglob("*") if p.is_file())
+    print(
+        f"{count} one-line files:  {seconds:6.1f} s (target 30 s: {_mark(seconds <= 30)}), {files} files written "
+        f"(target 5,000: {_mark(files <= 5000)}), {size / 1e6:.0f} MB, peak {peak / 1e6:.0f} MB "
+        f"({log.strip().splitlines()[-1]})"
+    )
 
 
 if __name__ == "__main__":

@@ -322,19 +322,23 @@ class Alignments:
         return {(a.old, a.new): a for a, kind, _ in self.rows if kind != "translation"}
 
 
-#: Fragments of one chain each aligned with this many before it (fragments are partial,
-#: so a lineage may skip some): every pair of the five seeds, and a number of alignments
-#: that grows linearly with the fragments (1,000 one-line files: not 499,500 pairs).
+#: Fragments of one chain each aligned with this many after it (fragments are partial,
+#: so a lineage may skip some): every pair of the five seeds; in a chain of more than
+#: :data:`MANY_FRAGMENTS`, the next one only. The alignments grow linearly with the
+#: fragments (1,000 one-line files: 999, not 499,500 pairs).
 FRAGMENT_WINDOW = 4
+MANY_FRAGMENTS = 32
 
 
 def stored_pairs(chain: dict) -> list[tuple[str, str]]:
     """The pairs of one chain whose alignments are stored: consecutive complete editions;
-    each fragment with the :data:`FRAGMENT_WINDOW` fragments before it (a lineage walk
-    that looks further back aligns the pair it needs when asked)."""
+    each fragment with the :data:`FRAGMENT_WINDOW` fragments after it (with the next one
+    only in a chain of more than :data:`MANY_FRAGMENTS`; a lineage walk that looks further
+    back aligns the pair it needs when asked)."""
     names = chain["editions"]
     if chain["kind"] == "fragment":
-        return [(a, b) for i, a in enumerate(names) for b in names[i + 1 : i + 1 + FRAGMENT_WINDOW]]
+        window = FRAGMENT_WINDOW if len(names) <= MANY_FRAGMENTS else 1
+        return [(a, b) for i, a in enumerate(names) for b in names[i + 1 : i + 1 + window]]
     return list(zip(names, names[1:]))
 
 
