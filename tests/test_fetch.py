@@ -302,7 +302,9 @@ def test_make_site_without_corpus_fetches_the_latest_edition_and_with_corpus_bui
 
 
 def test_rich_progress_bar_counts_the_bytes_of_a_download(server, tmp_path):
-    bar = fetch.RichProgress()
+    from comprules.progress import RichProgress
+
+    bar = RichProgress()
     try:
         fetch.fetch_editions([_edition("2024-11-08")], tmp_path, mirror=server.url, progress=bar)
     finally:

@@ -24,7 +24,7 @@ PACKAGE = ROOT / "src" / "comprules"
 #: stages before it and itself, never one after it. A stage is a subpackage or a module
 #: directly under comprules/.
 STAGES: list[tuple[str, tuple[str, ...]]] = [
-    ("model", ("errors", "model", "languages", "export", "codehash", "locking", "children")),
+    ("model", ("errors", "model", "languages", "export", "codehash", "locking", "children", "progress")),
     ("corpus", ("corpus", "fetch")),
     ("references", ("references",)),
     ("check", ("check",)),

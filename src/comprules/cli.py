@@ -334,7 +334,9 @@ def build(sources, kb_dir, only, jobs, max_source, max_line, cards_file, as_json
     unknown = [s for s in stages if s not in STAGES]
     if unknown:
         raise Fail(f"--only: unknown stage {unknown[0]!r} (choose from {', '.join(STAGES)})")
-    say = (lambda msg: None) if as_json else (lambda msg: click.echo(msg, err=True))
+    from .progress import lines
+
+    say = lines(quiet=as_json)
     report = _run(
         run_build,
         list(sources),
@@ -641,7 +643,9 @@ def fetch(dates, latest, all_editions, dest, mirror, timeout, force, cards):
         _out(str(_run(fetching.fetch_cards, Path(dest) if dest else None, timeout=timeout)))
         return
     editions = _run(fetching.select, list(dates), latest=latest, all_editions=all_editions)
-    bar = fetching.RichProgress() if sys.stderr.isatty() else None
+    from .progress import RichProgress
+
+    bar = RichProgress() if sys.stderr.isatty() else None
     try:
         done, failed = _run(
             fetching.fetch_editions,

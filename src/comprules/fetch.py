@@ -35,6 +35,7 @@ from importlib import resources
 from pathlib import Path
 
 from .errors import FetchError, SourceError, UsageError
+from .progress import Progress
 
 MIRROR_ENV = "COMPRULES_MIRROR"
 CHECKSUMS = "SHA256SUMS"
@@ -133,62 +134,6 @@ def candidate_urls(edition: KnownEdition, mirror: str | None = None) -> list[str
     if mirror:
         return [mirror.rstrip("/") + "/" + urllib.parse.quote(edition.relpath)]
     return [*edition.urls, *edition.archived]
-
-
-class Progress:
-    """What a download reports; this one says nothing (the CLI passes a rich bar)."""
-
-    def start(self, name: str, total: int | None, done: int) -> None:
-        """A download of ``total`` bytes (None: unknown) starts, ``done`` already there."""
-
-    def advance(self, n: int) -> None:
-        """``n`` more bytes arrived."""
-
-    def finish(self) -> None:
-        """The current download ended (well or not)."""
-
-
-class RichProgress(Progress):
-    """A rich progress bar on stderr: name, bar, bytes, speed, time left."""
-
-    def __init__(self) -> None:
-        from rich.console import Console
-        from rich.progress import (
-            BarColumn,
-            DownloadColumn,
-            TextColumn,
-            TimeRemainingColumn,
-            TransferSpeedColumn,
-        )
-        from rich.progress import (
-            Progress as Bar,
-        )
-
-        self.bar = Bar(
-            TextColumn("{task.description}"),
-            BarColumn(),
-            DownloadColumn(),
-            TransferSpeedColumn(),
-            TimeRemainingColumn(),
-            console=Console(stderr=True),
-            transient=False,
-        )
-        self.task = None
-
-    def start(self, name, total, done):
-        if self.task is None:
-            self.bar.start()
-        self.task = self.bar.add_task(name, total=total, completed=done)
-
-    def advance(self, n):
-        self.bar.advance(self.task, n)
-
-    def finish(self):
-        self.bar.refresh()
-
-    def close(self) -> None:
-        if self.task is not None:
-            self.bar.stop()
 
 
 def read_checksums(folder: Path) -> dict[str, str]:
