@@ -620,7 +620,13 @@ class SiteRenderer:
                 u=u,
                 goto=None,
                 data=[u(data_path(lang)) for lang in self.search_bytes],
-                langs=[(lang.code, lang.name) for lang in languages.all_languages()],
+                # only the languages the knowledge base holds (issue 22: no 简体中文 to choose
+                # where no Chinese edition was built)
+                langs=[
+                    (lang.code, lang.name)
+                    for lang in languages.all_languages()
+                    if any(e.lang == lang.code for e in self.editions)
+                ],
                 editions=[
                     (e.name, edition_label(e))
                     for e in sorted(
