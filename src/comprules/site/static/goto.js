@@ -169,7 +169,9 @@
         var run = nearest(runs, data.d, date), key = run[0] || n;
         var id = land(table, key);
         if (id) {
-          return {href: ctx.go(id), note: say.now.replace("{n}", n).replace("{dates}", span(data.d, run)).replace("{id}", id)};
+          /* the words follow time: a number printed after this edition "was" {id} here */
+          var later = data.d[run[1]] > date, words = later ? say.was : say.now;
+          return {href: ctx.go(id), note: words.replace("{n}", n).replace("{dates}", span(data.d, run)).replace("{id}", id).replace("{edition}", date)};
         }
         /* not in this edition: each run of editions that printed it, the latest first, with
            where that rule is now (its number in the latest edition, or its last edition) */
@@ -185,16 +187,19 @@
 
   var WORDS = {
     en: {now: "Renumbered: {n} ({dates}) is now {id}.",
+         was: "Renumbered later: {n} ({dates}) was {id} in this edition ({edition}).",
          none: "{n} does not exist: no edition prints it ({editions}).",
          elsewhere: "{n} is not in this edition ({edition}). Printed:",
          nothing: "Nothing matches “{q}” in this edition.",
          search: "Search every rule for “{q}”"},
     fr: {now: "Renumérotée : {n} ({dates}) est maintenant {id}.",
+         was: "Renumérotée plus tard : {n} ({dates}) était {id} dans cette édition ({edition}).",
          none: "{n} n’existe pas : aucune édition ne l’imprime ({editions}).",
          elsewhere: "{n} n’est pas dans cette édition ({edition}). Imprimée :",
          nothing: "Rien ne correspond à « {q} » dans cette édition.",
          search: "Chercher « {q} » dans toutes les règles"},
     zh: {now: "已重新编号：{n}（{dates}）现为 {id}。",
+         was: "后来重新编号：{n}（{dates}）在此版本（{edition}）中为 {id}。",
          none: "{n} 不存在：没有任何版本收录（{editions}）。",
          elsewhere: "{n} 不在此版本（{edition}）中。收录于：",
          nothing: "此版本中没有与“{q}”相符的内容。",
