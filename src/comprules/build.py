@@ -145,8 +145,9 @@ def claim(kb: Path) -> list[str]:
                 or unexpected_site_file(kb / "site")
                 or unexpected_index_file(kb, kb / "index")
             )
-        if foreign is None and names and not outputs:
-            foreign = names[0]  # comprules' names, but no output beside them: a user's files
+        others = [n for n in names if n not in (".lock", ".index.lock")]  # a build that starts this moment
+        if foreign is None and others and not outputs:
+            foreign = others[0]  # comprules' names, but no output beside them: a user's files
         if foreign is not None:
             raise UsageError(
                 f"{kb} is not a comprules knowledge base (no {MARKER} file) and holds {foreign}, "
