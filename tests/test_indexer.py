@@ -436,6 +436,7 @@ def test_hit_json_has_plain_snippet_and_highlight_offsets(toy_index):
         "id",
         "lang",
         "translation",
+        "section_title",
     }
     assert "**" not in data["hits"][0]["snippet"]
 

@@ -255,3 +255,23 @@ def test_search_from_disk_answers_in_the_page_and_says_other_editions_need_the_s
     started = time.perf_counter()
     page.select_option("#edition", "")
     assert page.locator("#offline").is_hidden() and time.perf_counter() - started < 5
+
+
+def test_hits_of_every_edition_carry_their_own_section_titles_and_documents_their_titles(browser, served, full_kb):  # noqa: F811
+    # issue 22, 2: 502.26a of 2009 was labelled "Untap Step" (today's 502), a French hit by its id
+    context = browser.new_context()
+    pg = context.new_page()
+    pg.goto(served + "search.html?" + urllib.parse.urlencode({"q": "502.26a", "edition": "*"}))
+    pg.wait_for_function("document.getElementById('status').getAttribute('data-source') === 'server'", timeout=15_000)
+    items = {
+        (li.get_attribute("data-lang"), li.get_attribute("data-number")): li.inner_text()
+        for li in pg.locator("#results li[data-number]").all()
+    }
+    english = items[("en", "502.26a")]
+    assert "Keyword Abilities" in english and "Untap Step" not in english, english
+    french = items[("fr", "502.26a")]
+    assert "French document Offrande, Ninjutsu, Folie, Mue" in french and "004_99dc3338bd3ea994" not in french, french
+    context.close()
+    hits = {(h.lang, h.number): h for h in kb_search(KnowledgeBase(full_kb[0]), "502.26a", all_editions=True).hits}
+    assert hits[("en", "502.26a")].section_title == "Keyword Abilities"
+    assert hits[("en", "502.26a")].edition == "en/2009-05-01"

@@ -97,6 +97,10 @@ class Hit:
     editions: tuple[str, ...] = ()
     #: Found through the lexicon: the hit's language is not the query's.
     translation: bool = False
+    #: The title of the section the rule is in, as ``edition`` printed it (2009-05-01's 502
+    #: is "Keyword Abilities", today's "Untap Step"); ``None`` for a glossary entry, a
+    #: section itself, or a document without that section.
+    section_title: str | None = None
 
     @property
     def also_in(self) -> int:
@@ -120,6 +124,7 @@ class Hit:
             "id": self.id,
             "lang": self.lang,
             "translation": self.translation,
+            "section_title": self.section_title,
         }
 
 
@@ -980,8 +985,10 @@ def _hit(
     names = tuple(
         table.editions[e] for e in (editions or sorted(members, key=lambda e: (handle.effective[e] or "9", e)))
     )
+    edition = _reported_edition(handle, members, scope)
     return Hit(
-        edition=_reported_edition(handle, members, scope),
+        edition=edition,
+        section_title=_section_title(handle, unit["number"], table.kind[docnum], edition),
         number=unit["number"],
         title=unit["title"],
         kind="example" if example else table.kind[docnum],
@@ -995,6 +1002,22 @@ def _hit(
         editions=names,
         translation=translation,
     )
+
+
+def _section_title(handle: _OpenIndex, number: str, kind: str, edition: str) -> str | None:
+    """The title edition ``edition`` prints for the section of rule ``number``."""
+    section = number[:3]
+    if kind in ("section", "chapter", GLOSSARY) or len(number) <= 3 or not section.isdigit():
+        return None
+    table = handle.table
+    try:
+        e = table.editions.index(edition)
+    except ValueError:
+        return None
+    for d in table.by_number.get(section, ()):
+        if table.kind[d] == "section" and e in table.members[d]:
+            return handle.unit(d)["title"] or None
+    return None
 
 
 def _reported_edition(handle: _OpenIndex, members: tuple[int, ...], scope: _Scope) -> str:

@@ -138,10 +138,16 @@
   var LIMIT = 20;
 
   /* "en/2026-08-07" -> "English, 7 August 2026"; an undated document by its name. */
+  /* A document's title, as the search page's edition menu lists it ("Offrande, Ninjutsu…"). */
+  function documentTitle(name) {
+    var option = document.querySelector('#edition option[value="' + name.replace(/"/g, "") + '"]');
+    return option ? option.textContent.trim() : "";
+  }
+
   function editionWords(name, alsoIn) {
     var parts = name.split("/"), lang = LANG_NAMES[parts[0]] || parts[0], m = /^(\d{4})-(\d\d)-(\d\d)$/.exec(parts[1] || "");
     var words = m ? lang + ", " + parseInt(m[3], 10) + " " + MONTHS[parseInt(m[2], 10) - 1] + " " + m[1]
-      : lang + " document " + (parts[1] || name);
+      : lang + " document " + (documentTitle(name) || parts[1] || name);
     if (alsoIn) words += " (also in " + alsoIn + " earlier edition" + (alsoIn === 1 ? "" : "s") + ")";
     return words;
   }
@@ -195,7 +201,10 @@
           (rules ? "<p>calls on " + rules + "</p>" : "") + "</li>";
       }).join("");
       list.innerHTML = cards + hits.map(function (h) {
-        var section = engine && engine.sectionTitle ? engine.sectionTitle(h.lang, h.id) : "";
+        /* the section's title as the hit's own edition printed it (the server says it; the
+           page's own data is the latest edition's, which is all it searches from disk) */
+        var section = h.section_title !== undefined ? (h.section_title || "")
+          : engine && engine.sectionTitle ? engine.sectionTitle(h.lang, h.id) : "";
         var label = h.kind === "glossary" ? (h.title || h.number) + " (glossary)" : h.number + (h.title ? " · " + h.title : "");
         var info = (window.CR_SEARCH || {})[h.lang] || {};  /* the language table's row, as exported */
         return '<li data-number="' + esc(h.number) + '" data-lang="' + esc(h.lang) + '"' +
