@@ -16,3 +16,20 @@ def test_the_search_page_offers_only_the_languages_the_knowledge_base_holds(tmp_
     menu = page[page.index('<select name="lang"') : page.index("</select>", page.index('<select name="lang"'))]
     assert 'value="en"' in menu and 'value="fr"' in menu
     assert 'value="zh"' not in menu and "简体中文" not in menu
+
+
+def test_a_punctuation_only_edit_is_set_apart_and_named_and_typography_can_be_hidden(tmp_path, en_dir):
+    # issue 22, 5: 722.3a's "," → "." of 2026-08-07 was an almost invisible red comma
+    kb = tmp_path / "kb"
+    build([en_dir / "2026-06-19.txt", en_dir / "2026-08-07.txt"], kb, only=("data", "site"))
+    bulletin = kb / "site" / "diff" / "en" / "2026-06-19..2026-08-07"
+    pages = "".join(p.read_text(encoding="utf-8") for p in sorted(bulletin.glob("*.html")))
+    at = pages.index('id="722.3a"') if 'id="722.3a"' in pages else pages.index("722.3a")
+    row = pages[at : pages.index("</section>", at)]
+    assert '<del class="p" title="comma">,</del>' in row
+    assert '<ins class="p" title="full stop">.</ins>' in row
+    assert '<span class="named">comma → full stop</span>' in row
+    index = (bulletin / "index.html").read_text(encoding="utf-8")
+    assert '<input type="checkbox" data-hide="typography"> Hide typography-only changes' in index
+    history = next((kb / "site" / "history").rglob("*.html")).read_text(encoding="utf-8")
+    assert 'data-hide="typography"' in history and 'data-facet="' in history

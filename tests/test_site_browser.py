@@ -154,6 +154,22 @@ def test_a_later_number_on_an_old_edition_says_what_it_was_then_not_what_it_is_n
     ), status.inner_text()
 
 
+def test_typography_only_steps_of_a_history_hide_with_one_switch_kept_in_the_address(page, site):
+    # issue 22, 5: 702.37a's history listed about nine typography-only steps, no way to hide them
+    history = site / "history" / "en" / "702.37a.html"
+    page.goto(history.as_uri())
+    typography = page.locator('li[data-facet="typography"]')
+    assert typography.count() >= 5
+    assert typography.first.is_visible()
+    page.locator('input[data-hide="typography"]').check()
+    assert all(not li.is_visible() for li in typography.all())
+    assert "typography=hidden" in page.url
+    page.reload()
+    assert page.locator('input[data-hide="typography"]').is_checked()
+    assert all(not li.is_visible() for li in typography.all())
+    assert page.locator('li[data-facet]:not([data-facet="typography"])').first.is_visible()
+
+
 def test_702_999_says_it_does_not_exist_and_stays(page, site):
     start = (site / "en/2026-08-07/702.html").as_uri()
     page.goto(start)

@@ -28,6 +28,61 @@ if TYPE_CHECKING:
 #: Where a deleted run goes in the new text (:meth:`DiffText.inline`).
 _POINT = "\ue004"
 
+#: The names of the marks a punctuation-only edit changes (issue 22: a red comma alone is
+#: missed; "comma → full stop" is not).
+MARK_NAMES = {
+    ",": "comma",
+    ".": "full stop",
+    ";": "semicolon",
+    ":": "colon",
+    "?": "question mark",
+    "!": "exclamation mark",
+    "'": "straight apostrophe",
+    "’": "apostrophe",
+    "‘": "opening single quote",
+    '"': "straight quote",
+    "“": "opening quote",
+    "”": "closing quote",
+    "-": "hyphen",
+    "–": "en dash",
+    "—": "em dash",
+    "(": "opening parenthesis",
+    ")": "closing parenthesis",
+    "…": "ellipsis",
+}
+_MARK = re.compile(r"<(del|ins)>([^<\w\s]{1,2})</\1>")
+_PAIR = re.compile(r'(<del class="p" title="([^"]+)">[^<]*</del>)\s?(<ins class="p" title="([^"]+)">[^<]*</ins>)')
+
+
+def _mark_name(marks: str) -> str | None:
+    names = [MARK_NAMES.get(ch) for ch in marks]
+    return " and ".join(n for n in names if n) if all(names) else None
+
+
+def _replaced(old_text: str, new_text: str, o, n) -> str | None:
+    """ "comma → full stop" when the run ``o`` of the old text (a span, or ``None``) and the
+    run ``n`` of the new one are both punctuation marks; else ``None``."""
+    if o is None or n is None:
+        return None
+    before, after = _mark_name(old_text[o[0] : o[1]]), _mark_name(new_text[n[0] : n[1]])
+    return f"{before} → {after}" if before and after else None
+
+
+def name_marks(html: str) -> str:
+    """Each changed run that is one or two punctuation marks gets the class ``p`` (set
+    apart, :file:`site.css`) and its name as a title; a mark replaced by another is
+    followed by the two names: ``<del class="p" title="comma">,</del><ins class="p"
+    title="full stop">.</ins> <span class="named">comma → full stop</span>``."""
+
+    def one(m: re.Match[str]) -> str:
+        name = _mark_name(m.group(2))
+        if name is None:
+            return m.group(0)
+        return f'<{m.group(1)} class="p" title="{name}">{m.group(2)}</{m.group(1)}>'
+
+    html = _MARK.sub(one, html)
+    return _PAIR.sub(lambda m: f'{m.group(1)}{m.group(3)} <span class="named">{m.group(2)} → {m.group(4)}</span>', html)
+
 
 class DiffText:
     """Texts of editions ``old`` and ``new`` rendered for the page ``path``.
@@ -65,9 +120,19 @@ class DiffText:
     def side_by_side(self, old_text: str, new_text: str, typography: bool = False) -> tuple[Markup, Markup]:
         """``(old, new)`` as HTML, deleted words in ``<del>``, inserted ones in ``<ins>``."""
         runs = self.spans(old_text, new_text, typography)
+        # a mark replaced by another: its two names after the new one ("comma → full stop")
+        replaced = [_replaced(old_text, new_text, o, n) for o, n, _p in runs if n]
+        new_html = name_marks(self.text(self.new, new_text, [(*n, "ins") for _o, n, _p in runs if n]))
+        found = iter(replaced)
+
+        def named(m: re.Match[str]) -> str:
+            name = next(found, None)
+            return m.group(0) + (f' <span class="named">{name}</span>' if name else "")
+
+        new_html = re.sub(r"<ins(?: [^>]*)?>.*?</ins>", named, new_html) if any(replaced) else new_html
         return (
-            self.text(self.old, old_text, [(*o, "del") for o, _n, _p in runs if o]),
-            self.text(self.new, new_text, [(*n, "ins") for _o, n, _p in runs if n]),
+            Markup(name_marks(self.text(self.old, old_text, [(*o, "del") for o, _n, _p in runs if o]))),
+            Markup(new_html),
         )
 
     def inline(self, old_text: str, new_text: str, typography: bool = False) -> Markup:
@@ -97,7 +162,7 @@ class DiffText:
             tail = " " if after.isalnum() and words[-1:].isalnum() or after in ("<",) else ""
             out.append(f"{gap}<del>{self.text(self.old, words)}</del>{tail}")
             out.append(parts[k + 1])
-        return Markup("".join(out))
+        return Markup(name_marks("".join(out)))
 
 
 _TAGS = re.compile(r"<[^>]*>")

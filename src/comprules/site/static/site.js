@@ -161,6 +161,24 @@
     return out + esc(text.slice(last));
   }
 
+  /* "Hide typography-only changes" (history pages, bulletins): kept in the address
+     (?typography=hidden), so that a link or a reload shows the page the same way. */
+  function wireHide(box) {
+    var kind = box.getAttribute("data-hide"), cls = "hide-" + kind;
+    var params = new URLSearchParams(window.location.search);
+    box.checked = params.get(kind) === "hidden";
+    document.body.classList.toggle(cls, box.checked);
+    box.addEventListener("change", function () {
+      document.body.classList.toggle(cls, box.checked);
+      var now = new URLSearchParams(window.location.search);
+      if (box.checked) now.set(kind, "hidden"); else now.delete(kind);
+      var query = now.toString();
+      try {
+        history.replaceState(null, "", window.location.pathname + (query ? "?" + query : "") + window.location.hash);
+      } catch (e) { /* file:// in some browsers: the page still hides them */ }
+    });
+  }
+
   function wireSearch(form) {
     var status = document.getElementById("status"), list = document.getElementById("results");
     var suggestion = document.getElementById("suggestion"), offline = document.getElementById("offline");
@@ -292,6 +310,8 @@
   document.addEventListener("DOMContentLoaded", function () {
     var switches = document.querySelectorAll("form.switch");
     for (var j = 0; j < switches.length; j++) wireSwitch(switches[j]);
+    var hides = document.querySelectorAll("input[data-hide]");
+    for (var h = 0; h < hides.length; h++) wireHide(hides[h]);
     var search = document.querySelector("form#search");  /* not the glossary entry "Search" (id="search") */
     if (search) wireSearch(search);
     document.addEventListener("keydown", slashFocus);
