@@ -390,3 +390,23 @@ def test_empty_output_folders_are_not_taken_for_a_users_files(tmp_path, en_dir):
         (kb / name).mkdir(parents=True)
     report = build([en_dir / "1999-04-23.txt"], kb, only=("data",))
     assert report.names == ["en/1999-04-23"] and (kb / MARKER).is_file()
+
+
+def test_an_edition_name_too_long_for_a_path_is_an_unknown_edition_in_json(kb):
+    status, out, err = _json_run("show", "702.19", "-e", "Z" * 300, "--json", "--kb", kb)
+    assert status == 2
+    assert json.loads(out)["error"]["message"].startswith("no edition 'ZZZ")
+    assert len(err) < 600 and "File name too long" not in err
+
+
+def test_a_json_error_on_a_full_stdout_is_one_line_and_no_traceback(kb):
+    comprules = Path(sys.executable).parent / "comprules"
+    with open("/dev/full", "w") as full:
+        result = subprocess.run(
+            [str(comprules), "show", "999.99", "--json", "--kb", str(kb)],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+    assert result.returncode == 1
+    assert result.stderr == "comprules: no rule 999.99 in en/2026-08-07\n"

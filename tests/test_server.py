@@ -955,6 +955,11 @@ def test_a_redirect_never_names_the_host_it_was_asked_for(server):
     assert server.get("/ar/diff/cr/?nav=true", headers={"Host": "evil.example"}).headers["location"] == (
         "/ar/diff/cr?nav=true"
     )
+    for target, location in ((b"//en", "/en/"), (b"///en", "/en/"), (b"//en/2009-07-11", "/en/2009-07-11/")):
+        status, headers, _ = raw_response(
+            str(server.base_url), b"GET " + target + b" HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+        )
+        assert (status, headers["location"]) == (307, location), target  # never "//en/": the host "en"
 
 
 def test_the_sites_dotfiles_are_not_served(server, kb):
@@ -1003,6 +1008,11 @@ def test_every_string_parameter_is_capped_and_an_error_repeats_at_most_200_chara
         assert resp.status_code == 422, path
         detail = resp.json()["detail"]
         assert "y" * 201 not in detail and "9" * 201 not in detail and "z" * 201 not in detail, path
+    many = server.get("/ar/diff/cr", params={"nav": "N" * 450, "old": "O" * 450, "new": "W" * 450})
+    assert many.status_code == 422
+    assert sum(many.json()["detail"].count(c) for c in "NOW") <= 230  # ~200 characters of input in all
+    missing = server.get("/" + "q" * 1000)
+    assert missing.status_code == 404 and "q" * 201 not in missing.text
 
 
 def test_an_answer_over_the_deadline_is_503_then_kept_for_the_retry(kb):

@@ -27,6 +27,7 @@ import click
 
 from . import languages
 from .errors import BuildLocked, ComprulesError, Interrupted, NotFound, UsageError, echo
+from .export import names_a_file
 
 KB_HELP = "knowledge base directory (default ./build or $COMPRULES_KB)"
 
@@ -39,7 +40,11 @@ def _json_error(code: int, message: str) -> None:
     """``{"error": {"code", "message"}}`` on stdout when ``--json`` was asked (a reader of
     JSON always gets JSON, docs/json.md "Errors")."""
     if _JSON["asked"]:
-        _out(json.dumps({"error": {"code": code, "message": message}}, ensure_ascii=False))
+        try:
+            _out(json.dumps({"error": {"code": code, "message": message}}, ensure_ascii=False))
+            _flush_stdout()
+        except OSError:  # a full stdout (> /dev/full): the line on stderr has said it all
+            _silence_stdout()
 
 
 class Fail(click.ClickException):
@@ -246,7 +251,7 @@ def _not_empty(value: str | None) -> str | None:
 
 def _is_source(spec: str | None) -> bool:
     """Whether an edition names a source file, parsed on the fly (not an export's JSON)."""
-    return spec is not None and spec != "" and Path(spec).is_file() and not spec.endswith(".json")
+    return names_a_file(spec) and not str(spec).endswith(".json")
 
 
 def _note_after_latest(kb, spec: str | None) -> None:
@@ -402,7 +407,7 @@ def search(query, kb_dir, edition, all_editions, lang, section, kind, limit, as_
 
     if edition and all_editions:
         raise Fail("--edition and --all-editions exclude each other")
-    kb = None if edition and Path(edition).is_file() else _kb(kb_dir)
+    kb = None if names_a_file(edition) else _kb(kb_dir)
     _note_after_latest(kb, edition)
     result = _run(
         run_search,
@@ -522,7 +527,7 @@ def diff(old, new, kb_dir, section, as_json):
     from .align.history import diff as run_diff
     from .align.history import format_diff
 
-    kb = None if Path(old).is_file() and Path(new).is_file() else _kb(kb_dir)
+    kb = None if names_a_file(old) and names_a_file(new) else _kb(kb_dir)
     for spec in (old, new):
         _note_after_latest(kb, spec)
     alignment = _run(run_diff, kb, old, new, section=section)
@@ -586,7 +591,7 @@ def export_cmd(edition, kb_dir, output, as_json, as_site):
         if as_site:
             raise Fail("--site writes a zip: give -o FILE.zip, not -")
         output = None
-    if output and Path(edition).is_file() and Path(output).exists() and os.path.samefile(edition, output):
+    if output and names_a_file(edition) and Path(output).exists() and os.path.samefile(edition, output):
         raise Fail(f"-o {output}: is the source file being exported; give another file (nothing was written)")
     if as_site:
         from .site.bundle import bundle
@@ -598,7 +603,7 @@ def export_cmd(edition, kb_dir, output, as_json, as_site):
         _note_after_latest(kb, edition)
         _run(export.write_output, output, _run(bundle, kb.root / "site", kb.index_dir, name))
         return
-    if Path(edition).is_file():
+    if names_a_file(edition):
         from .corpus import parse_file
 
         ed = _run(parse_file, edition)

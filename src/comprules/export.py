@@ -180,6 +180,18 @@ _NOT_A_FILE = (
 )
 
 
+def names_a_file(spec: str | os.PathLike[str] | None) -> bool:
+    """Whether ``spec`` (an edition's name or a path, as the user gave it) is a regular
+    file: ``False`` for a name too long to be a path (``ENAMETOOLONG``) or any other
+    error of the system, where :meth:`Path.is_file` raises."""
+    if not spec:
+        return False
+    try:
+        return os.path.isfile(spec)
+    except (OSError, ValueError):
+        return False
+
+
 def write_output(path: str | os.PathLike, text: str | bytes) -> None:
     """Write ``text`` (UTF-8; bytes as they are: ``export --site``'s zip) to the user's
     file ``path`` (``export -o``), atomically.

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from . import export, languages
 from .errors import NotFound, UsageError, echo
+from .export import names_a_file
 from .model import Edition, Rule, sort_key
 
 
@@ -355,7 +356,7 @@ class KnowledgeBase:
     def load(self, spec: str | None, *, lang: str | None = None) -> Edition:
         """The edition named ``spec`` (a name, or where :attr:`files` allows, a source file
         parsed on the fly); ``lang`` as in :meth:`resolve_name`."""
-        if self.files and spec and Path(spec).is_file() and not spec.endswith(".json"):
+        if self.files and spec and names_a_file(spec) and not spec.endswith(".json"):
             from .corpus import parse_file
 
             return parse_file(spec)
@@ -605,7 +606,7 @@ def search(
         kind=None if kind in (None, "any") else kind,
         limit=limit,
     )
-    if edition and (kb is None or kb.files) and Path(edition).is_file():
+    if edition and (kb is None or kb.files) and names_a_file(edition):
         import tempfile
 
         from .corpus import parse_file

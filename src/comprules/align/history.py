@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from ..errors import NotFound, UsageError
+from ..export import names_a_file
 from ..model import Edition, section_filter
 from .changes import Alignment, RuleChange, WordChange
 
@@ -504,7 +505,7 @@ def diff(kb, old: str, new: str, section: str | None = None) -> Alignment:
 
         old_ed, new_ed = parse_file(old), parse_file(new)
         result = align(old_ed, new_ed)
-    elif Path(old).is_file() or Path(new).is_file():
+    elif names_a_file(old) or names_a_file(new):
         result = align(kb.load(old), kb.load(new))
     else:
         old_name, new_name = kb.resolve_name(old), kb.resolve_name(new)

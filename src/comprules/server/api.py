@@ -16,7 +16,6 @@ from importlib import resources
 
 from fastapi import FastAPI, Path, Query, Request
 from fastapi.exceptions import RequestValidationError
-from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.cors import CORSMiddleware
 from starlette.responses import HTMLResponse, RedirectResponse
@@ -126,10 +125,12 @@ def create(holder) -> FastAPI:
         # chapter (up to 200 subrules with their examples, a few ms) in a thread.
         if "." in kb_module.normalize_number(number):
             return raw_json(answer())
-        return raw_json(await run_in_threadpool(answer))
+        return raw_json(
+            await snap.answer(("show", name, number), lambda: encoded(kb.show(name, number).to_json()), keep=256)
+        )
 
     @app.get("/search", summary="Ranked search (comprules search --json)")
-    def search(
+    async def search(
         q: str = Query(..., min_length=1, max_length=500, description="the query"),
         edition: str | None = EditionQ,
         all_editions: bool = False,
@@ -143,10 +144,12 @@ def create(holder) -> FastAPI:
             snap.kb.check_language(lang)
         key = ("search", q, edition, all_editions, lang, section, kind, limit)
         options = dict(edition=edition, all_editions=all_editions, lang=lang, section=section, kind=kind, limit=limit)
-        return raw_json(snap.remember(key, lambda: holder.workers.run(snap, "search", q, options), keep=searches_kept))
+        return raw_json(
+            await snap.answer(key, lambda: holder.workers.run(snap, "search", q, options), keep=searches_kept)
+        )
 
     @app.get("/diff", summary="Where every rule went between two editions (comprules diff --json)")
-    def diff(
+    async def diff(
         old: str | None = Query(None, max_length=200, description="default: the edition before `new`"),
         new: str | None = Query(None, max_length=200, description="default: `edition`, or the latest"),
         edition: str | None = EditionQ,
@@ -169,7 +172,7 @@ def create(holder) -> FastAPI:
         else:
             old_name = kb.resolve_name(old, lang=lang)
         return raw_json(
-            snap.remember(
+            await snap.answer(
                 ("diff", old_name, new_name, section),
                 lambda: holder.workers.run(snap, "diff", old_name, new_name, section),
                 keep=16,
@@ -177,21 +180,23 @@ def create(holder) -> FastAPI:
         )
 
     @app.get("/history/{number}", summary="One rule's lineage across every edition (comprules history --json)")
-    def history(number: str = Path(..., max_length=40), edition: str | None = EditionQ, lang: str | None = LangQ):
+    async def history(number: str = Path(..., max_length=40), edition: str | None = EditionQ, lang: str | None = LangQ):
         snap = holder.get()
         name = snap.kb.resolve_name(edition, lang=lang)
         number = kb_module.normalize_number(number)
         return raw_json(
-            snap.remember(
+            await snap.answer(
                 ("history", name, number), lambda: holder.workers.run(snap, "history", number, name), keep=256
             )
         )
 
     @app.get("/glossary", summary="Every glossary entry of an edition")
-    def glossary(edition: str | None = EditionQ, lang: str | None = LangQ):
+    async def glossary(edition: str | None = EditionQ, lang: str | None = LangQ):
         snap = holder.get()
         name = snap.kb.resolve_name(edition, lang=lang)
-        return raw_json(snap.remember(("glossary", name), lambda: holder.workers.run(snap, "glossary", name), keep=8))
+        return raw_json(
+            await snap.answer(("glossary", name), lambda: holder.workers.run(snap, "glossary", name), keep=8)
+        )
 
     @app.get("/glossary/{term}", summary="One glossary entry, by headword, alias or slug")
     def glossary_entry(term: str = Path(..., max_length=200), edition: str | None = EditionQ, lang: str | None = LangQ):
@@ -200,10 +205,10 @@ def create(holder) -> FastAPI:
         return JSON(kb_module.glossary_entry((snap.kb, name), term))
 
     @app.get("/check", summary="Lint one edition (comprules check --edition E --json)")
-    def check(edition: str | None = EditionQ, lang: str | None = LangQ):
+    async def check(edition: str | None = EditionQ, lang: str | None = LangQ):
         snap = holder.get()
         name = snap.kb.resolve_name(edition, lang=lang)
-        return raw_json(snap.remember(("check", name), lambda: holder.workers.run(snap, "check", name)))
+        return raw_json(await snap.answer(("check", name), lambda: holder.workers.run(snap, "check", name)))
 
     from .cards import register as register_cards  # the card routes (issue 25)
 

@@ -25,7 +25,7 @@ from starlette.middleware.cors import CORSMiddleware
 from starlette.responses import PlainTextResponse, Response
 
 from .. import academy
-from ..errors import NotFound, UsageError, echo
+from ..errors import ECHO_LIMIT, NotFound, UsageError, echo
 from ..store.read import StoredRules
 from .responses import JSON, error, raw_json
 
@@ -68,9 +68,11 @@ def create(holder) -> FastAPI:
     async def _validation(request: Request, exc: RequestValidationError):
         # Academy Ruins answers str(exc), which is the list of pydantic errors
         keys = ("type", "loc", "msg", "input", "ctx")
+        errors = exc.errors()
+        share = max(20, ECHO_LIMIT // max(1, len(errors)))  # at most ~200 characters of input in all
         shown = [
-            {k: echo(e[k]) if k == "input" and isinstance(e[k], str) else e[k] for k in keys if k in e}
-            for e in exc.errors()
+            {k: echo(e[k], share) if k == "input" and isinstance(e[k], str) else e[k] for k in keys if k in e}
+            for e in errors
         ]
         return error(422, str(shown))
 
@@ -109,10 +111,12 @@ def create(holder) -> FastAPI:
         except UsageError as exc:
             raise _Unprocessable(said(exc)) from None
 
-    def whole(snap, what: str, name: str) -> bytes:
+    async def whole(snap, what: str, name: str) -> bytes:
         """A whole edition's answer (``cr``, ``keywords``, ``glossary``, ``unofficial``, ``toc``, ``file``),
         computed by a worker process once per generation."""
-        return snap.remember((f"ar/{what}", name), lambda: holder.workers.run(snap, "ar_edition", what, name), keep=8)
+        return await snap.answer(
+            (f"ar/{what}", name), lambda: holder.workers.run(snap, "ar_edition", what, name), keep=8
+        )
 
     def rules_of(snap, edition: str | None, lang: str | None) -> StoredRules:
         """The edition read rule by rule from the database, for a route about one rule:
@@ -138,27 +142,27 @@ def create(holder) -> FastAPI:
         return root_response()
 
     @app.get("/cr", summary="Every numbered rule of an edition")
-    def all_rules(edition: str | None = EditionQ, lang: str | None = LangQ):
+    async def all_rules(edition: str | None = EditionQ, lang: str | None = LangQ):
         snap = holder.get()
-        return raw_json(whole(snap, "cr", name_of(snap, edition, lang)))
+        return raw_json(await whole(snap, "cr", name_of(snap, edition, lang)))
 
     @app.get("/cr/keywords", summary="Keyword abilities, keyword actions, ability words")
-    def keywords(edition: str | None = EditionQ, lang: str | None = LangQ):
+    async def keywords(edition: str | None = EditionQ, lang: str | None = LangQ):
         snap = holder.get()
-        return raw_json(whole(snap, "keywords", name_of(snap, edition, lang)))
+        return raw_json(await whole(snap, "keywords", name_of(snap, edition, lang)))
 
     @app.get("/cr/glossary", summary="The glossary")
-    def glossary(edition: str | None = EditionQ, lang: str | None = LangQ):
+    async def glossary(edition: str | None = EditionQ, lang: str | None = LangQ):
         snap = holder.get()
-        return raw_json(whole(snap, "glossary", name_of(snap, edition, lang)))
+        return raw_json(await whole(snap, "glossary", name_of(snap, edition, lang)))
 
     @app.get("/cr/unofficial-glossary", summary="Entries for the ability words of 207.2c, marked [Unofficial]")
-    def unofficial_glossary(edition: str | None = EditionQ, lang: str | None = LangQ):
+    async def unofficial_glossary(edition: str | None = EditionQ, lang: str | None = LangQ):
         snap = holder.get()
-        return raw_json(whole(snap, "unofficial", name_of(snap, edition, lang)))
+        return raw_json(await whole(snap, "unofficial", name_of(snap, edition, lang)))
 
     @app.get("/cr/glossary/{term}", summary="One glossary entry (exact, or fuzzy)")
-    def glossary_entry(
+    async def glossary_entry(
         term: str = PathParam(..., max_length=200),
         fuzzy: bool = False,
         unofficial: bool = True,
@@ -169,7 +173,7 @@ def create(holder) -> FastAPI:
         name = name_of(snap, edition, lang)
         try:
             return raw_json(
-                snap.remember(
+                await snap.answer(
                     ("ar/glossary-entry", name, term, fuzzy, unofficial),
                     lambda: holder.workers.run(snap, "ar_glossary_entry", name, term, fuzzy, unofficial),
                     keep=256,
@@ -179,9 +183,9 @@ def create(holder) -> FastAPI:
             return error(404, "Entry not found.")
 
     @app.get("/cr/toc", summary="Chapters and sections")
-    def toc(edition: str | None = EditionQ, lang: str | None = LangQ):
+    async def toc(edition: str | None = EditionQ, lang: str | None = LangQ):
         snap = holder.get()
-        return raw_json(whole(snap, "toc", name_of(snap, edition, lang)))
+        return raw_json(await whole(snap, "toc", name_of(snap, edition, lang)))
 
     @app.get("/cr/example/{rule_id}", summary="The examples of one rule (all of them)")
     async def example(rule_id: str = RuleP, edition: str | None = EditionQ, lang: str | None = LangQ):
@@ -192,14 +196,14 @@ def create(holder) -> FastAPI:
             return rule_missing(rule_id)
 
     @app.get("/cr/trace/{rule_id}", summary="How one rule came to read as it does, newest change first")
-    def trace(
+    async def trace(
         rule_id: str = RuleP, find_definition: bool = False, edition: str | None = EditionQ, lang: str | None = LangQ
     ):
         snap = holder.get()
         name = name_of(snap, edition, lang)
         try:
             return raw_json(
-                snap.remember(
+                await snap.answer(
                     ("ar/trace", name, rule_id, find_definition),
                     lambda: holder.workers.run(snap, "ar_trace", rule_id, name, find_definition),
                     keep=256,
@@ -218,18 +222,18 @@ def create(holder) -> FastAPI:
         except NotFound:
             return rule_missing(rule_id)
 
-    def raw_file(snap, name: str, format: str) -> Response:
+    async def raw_file(snap, name: str, format: str) -> Response:
         if format == "pdf":
             return error(404, "CR for this set not available in specified format")
-        return Response(whole(snap, "file", name), media_type="text/plain; charset=utf-8")
+        return Response(await whole(snap, "file", name), media_type="text/plain; charset=utf-8")
 
     @app.get("/file/cr", summary="The raw text of an edition (UTF-8, LF, no BOM)")
-    def file_latest(edition: str | None = EditionQ, lang: str | None = LangQ):
+    async def file_latest(edition: str | None = EditionQ, lang: str | None = LangQ):
         snap = holder.get()
-        return raw_file(snap, name_of(snap, edition, lang), "txt")
+        return await raw_file(snap, name_of(snap, edition, lang), "txt")
 
     @app.get("/file/cr/{set_code}", summary="The raw text of the edition of a set")
-    def file_of_set(
+    async def file_of_set(
         set_code: str = PathParam(..., min_length=3, max_length=5),
         format: Literal["txt", "pdf", "any"] = "any",
         lang: str | None = LangQ,
@@ -239,10 +243,10 @@ def create(holder) -> FastAPI:
             name = academy.edition_of_code(snap.kb, set_code, language_of(snap, lang))
         except NotFound:
             return error(404, "CR not available for this set")
-        return raw_file(snap, name, format)
+        return await raw_file(snap, name, format)
 
     @app.get("/diff/cr", summary="The changes between two editions (by set code)")
-    def diff(
+    async def diff(
         old: str | None = Query(None, min_length=3, max_length=5),
         new: str | None = Query(None, min_length=3, max_length=5),
         nav: bool = False,
@@ -254,7 +258,7 @@ def create(holder) -> FastAPI:
             name_of(snap, edition, lang)
         language = language_of(snap, lang, edition)  # zh/2026-04-17: the Chinese editions' diffs
         try:
-            body = snap.remember(
+            body = await snap.answer(
                 ("ar/diff", old and old.lower(), new and new.lower(), nav, edition, language),
                 lambda: holder.workers.run(snap, "ar_diff", old, new, nav, language, edition),
                 keep=16,

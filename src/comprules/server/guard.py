@@ -69,9 +69,10 @@ def _relative(location: bytes) -> bytes:
     """A redirect's address without its scheme and host (Starlette writes the request's
     ``Host`` header there: ``Host: evil.example`` must not send a client elsewhere)."""
     parts = urlsplit(location.decode("latin-1"))
-    if not parts.scheme and not parts.netloc:
+    if not parts.scheme and not parts.netloc and not parts.path.startswith("//"):
         return location
-    return urlunsplit(("", "", parts.path or "/", parts.query, parts.fragment)).encode("latin-1")
+    path = "/" + parts.path.lstrip("/")  # "//host/x" would be another host's address
+    return urlunsplit(("", "", path, parts.query, parts.fragment)).encode("latin-1")
 
 
 def _etag(body: bytes) -> str:

@@ -86,6 +86,26 @@ class Snapshot:
                 shelf.popitem(last=False)
         return value
 
+    def recall(self, key):
+        """The answer kept for ``key`` (:meth:`remember`), or ``None``."""
+        with self._memo_lock:
+            shelf = self.memo.get(key[0])
+            if shelf is None or key not in shelf:
+                return None
+            shelf.move_to_end(key)
+            return shelf[key]
+
+    async def answer(self, key, compute, keep: int = 64):
+        """:meth:`remember` for a route: an answer already kept is given here, on the
+        event loop (no thread to wait for: a retry after a 503 is answered at once); the
+        work, in the thread pool."""
+        found = self.recall(key) if keep > 0 else None
+        if found is not None:
+            return found
+        from starlette.concurrency import run_in_threadpool
+
+        return await run_in_threadpool(self.remember, key, compute, keep)
+
     def close(self) -> None:
         for fd in self._fds:
             try:

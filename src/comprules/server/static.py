@@ -34,6 +34,8 @@ from urllib.parse import quote
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, RedirectResponse, Response
 
+from ..errors import echo
+
 #: Longest URL path served (bytes); longer is 414.
 MAX_PATH = 1024
 #: Files above this are sent as they are, streamed, without compression.
@@ -96,7 +98,7 @@ def html_error(status: int, message: str, path: str = "", headers: dict | None =
     from html import escape
 
     if status == 404:
-        return HTMLResponse(NOT_FOUND_PAGE.replace("{path}", escape(path)), status_code=404, headers=headers)
+        return HTMLResponse(NOT_FOUND_PAGE.replace("{path}", escape(echo(path))), status_code=404, headers=headers)
     body = f"<!doctype html><meta charset=utf-8><title>{status}</title><h1>{status}</h1><p>{escape(message)}</p>\n"
     return HTMLResponse(body, status_code=status, headers=headers)
 
@@ -211,7 +213,8 @@ def serve_file(request: Request, site: Path | None, url_path: str) -> Response:
     if os.path.isdir(target):
         if rel and not url_path.endswith("/"):
             query = request.url.query
-            return RedirectResponse(quote(url_path) + "/" + (f"?{query}" if query else ""), status_code=307)
+            # from the site's own path, never the request's: "//en" is "/en/", not the host "en"
+            return RedirectResponse("/" + quote(rel) + "/" + (f"?{query}" if query else ""), status_code=307)
         target = target / "index.html"
         try:
             st = os.stat(target)
