@@ -170,3 +170,18 @@ def test_a_kb_that_is_a_link_to_nothing_is_one_line(tmp_path, en_dir):
     assert (
         result.stderr == f"comprules: --kb {link}: is a symbolic link to {tmp_path / 'nowhere'}, which does not exist\n"
     )
+
+
+def test_a_users_folder_where_the_build_writes_a_page_goes_beside_it_and_nothing_is_lost(tmp_path, en_dir):
+    # a newcomer's case: a folder named like a page the next build writes
+    kb = tmp_path / "kb"
+    build([en_dir / "2009-07-11.txt"], kb, only=("data", "site"))
+    (kb / "site" / "custom.css").write_text("mine\n")
+    folder = kb / "site" / "en" / "2009-05-01" / "100.html"
+    folder.mkdir(parents=True)
+    (folder / "note.txt").write_text("note\n")
+    report = build([en_dir / "2009-05-01.txt", en_dir / "2009-07-11.txt"], kb, only=("data", "site"))
+    assert sorted(report.kept_files) == ["site/custom.css", "site/en/2009-05-01/100.html.yours/note.txt"]
+    assert (kb / "site" / "custom.css").read_text() == "mine\n"
+    assert (kb / "site" / "en" / "2009-05-01" / "100.html.yours" / "note.txt").read_text() == "note\n"
+    assert (kb / "site" / "en" / "2009-05-01" / "100.html").is_file()  # the build's page

@@ -269,23 +269,53 @@ def carry_over(old: Path, new: Path, stage: str) -> list[str]:
     own = data_files(old) if stage == "data" else written(old)
     if own is None:
         return []
-    moved = []
+    plan: list[tuple[Path, Path]] = []
+    kept: list[str] = []
     for path in sorted(old.rglob("*")):
         if path.is_dir() and not path.is_symlink():
             continue
         rel = path.relative_to(old).as_posix()
         if rel in own:
             continue
-        dest = new / rel
-        if dest.exists() or dest.is_symlink():
-            if os.path.samefile(path, dest) if dest.exists() and not path.is_symlink() else False:
-                moved.append(f"{stage}/{rel}")  # already there (a kept site's hard links)
-                continue
-            dest = dest.with_name(dest.name + ".yours")
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        os.replace(path, dest)
-        moved.append(f"{stage}/{dest.relative_to(new).as_posix()}")
-    return moved
+        dest = _free_place(new, rel, path)
+        if dest is None:  # already there (a kept site's hard links)
+            kept.append(f"{stage}/{rel}")
+            continue
+        plan.append((path, dest))
+    done: list[tuple[Path, Path]] = []
+    try:
+        for path, dest in plan:
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(path, dest)
+            done.append((path, dest))
+    except OSError:
+        for path, dest in reversed(done):  # all of them back where they were, or none moved
+            os.replace(dest, path)
+        raise
+    return kept + [f"{stage}/{dest.relative_to(new).as_posix()}" for _, dest in plan]
+
+
+def _free_place(new: Path, rel: str, source: Path) -> Path | None:
+    """Where the user's file ``source``, at ``rel``, goes in ``new``: the same place, or,
+    where the build put a file there or on the way (its page ``en/2009-05-01/100.html``
+    where the user had a folder ``100.html/``), beside it with ``.yours``; ``None`` when
+    that very file is there already (a kept site's hard links)."""
+    parts = rel.split("/")
+    at = new
+    for part in parts[:-1]:
+        nxt = at / part
+        if (nxt.exists() or nxt.is_symlink()) and not nxt.is_dir():
+            nxt = at / (part + ".yours")  # a file of the build where the user had a folder
+        at = nxt
+    dest = at / parts[-1]
+    if dest.exists() or dest.is_symlink():
+        try:
+            if not source.is_symlink() and dest.exists() and os.path.samefile(source, dest):
+                return None
+        except OSError:
+            pass
+        dest = at / (parts[-1] + ".yours")
+    return dest
 
 
 @contextmanager
@@ -587,6 +617,12 @@ def write_knowledge(
             old_store.close()
 
 
+def _said(exc: OSError) -> str:
+    """``PATH: reason`` of an error of the system, or the reason alone."""
+    reason = exc.strerror or str(exc)
+    return f"{exc.filename}: {reason}" if exc.filename else reason
+
+
 def _kept_message(
     only: tuple[str, ...], new: list[str], pending: list[str], *, first: bool = False, head: str = "interrupted"
 ) -> str:
@@ -643,13 +679,21 @@ def build(
     say = progress or (lambda _msg: None)
     limits = limits or DEFAULT_LIMITS
     new = not kb.exists() and not kb.is_symlink()
-    for note in claim(kb):
-        say(note)
+    try:
+        for note in claim(kb):
+            say(note)
+    except OSError as exc:  # a full disk, a folder that takes no file: nothing was changed
+        raise BuildFailed(f"starting the build: {_said(exc)}; nothing was changed") from None
     try:
         with kb_lock(kb):
             for note in recover(kb):
                 say(note)
             return _Build(kb, only, jobs, say, limits, cards).run(sources)
+    except OSError as exc:  # the lock or the clean-up of an interrupted build, before any work
+        raise BuildFailed(
+            f"starting the build: {_said(exc)}; "
+            + ("no knowledge base was written" if new else "the previous knowledge base is intact")
+        ) from None
     except UsageError:
         if new:  # nothing built into a folder this build made: it goes again (marker and lock only)
             left = {p.name for p in kb.iterdir()} if kb.is_dir() else set()
@@ -676,8 +720,10 @@ class _Build:
         self.writing: Path | None = None
 
     def run(self, sources) -> BuildReport:
-        work = Path(tempfile.mkdtemp(prefix=".build-", dir=self.kb))
+        work = self.kb / ".build-none"
         try:
+            self.stage = "starting the build"
+            work = Path(tempfile.mkdtemp(prefix=".build-", dir=self.kb))
             self.pipeline(sources, work)
         except KeyboardInterrupt as exc:  # Interrupted (SIGTERM) too
             self.find_new()
