@@ -14,7 +14,18 @@ from comprules.indexer import search
 @pytest.mark.slow
 def test_all_74_english_18_chinese_editions_and_5_seeds_build_with_no_error(full_kb):
     kb, report = full_kb
-    assert report.errors == [] and report.notices == []
+    assert report.errors == []
+    # the CR's own misprints, a rule number printed twice, said by the build (issue 23, 8)
+    said = [(n.split(": line")[0].rsplit("/", 1)[1], n.split("rule ")[1].split(" appears")[0]) for n in report.notices]
+    assert said == [
+        ("2004-06-01.txt", "502.35b"),
+        ("2005-08-01.txt", "605.2c"),
+        ("2006-05-01.txt", "501.2"),
+        ("2006-05-01.txt", "501.3"),
+        ("2009-09-04.txt", "702.30d"),
+        ("2009-10-01.txt", "702.30d"),
+        ("2022-06-10.txt", "701.42a"),
+    ]
     names = [e.name for e in report.editions]
     assert len(names) == 97
     assert sum(n.startswith("en/") for n in names) == 74 and sum(n.startswith("fr/") for n in names) == 5

@@ -828,7 +828,9 @@ def test_diff_text_marks_play_deleted_and_cast_inserted_and_escapes():
     assert str(texts.inline("It is a “card” -- now.", 'It is a "card" — now.')) == "It is a &quot;card&quot; — now."
     assert (
         str(texts.inline('Choose "face-down"', "Choose “face down”", typography=True))
-        == "Choose <del>&quot;</del><ins>“</ins>face<del>-</del> down<del>&quot;</del><ins>”</ins>"
+        == 'Choose <del class="p">&quot;</del><ins class="p">“</ins>face<del class="p">-</del> down'
+        '<del class="p">&quot;</del><ins class="p">”</ins> '
+        '<span class="named">straight quote → opening quote; straight quote → closing quote</span>'
     )
 
 
@@ -1093,16 +1095,17 @@ def test_bulletin_2026_08_07_lists_9_added_5_edited_5_moved_and_edited_then_12_m
     # references in the texts are links too, into the new edition
     edited = html[html.index('<h2 id="edited">') : html.index('<h2 id="moved-edited">')]
     assert '<a href="../../../en/2026-08-07/704.html">704</a>' in edited
-    assert "<del>,</del><ins>.</ins>" in edited  # 722.3a's comma became a period
+    assert '<del class="p">,</del><ins class="p">.</ins>' in edited  # 722.3a's comma became a period
+    assert '<span class="named">comma → full stop</span>' in edited  # seen and named (issue 22)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize(
     "pair, group, number, mark",
     [
-        ("2022-04-29..2022-10-07", "typography", "702.124g", "<ins>“</ins>"),
-        ("2026-04-17..2026-06-19", "typography", "708.2b", "<del>-</del>"),
-        ("2023-04-14..2023-09-01", "typography", "111.10i", "<del>“</del>"),
+        ("2022-04-29..2022-10-07", "typography", "702.124g", '<ins class="p">“</ins>'),
+        ("2026-04-17..2026-06-19", "typography", "708.2b", '<del class="p">-</del>'),
+        ("2023-04-14..2023-09-01", "typography", "111.10i", '<del class="p">“</del>'),
         ("2022-04-29..2022-10-07", "rewritten", "100.7", "<ins>"),
     ],
 )

@@ -32,8 +32,10 @@ from .labels import plain
 if TYPE_CHECKING:
     from .render import SiteRenderer
 
-#: Characters of text per diff page before it is cut into parts.
+#: Characters of text per diff page before it is cut into parts, counting :data:`CHANGE_COST`
+#: for each word change (its marks: ``<del class="p">,</del>``).
 DIFF_BUDGET = 100_000
+CHANGE_COST = 30
 #: What one part of a bulletin holds, in bytes of rule text (UTF-8) plus :data:`ROW_COST` per
 #: change and :data:`MOVE_COST` per move: a release with more (1,383 typography changes in
 #: 2019-07-12, 1,019 moves in 2009-07-11) goes on in ``index-2.html``, ``index-3.html`` …
@@ -410,6 +412,7 @@ def _cut(rows: list[Any], old: Edition, new: Edition) -> list[list[Any]]:
             200
             + len(content(old.get(r.old) if r.old else None, old.lang))
             + len(content(new.get(r.new) if r.new else None, new.lang))
+            + CHANGE_COST * len(r.changes)
         )
         if parts[-1] and size + weight > DIFF_BUDGET:
             parts.append([])

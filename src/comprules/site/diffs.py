@@ -13,6 +13,7 @@ in ``<del>`` (old text) and ``<ins>`` (new text).
 from __future__ import annotations
 
 import re
+from html import unescape
 from typing import TYPE_CHECKING, Any
 
 from markupsafe import Markup
@@ -50,8 +51,10 @@ MARK_NAMES = {
     ")": "closing parenthesis",
     "…": "ellipsis",
 }
-_MARK = re.compile(r"<(del|ins)>([^<\w\s]{1,2})</\1>")
-_PAIR = re.compile(r'(<del class="p" title="([^"]+)">[^<]*</del>)\s?(<ins class="p" title="([^"]+)">[^<]*</ins>)')
+#: A rule with more marks replaced than this gets them set apart, not named one by one.
+NAMED_AT_MOST = 3
+_MARK = re.compile(r"<(del|ins)>([^<]{1,8})</\1>")
+_PAIR = re.compile(r'<del class="p">([^<]*)</del>\s?<ins class="p">([^<]*)</ins>')
 
 
 def _mark_name(marks: str) -> str | None:
@@ -70,18 +73,29 @@ def _replaced(old_text: str, new_text: str, o, n) -> str | None:
 
 def name_marks(html: str) -> str:
     """Each changed run that is one or two punctuation marks gets the class ``p`` (set
-    apart, :file:`site.css`) and its name as a title; a mark replaced by another is
-    followed by the two names: ``<del class="p" title="comma">,</del><ins class="p"
-    title="full stop">.</ins> <span class="named">comma → full stop</span>``."""
+    apart, :file:`site.css`); the marks replaced by others are named after the text, at
+    most :data:`NAMED_AT_MOST` of them: ``…<del class="p">,</del><ins class="p">.</ins>
+    … <span class="named">comma → full stop</span>``."""
 
-    def one(m: re.Match[str]) -> str:
-        name = _mark_name(m.group(2))
-        if name is None:
-            return m.group(0)
-        return f'<{m.group(1)} class="p" title="{name}">{m.group(2)}</{m.group(1)}>'
+    html = _MARK.sub(_set_apart, html)
+    names = [f"{_mark_name(unescape(a))} → {_mark_name(unescape(b))}" for a, b in _PAIR.findall(html)]
+    return _with_names(html, names)
 
-    html = _MARK.sub(one, html)
-    return _PAIR.sub(lambda m: f'{m.group(1)}{m.group(3)} <span class="named">{m.group(2)} → {m.group(4)}</span>', html)
+
+def _set_apart(m: re.Match[str]) -> str:
+    """A ``<del>``/``<ins>`` of one or two punctuation marks, with the class ``p``."""
+    if _mark_name(unescape(m.group(2))) is None:
+        return m.group(0)
+    return f'<{m.group(1)} class="p">{m.group(2)}</{m.group(1)}>'
+
+
+def _with_names(html: str, names: list[str | None]) -> str:
+    """``html`` and, after it, the names of the marks replaced (none when there are more
+    than :data:`NAMED_AT_MOST`: a rule whose quotes all changed is seen changed)."""
+    names = [n for n in names if n]
+    if not names or len(names) > NAMED_AT_MOST:
+        return html
+    return f'{html} <span class="named">{"; ".join(names)}</span>'
 
 
 class DiffText:
@@ -120,20 +134,12 @@ class DiffText:
     def side_by_side(self, old_text: str, new_text: str, typography: bool = False) -> tuple[Markup, Markup]:
         """``(old, new)`` as HTML, deleted words in ``<del>``, inserted ones in ``<ins>``."""
         runs = self.spans(old_text, new_text, typography)
-        # a mark replaced by another: its two names after the new one ("comma → full stop")
+        # the marks replaced by others: their names after the new text ("comma → full stop")
         replaced = [_replaced(old_text, new_text, o, n) for o, n, _p in runs if n]
-        new_html = name_marks(self.text(self.new, new_text, [(*n, "ins") for _o, n, _p in runs if n]))
-        found = iter(replaced)
-
-        def named(m: re.Match[str]) -> str:
-            name = next(found, None)
-            return m.group(0) + (f' <span class="named">{name}</span>' if name else "")
-
-        new_html = re.sub(r"<ins(?: [^>]*)?>.*?</ins>", named, new_html) if any(replaced) else new_html
-        return (
-            Markup(name_marks(self.text(self.old, old_text, [(*o, "del") for o, _n, _p in runs if o]))),
-            Markup(new_html),
-        )
+        new_html = _MARK.sub(_set_apart, str(self.text(self.new, new_text, [(*n, "ins") for _o, n, _p in runs if n])))
+        new_html = _with_names(new_html, replaced)
+        old_html = _MARK.sub(_set_apart, str(self.text(self.old, old_text, [(*o, "del") for o, _n, _p in runs if o])))
+        return Markup(old_html), Markup(new_html)
 
     def inline(self, old_text: str, new_text: str, typography: bool = False) -> Markup:
         """The new text with each change in place: ``<del>old</del> <ins>new</ins>``,
