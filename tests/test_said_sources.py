@@ -128,3 +128,25 @@ def test_a_build_the_disk_stops_ends_in_one_line_and_keeps_the_previous_knowledg
     assert run("editions", "--kb", kb).stdout.startswith("en/2026-08-07 ")
     assert run("show", "702.19b", "--kb", kb).returncode == 0
     assert not list(kb.glob(".build-*"))
+
+
+def test_a_folder_of_many_one_line_notes_makes_no_alignment_between_them(tmp_path, en_dir):
+    # issue 23, 7: 1,000 one-line files made 499,500 alignments, 501,505 files, 2.0 GB
+    rules = [
+        line
+        for line in (en_dir / "2026-08-07.txt").read_text(encoding="utf-8").splitlines()
+        if line[:3].isdigit() and "." in line[:6] and len(line) > 40
+    ]
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    for k in range(60):
+        (folder / f"note-{k:03d}.txt").write_text(rules[k] + "\n", encoding="utf-8")
+    kb = tmp_path / "kb"
+    result = run("build", folder, "--kb", kb)
+    assert result.returncode == 0, result.stderr
+    assert not (kb / "data" / "alignments" / "en").exists() or not list((kb / "data" / "alignments" / "en").iterdir())
+    files = sum(1 for p in kb.rglob("*") if p.is_file())
+    assert files < 60 * 5, files  # a handful per note, not a page per pair of notes
+    assert not (kb / "site" / "diff" / "en").exists()
+    history = run("history", "100.2", "--edition", "en/note-005", "--kb", kb)
+    assert history.returncode == 0 and history.stdout.startswith("100.2: 1 step")

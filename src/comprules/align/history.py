@@ -28,6 +28,7 @@ from ..errors import NotFound, UsageError
 from ..export import names_a_file
 from ..model import Edition, section_filter
 from .changes import Alignment, RuleChange, WordChange
+from .lineage import MANY_FRAGMENTS
 
 __all__ = [
     "LineageStep",
@@ -245,6 +246,8 @@ def kb_history(kb, number: str, edition: str | None = None) -> list[LineageStep]
     if not store.has_rule(name, number):
         raise NotFound(f"no rule {number} in {name}")
     found = store.chain_of(name)
+    if found is None and kb.info(name).kind == "fragment":
+        found = (f"{name}/alone", [name])  # one of a language's many notes: its own lineage
     if found is None:
         raise UsageError(f"no stored alignments for {name} (rebuild the knowledge base)")
     chain, names = found
@@ -272,7 +275,7 @@ def chains(editions: Sequence[Edition], eras: dict[str, str] | None = None) -> l
         )
         if dated:
             out.append({"lang": lang, "kind": "edition", "editions": [e.name for e in dated]})
-        if frags:
+        if frags and len(frags) <= MANY_FRAGMENTS:  # more: each stands alone (:func:`stored_pairs`)
             out.append({"lang": lang, "kind": "fragment", "editions": [e.name for e in frags]})
     return out
 
@@ -324,22 +327,22 @@ class Alignments:
 
 
 #: Fragments of one chain each aligned with this many after it (fragments are partial,
-#: so a lineage may skip some): every pair of the five seeds; in a chain of more than
-#: :data:`MANY_FRAGMENTS`, the next one only. The alignments grow linearly with the
-#: fragments (1,000 one-line files: 999, not 499,500 pairs).
+#: so a lineage may skip some): every pair of the five seeds; a chain of more than
+#: :data:`~.lineage.MANY_FRAGMENTS` is not aligned (the alignments grow linearly with the
+#: fragments, not as their pairs: 1,000 one-line files made 499,500).
 FRAGMENT_WINDOW = 4
-MANY_FRAGMENTS = 32
 
 
 def stored_pairs(chain: dict) -> list[tuple[str, str]]:
     """The pairs of one chain whose alignments are stored: consecutive complete editions;
-    each fragment with the :data:`FRAGMENT_WINDOW` fragments after it (with the next one
-    only in a chain of more than :data:`MANY_FRAGMENTS`; a lineage walk that looks further
-    back aligns the pair it needs when asked)."""
+    each fragment with the :data:`FRAGMENT_WINDOW` fragments after it (none in a chain of
+    more than :data:`~.lineage.MANY_FRAGMENTS`; a lineage walk that looks further back
+    aligns the pair it needs when asked)."""
     names = chain["editions"]
     if chain["kind"] == "fragment":
-        window = FRAGMENT_WINDOW if len(names) <= MANY_FRAGMENTS else 1
-        return [(a, b) for i, a in enumerate(names) for b in names[i + 1 : i + 1 + window]]
+        if len(names) > MANY_FRAGMENTS:
+            return []
+        return [(a, b) for i, a in enumerate(names) for b in names[i + 1 : i + 1 + FRAGMENT_WINDOW]]
     return list(zip(names, names[1:]))
 
 

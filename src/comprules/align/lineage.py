@@ -48,9 +48,16 @@ class Step:
         return RuleChange(self.previous, self.number, self.kind, self.similarity, self.changes, self.words).facet
 
 
+#: A language's fragments are a chain aligned pairwise up to this many; more (a folder of
+#: hundreds of notes) stand each alone: nothing of one note is another's (issue 23: 1,000
+#: one-line files made 499,500 alignments, and 999 bulletins that compare two notes).
+MANY_FRAGMENTS = 32
+
+
 def chains(editions: Iterable[Edition]) -> list[list[Edition]]:
     """The chains of editions aligned pairwise: dated editions of a language by date,
-    then the fragments of a language in name order (``comprules.align.history.chain_names``)."""
+    then the fragments of a language in name order (``comprules.align.history.chain_names``),
+    when they are at most :data:`MANY_FRAGMENTS`."""
     by: dict[tuple[str, bool], list[Edition]] = {}
     for e in editions:
         fragment = e.kind == "fragment" or e.effective is None
@@ -58,7 +65,7 @@ def chains(editions: Iterable[Edition]) -> list[list[Edition]]:
     out = []
     for (_lang, fragment), eds in sorted(by.items(), key=lambda kv: (kv[0][0] != "en", kv[0])):
         eds.sort(key=(lambda e: e.name) if fragment else (lambda e: (e.effective, e.name)))
-        if len(eds) > 1:
+        if len(eds) > 1 and not (fragment and len(eds) > MANY_FRAGMENTS):
             out.append(eds)
     return out
 
