@@ -13,6 +13,7 @@ in ``<del>`` (old text) and ``<ins>`` (new text).
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from html import unescape
 from typing import TYPE_CHECKING, Any
 
@@ -89,7 +90,7 @@ def _set_apart(m: re.Match[str]) -> str:
     return f'<{m.group(1)} class="p">{m.group(2)}</{m.group(1)}>'
 
 
-def _with_names(html: str, names: list[str | None]) -> str:
+def _with_names(html: str, names: Sequence[str | None]) -> str:
     """``html`` and, after it, the names of the marks replaced (none when there are more
     than :data:`NAMED_AT_MOST`: a rule whose quotes all changed is seen changed)."""
     names = [n for n in names if n]
