@@ -93,10 +93,10 @@ def _set_apart(m: re.Match[str]) -> str:
 def _with_names(html: str, names: Sequence[str | None]) -> str:
     """``html`` and, after it, the names of the marks replaced (none when there are more
     than :data:`NAMED_AT_MOST`: a rule whose quotes all changed is seen changed)."""
-    names = [n for n in names if n]
-    if not names or len(names) > NAMED_AT_MOST:
+    given = [n for n in names if n]
+    if not given or len(given) > NAMED_AT_MOST:
         return html
-    return f'{html} <span class="named">{"; ".join(names)}</span>'
+    return f'{html} <span class="named">{"; ".join(given)}</span>'
 
 
 class DiffText:
