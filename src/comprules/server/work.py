@@ -3,7 +3,7 @@
 A diff, a lineage, a search, a whole edition's Academy Ruins answer take from a few to
 a few hundred milliseconds of Python; in the server's own process they would hold the
 interpreter's lock and every other client (a static page, a rule) would wait. They are
-computed in a pool of worker processes instead (:class:`Workers`, one per core by
+computed in a pool of worker processes instead (:class:`Workers`, one for two cores by
 default), each reading the same knowledge-base generation as the server, through the
 folders the server opened (``/proc/<server pid>/fd/N``), so an answer never mixes two
 builds. A route asks :meth:`Workers.run` from its thread and waits; the server goes on
@@ -172,15 +172,18 @@ def _trim() -> None:
 
 
 def processes(workers: int = 1) -> int:
-    """The number of worker processes: ``$COMPRULES_SERVE_PROCESSES``, else the cores
-    shared among the server's ``workers`` processes (at least one each)."""
+    """The number of worker processes: ``$COMPRULES_SERVE_PROCESSES``, else half the cores
+    (the other half answers the static site, the rules and the clients) shared among the
+    server's ``workers`` processes, at least one each. On the 2-core machine one worker
+    gave every figure of ``benchmarks/serve.py`` at least as good as two (searches 509 and
+    491 req/s, a static page's p99 beside four cold diffs ×1.66 and ×3.00, 391 and 543 MB)."""
     value = os.environ.get("COMPRULES_SERVE_PROCESSES")
     if value is not None:
         try:
             return max(0, int(value))
         except ValueError:
             pass
-    return max(1, (os.cpu_count() or 1) // max(1, workers))
+    return max(1, (os.cpu_count() or 1) // 2 // max(1, workers))
 
 
 class Workers:
