@@ -185,3 +185,16 @@ def test_a_users_folder_where_the_build_writes_a_page_goes_beside_it_and_nothing
     assert (kb / "site" / "custom.css").read_text() == "mine\n"
     assert (kb / "site" / "en" / "2009-05-01" / "100.html.yours" / "note.txt").read_text() == "note\n"
     assert (kb / "site" / "en" / "2009-05-01" / "100.html").is_file()  # the build's page
+
+
+def test_export_never_writes_into_the_knowledge_base_it_reads(tmp_path, en_dir):
+    kb = tmp_path / "kb"
+    build([en_dir / "1999-04-23.txt"], kb, only=("data",))
+    before = (kb / "data" / "editions.json").read_bytes()
+    result = run("export", "en/1999-04-23", "--kb", kb, "-o", kb / "data" / "editions.json")
+    assert result.returncode == 2
+    assert "is inside the knowledge base's data/, which export reads" in result.stderr
+    assert (kb / "data" / "editions.json").read_bytes() == before
+    assert run("export", "en/1999-04-23", "--kb", kb, "-o", tmp_path / "out.json").returncode == 0
+    empty = run("show", "100.1", "--kb", "")
+    assert empty.returncode == 2 and empty.stderr.startswith("comprules: --kb: empty")

@@ -271,6 +271,8 @@ def _note_after_latest(kb, spec: str | None) -> None:
 def _kb(path: str | None):
     from .kb import KnowledgeBase, default_kb  # not .build: a read command needs no build stage
 
+    if path is not None and not path.strip():
+        raise Fail("--kb: empty: give a knowledge base folder (or leave --kb out for ./build or $COMPRULES_KB)")
     return _run(KnowledgeBase, Path(path) if path else default_kb())
 
 
@@ -593,6 +595,16 @@ def export_cmd(edition, kb_dir, output, as_json, as_site):
         output = None
     if output and names_a_file(edition) and Path(output).exists() and os.path.samefile(edition, output):
         raise Fail(f"-o {output}: is the source file being exported; give another file (nothing was written)")
+    if output and not names_a_file(edition):  # from a knowledge base: never into its own files
+        from .kb import default_kb
+
+        kb_root = Path(kb_dir) if kb_dir else default_kb()
+        target = Path(output).resolve()
+        for part in ("data", "index", "site"):
+            if (kb_root / part).exists() and target.is_relative_to((kb_root / part).resolve()):
+                raise Fail(
+                    f"-o {output}: is inside the knowledge base's {part}/, which export reads; give another file"
+                )
     if as_site:
         from .site.bundle import bundle
 
