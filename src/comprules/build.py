@@ -99,7 +99,7 @@ _MARKER_TEXT = (
     "and replaced whole by the next build. Do not keep files of your own in them.\n"
 )
 _OWN_NAMES = frozenset({MARKER, ".lock", "data", "index", "site"})
-_OWN_PREFIXES = (".build-", ".data.", ".site.", ".index.", ".stamps")
+_OWN_PREFIXES = (".build-", ".data.", ".site.", ".index.", ".stamps", MARKER + ".")
 
 
 def _is_own(name: str) -> bool:
@@ -132,6 +132,8 @@ def claim(kb: Path) -> list[str]:
         return []
     if kb.is_dir():
         names = sorted(p.name for p in kb.iterdir())
+        if MARKER in names and (kb / MARKER).is_file():
+            return []  # a build started at the same moment marked it between the two looks
         outputs = [n for n in names if n in ("data", "index", "site")]
         empty = [n for n in outputs if (kb / n).is_dir() and not (kb / n).is_symlink() and not any((kb / n).iterdir())]
         if empty and len(empty) == len(outputs) and len(names) == len(outputs):
@@ -145,7 +147,8 @@ def claim(kb: Path) -> list[str]:
                 or unexpected_site_file(kb / "site")
                 or unexpected_index_file(kb, kb / "index")
             )
-        others = [n for n in names if n not in (".lock", ".index.lock")]  # a build that starts this moment
+        # a build that starts this moment: its lock, its marker being written
+        others = [n for n in names if n not in (".lock", ".index.lock") and not n.startswith(MARKER + ".")]
         if foreign is None and others and not outputs:
             foreign = others[0]  # comprules' names, but no output beside them: a user's files
         if foreign is not None:
@@ -157,7 +160,9 @@ def claim(kb: Path) -> list[str]:
     else:
         kb.mkdir(parents=True, exist_ok=True)  # a build started at the same moment may make it too
         done = []
-    (kb / MARKER).write_text(_MARKER_TEXT, encoding="utf-8")
+    part = kb / f"{MARKER}.{os.getpid()}"
+    part.write_text(_MARKER_TEXT, encoding="utf-8")
+    os.replace(part, kb / MARKER)  # whole or absent, to a build looking at the same moment
     return done
 
 
