@@ -326,3 +326,121 @@ def test_axe_finds_no_serious_or_critical_violation_on_any_kind_of_page(browser,
             found[kind] = bad
     context.close()
     assert found == {}
+
+
+#: Issue 22, 7 (phone fit): the links and controls a finger uses on the page, each with its box
+#: (document coordinates) cut by the ancestors that clip it (the header's crumbs cut their width);
+#: a control inside its own label is measured as that label, which takes its taps. Hidden ones
+#: (visually hidden text, a skip link moved off the page) are not targets. Returns the page's
+#: width and the targets that fail WCAG 2.2's 2.5.8: smaller than 24 × 24 px, and not saved by
+#: its spacing exception (a circle of 24 px diameter centred on the target's box intersects
+#: another target, or the same circle of another undersized target).
+SMALL_TARGETS = """() => {
+  const style = new Map(), css = e => style.get(e) || style.set(e, getComputedStyle(e)).get(e);
+  const box = el => {
+    const r = el.getBoundingClientRect();
+    let x0 = r.left, y0 = r.top, x1 = r.right, y1 = r.bottom;
+    for (let e = el.parentElement; e && e !== document.documentElement; e = e.parentElement) {
+      const s = css(e);
+      if (s.position === 'absolute' && s.clip !== 'auto') return null;
+      const c = (s.overflowX !== 'visible' || s.overflowY !== 'visible') && e.getBoundingClientRect();
+      if (s.overflowX !== 'visible') { x0 = Math.max(x0, c.left); x1 = Math.min(x1, c.right); }
+      if (s.overflowY !== 'visible') { y0 = Math.max(y0, c.top); y1 = Math.min(y1, c.bottom); }
+    }
+    if (x1 + scrollX <= 0 || y1 + scrollY <= 0 || x1 - x0 < 0.5 || y1 - y0 < 0.5) return null;
+    return {x: x0 + scrollX, y: y0 + scrollY, w: x1 - x0, h: y1 - y0};
+  };
+  const targets = [];
+  for (const el of document.querySelectorAll('a[href], button, input:not([type=hidden]), select, textarea, summary, label')) {
+    const label = el.tagName === 'LABEL' ? null : el.closest('label');
+    if (el.tagName === 'LABEL' ? !el.control : label && label.control === el) continue;
+    if (!el.checkVisibility({checkOpacity: true, checkVisibilityCSS: true})) continue;
+    const b = box(el);
+    if (b) targets.push(Object.assign(b, {el}));
+  }
+  const small = t => t.w < 24 || t.h < 24;
+  const one = (a, b) => a.contains(b) || b.contains(a) || a.control === b || b.control === a;
+  const near = (t, o) => {
+    const cx = t.x + t.w / 2, cy = t.y + t.h / 2;
+    const dx = cx - Math.max(o.x, Math.min(cx, o.x + o.w)), dy = cy - Math.max(o.y, Math.min(cy, o.y + o.h));
+    return Math.hypot(dx, dy) < 12 || (small(o) && Math.hypot(cx - o.x - o.w / 2, cy - o.y - o.h / 2) < 24);
+  };
+  const bad = targets.filter(t => small(t) && targets.some(o => o !== t && !one(t.el, o.el) && near(t, o)));
+  return {width: document.documentElement.scrollWidth, targets: targets.length, small: bad.map(t => [
+    t.el.tagName.toLowerCase() + (t.el.className ? '.' + t.el.className : ''),
+    (t.el.textContent || t.el.value || t.el.name || '').trim().slice(0, 40),
+    Math.round(t.w * 10) / 10 + ' × ' + Math.round(t.h * 10) / 10])};
+}"""
+
+
+#: Every kind of page, and the kinds the phone showed too wide or with small targets (issue 22, 7):
+#: the diffs' index, a French document's index beside English, the comparison of any two
+#: editions, a Chinese section, the search page with hits and with its note on the server.
+def phone_pages(site: Path) -> list[tuple[str, str]]:
+    return [
+        *page_kinds(site),
+        ("diff-index", "diff/index.html"),
+        ("compare-contents", f"compare/{_fragment(site)}/index.html"),
+        ("compare-editions", "diff/en/compare.html"),
+        ("chinese-section", "zh/latest/702.html"),
+        ("search-hits", "search.html?q=trample+deathtouch"),
+        ("search-every-edition", "search.html?q=morph&edition=*"),
+    ]
+
+
+def test_every_kind_of_page_fits_a_390_px_phone_with_targets_of_24_px(browser, site):  # noqa: F811
+    # issue 22, 7: diff/index.html's table was 616 px wide, compare/*/index.html 5 px too wide;
+    # "History" was a 43 × 14 px target, a reference link in rule text 24 × 17 px
+    context = browser.new_context(viewport=PHONE)
+    pg = context.new_page()
+    wide, small = {}, {}
+    for kind, path in phone_pages(site):
+        file, _, query = path.partition("?")
+        pg.goto((site / file).as_uri() + (f"?{query}" if query else ""))
+        if query:
+            pg.locator("#results li").first.wait_for(timeout=15_000)
+        pg.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")
+        pg.wait_for_timeout(100)  # the details' toggle events: their links measured as shown
+        found = pg.evaluate(SMALL_TARGETS)
+        assert found["targets"] > 3, (kind, found)
+        if found["width"] > PHONE["width"]:
+            wide[f"{kind} ({path})"] = found["width"]
+        if found["small"]:
+            small[f"{kind} ({path})"] = found["small"][:10] + [f"{len(found['small'])} in all"]
+    context.close()
+    assert wide == {}, f"pages wider than {PHONE['width']} px: {wide}"
+    assert small == {}, "targets under 24 × 24 px (tag.class, text, size) by page:\n" + "\n".join(
+        f"{page}: {items}" for page, items in small.items()
+    )
+
+
+def test_search_page_labels_sit_beside_their_controls_on_a_390_px_phone(browser, site):  # noqa: F811
+    # issue 22, 7: at 390 px every label ended one line and its control started the next
+    context = browser.new_context(viewport=PHONE)
+    pg = context.new_page()
+    pg.goto((site / "search.html").as_uri())
+    pairs = pg.evaluate("""() => [...document.querySelectorAll('form#search label')].map(label => {
+        const range = document.createRange(), text = [...label.childNodes].find(n => n.nodeType === 3 && n.textContent.trim());
+        range.selectNodeContents(text);
+        const words = range.getBoundingClientRect(), control = label.control.getBoundingClientRect();
+        return {label: text.textContent.trim(), top: words.top, bottom: words.bottom, control: [control.top, control.bottom],
+                right: Math.max(words.right, control.right)};
+    })""")
+    context.close()
+    assert [p["label"] for p in pairs] == ["Words", "Language", "Edition", "Kind"]
+    for p in pairs:  # the words' middle between the control's top and bottom: one line
+        assert p["control"][0] <= (p["top"] + p["bottom"]) / 2 <= p["control"][1], p
+        assert p["right"] <= PHONE["width"], p
+
+
+def test_search_page_from_disk_names_the_command_that_serves_its_knowledge_base(page, site):
+    # issue 22, 7: the note said `comprules serve --kb build` whatever the setup; hits showed "6.14"
+    page.goto(site.joinpath("search.html").as_uri() + "?q=morph&edition=*")
+    page.locator("#results li").first.wait_for(timeout=15_000)
+    note = page.locator("#offline")
+    assert note.is_visible()
+    assert page.locator("#serve").inner_text() == f"comprules serve --kb {site.parent}"
+    hits = page.locator("#results li[data-number]")
+    assert hits.count() > 5 and page.locator("#results .score").count() == 0
+    assert all(re.fullmatch(r"\d+\.\d\d", li.get_attribute("data-score") or "") for li in hits.all())
+    assert not any(re.search(r"\s\d+\.\d\d\s*$", li.inner_text().split("\n")[0]) for li in hits.all())
