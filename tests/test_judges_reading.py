@@ -32,3 +32,19 @@ def test_a_punctuation_only_edit_is_set_apart_and_named_and_typography_can_be_hi
     assert '<input type="checkbox" data-hide="typography"> Hide typography-only changes' in index
     history = next((kb / "site" / "history").rglob("*.html")).read_text(encoding="utf-8")
     assert 'data-hide="typography"' in history and 'class="k k-' in history
+
+
+def test_a_repaired_edition_says_so_on_its_contents_page_and_prints_the_restored_marks(tmp_path, en_dir):
+    # issue 22, 4: en/2008-05-01 printed "can?t", "?Morph [cost]?"
+    kb = tmp_path / "kb"
+    build([en_dir / f"{n}.txt" for n in ("2008-02-01", "2008-05-01", "2008-07-15")], kb, only=("data", "site"))
+    edition = kb / "site" / "en" / "2008-05-01"
+    contents = (edition / "index.html").read_text(encoding="utf-8")
+    assert (
+        '<p class="meta restored">4,709 characters restored from en/2008-02-01 and en/2008-07-15: '
+        "the source file prints “?” for them"
+    ) in contents
+    assert "Handling &quot;Infinite&quot; Loops" in contents and "?Infinite?" not in contents
+    keywords = (edition / "502.html").read_text(encoding="utf-8")
+    assert "can?t" not in keywords and keywords.count("can&#39;t") + keywords.count("can't") >= 10
+    assert "restored" not in (kb / "site" / "en" / "2008-02-01" / "index.html").read_text(encoding="utf-8")

@@ -23,6 +23,7 @@ from click.testing import CliRunner
 
 from comprules.cli import main
 from comprules.indexer import ALL_EDITIONS, build_index, search
+from comprules.indexer import text as T
 from comprules.indexer.evaluate import (
     FORMS,
     QUESTIONS_EDITION,
@@ -151,6 +152,54 @@ def test_french_query_gets_french_hits_first_and_english_only_as_translations(in
 def test_phasing_lists_702_26b_in_top_five(index_dir):
     top = [h.number for h in search(index_dir, "phasing", edition="en/2026-08-07").hits[:5]]
     assert top[:2] == ["phasing", "702.26"] and "702.26b" in top
+
+
+@pytest.mark.parametrize("query", ["dies", "died", "dying", "creature dies", "when a creature died"])
+def test_dies_is_not_the_die_rolled(index_dir, query):
+    # issue 22, 1: "dies" was stemmed as "die", and 18 of the first 20 hits were about dice
+    hits = search(index_dir, query, edition="en/2026-08-07").hits[:10]
+    words = [set(T.tokens(f"{h.title or ''} {h.text}")) for h in hits]
+    dice = [h.number for h, w in zip(hits, words) if w & {"die", "dice"} and not w & {"dies", "died", "dying"}]
+    assert dice == [] and len(hits) == 10
+    assert {"700.4", "dies"} <= {h.number for h in hits}
+
+
+def test_an_old_number_answers_first_with_the_rule_it_is_now(index_dir):
+    # issue 22, 1: "502.26a" (Morph until the 2009 renumbering) found one French forum snippet
+    hits = search(index_dir, "502.26a").hits
+    assert (hits[0].edition, hits[0].number) == ("en/2026-08-07", "702.37a")
+    how = hits[0].renumbered
+    assert (how.number, how.later, how.editions[0], how.editions[-1]) == (
+        "502.26a",
+        False,
+        "en/2002-10-07",
+        "en/2009-05-01",
+    )
+    assert ("fr", "502.26a") in {(h.lang, h.number) for h in hits}  # the number as printed still answers
+    assert hits[0].as_json()["renumbered"]["editions"][0] == "en/2002-10-07"
+    rule = search(index_dir, "502.26").hits
+    assert [h.number for h in rule[:3]] == ["702.37", "702.37a", "702.37b"] and rule[0].renumbered.number == "502.26"
+    assert rule[1].renumbered is None
+
+
+def test_a_later_number_in_an_old_edition_answers_with_the_rule_it_was_then(index_dir):
+    hits = search(index_dir, "702.37a", edition="en/2008-05-01").hits
+    assert (hits[0].number, hits[0].renumbered.number, hits[0].renumbered.later) == ("502.26a", "702.37a", True)
+    assert hits[0].renumbered.editions[0] == "en/2009-07-11"
+    printed = search(index_dir, "702.37a").hits  # printed in the edition asked: no label
+    assert printed[0].number == "702.37a" and printed[0].renumbered is None
+
+
+def test_cli_says_which_number_a_rule_had(full_kb):
+    out = run("search", "502.26a", "--kb", full_kb[0], "-n", "1")
+    assert (
+        out.exit_code == 0 and "702.37a" in out.output and "was 502.26a (en/2002-10-07 … en/2009-05-01)" in out.output
+    )
+
+
+def test_die_still_finds_both_the_die_rolled_and_would_die(index_dir):
+    top = [h.number for h in search(index_dir, "die", edition="en/2026-08-07").hits[:10]]
+    assert "706.1" in top
 
 
 def test_every_glossary_headword_of_the_latest_edition_shows_its_definition_first(index_dir, editions):

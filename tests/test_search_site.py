@@ -63,6 +63,14 @@ def default_scope_queries() -> list[tuple[str, dict]]:
             "SBA",
             "converted mana cost of a removed card",
             "creatures died trampling",
+            "dies",
+            "dying",
+            "creature died",
+            # numbers of other editions (issue 22): 502.26a is 702.37a now
+            "502.26a",
+            "502.26",
+            "R50226a",
+            "502.11b",
             "ward uncounterable spell",
         )
     ]
@@ -90,13 +98,19 @@ def python_hits(index: Path, query: str, options: dict, limit: int = 10):
     if options.pop("all_editions", False):
         options["edition"] = ALL_EDITIONS
     result = search(index, query, limit=limit, **options)
-    return result, [(h.lang, h.number, h.score, h.translation) for h in result.hits]
+    return result, [(h.lang, h.number, h.score, h.translation, _moved(h.renumbered)) for h in result.hits]
+
+
+def _moved(how) -> list | None:
+    return [how.number, how.later, how.editions[0], how.editions[-1]] if how else None
 
 
 JS_SEARCH = """([q, o]) => {
   try {
     const r = CRSearch.search(q, Object.assign({limit: 10}, o));
-    return {hits: r.hits.map(h => [h.lang, h.number, h.raw, h.translation]), suggestion: r.suggestion, lang: r.lang};
+    return {hits: r.hits.map(h => [h.lang, h.number, h.raw, h.translation,
+      h.renumbered ? [h.renumbered.number, h.renumbered.later, h.renumbered.editions[0], h.renumbered.editions[1]] : null]),
+      suggestion: r.suggestion, lang: r.lang};
   } catch (e) { return {error: String(e.message || e)}; }
 }"""
 
@@ -275,3 +289,20 @@ def test_hits_of_every_edition_carry_their_own_section_titles_and_documents_thei
     hits = {(h.lang, h.number): h for h in kb_search(KnowledgeBase(full_kb[0]), "502.26a", all_editions=True).hits}
     assert hits[("en", "502.26a")].section_title == "Keyword Abilities"
     assert hits[("en", "502.26a")].edition == "en/2009-05-01"
+
+
+@pytest.mark.parametrize("where", ["disk", "served"])
+def test_an_old_number_answers_first_with_the_rule_it_is_now_labelled_with_the_old_one(browser, served, full_kb, where):  # noqa: F811
+    # issue 22, 1: "502.26a" (Morph before the 2009 renumbering) found only a French forum snippet
+    base = (full_kb[0] / "site").as_uri() + "/" if where == "disk" else served
+    context = browser.new_context()
+    pg = context.new_page()
+    pg.goto(base + "search.html?q=502.26a")
+    source = "local" if where == "disk" else "server"
+    pg.wait_for_function(
+        f"document.getElementById('status').getAttribute('data-source') === '{source}'", timeout=15_000
+    )
+    first = pg.locator("#results li[data-number]").first
+    assert first.get_attribute("data-number") == "702.37a" and first.get_attribute("data-lang") == "en"
+    assert "was 502.26a in 2002-10-07 to 2009-05-01" in first.inner_text(), first.inner_text()
+    context.close()

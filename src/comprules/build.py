@@ -47,10 +47,11 @@ from pathlib import Path
 from . import export, graph
 from .align.history import link_previous as _link
 from .corpus.load import DEFAULT_LIMITS, Limits, expand_sources, load_items
+from .corpus.restore import restore_editions
 from .errors import BuildFailed, Interrupted, SourceError
 from .kb import default_kb  # noqa: F401  (the build's default knowledge base; kept importable from here)
 from .locking import exclusive
-from .model import Edition
+from .model import Edition, restored_words
 
 STAGES = ("data", "index", "site")
 
@@ -486,7 +487,7 @@ def _edition_keys(editions: list[Edition], sources: list[dict], common: str) -> 
     limits (``common``), and for a document in another language than English, every
     English edition (the era its citations resolve in is chosen among them)."""
     by_path = {row["path"]: row for row in sources}
-    own = {e.name: _digest([common, e.name, [by_path.get(str(p)) for p in e.sources]]) for e in editions}
+    own = {e.name: _digest([common, e.name, [by_path.get(str(p)) for p in e.sources], e.content_key]) for e in editions}
     english = _digest(sorted(v for k, v in own.items() if k.startswith("en/")))
     return {name: (key if name.startswith("en/") else _digest([key, english])) for name, key in own.items()}
 
@@ -843,6 +844,8 @@ class _Build:
         loaded = load_items(items, expand_errors, jobs=self.jobs, limits=self.limits)
         report.editions, report.errors, report.notices = loaded.editions, loaded.errors, loaded.notices
         report.notices += said_warnings(report.editions)
+        report.editions = restore_editions(report.editions)
+        report.notices += said_restorations(report.editions)
         gone = sorted(
             {m["name"] for m in _read_json(kb / "data" / "editions.json").get("editions", ())}
             - {e.name for e in report.editions}
@@ -987,6 +990,21 @@ class _Build:
 #: The parse warnings a build says (the others ``comprules check`` lists): a source cut
 #: short, a rule number printed twice.
 SAID = ("truncated", "duplicate-number")
+
+
+def said_restorations(editions: list[Edition]) -> list[str]:
+    """One line per edition whose lossy source was repaired (issue 22): "en/2008-05-01:
+    4,709 characters restored from en/2008-02-01 and en/2008-07-15 (its source prints
+    "?" for them; `comprules show --raw` shows what it prints)"."""
+    out = []
+    for e in editions:
+        count, sources = e.restored_summary()
+        if count:
+            out.append(
+                f"{e.name}: {restored_words(count, sources)} "
+                '(its source prints "?" for them; `comprules show --raw` shows what it prints)'
+            )
+    return out
 
 
 def said_warnings(editions: list[Edition]) -> list[str]:

@@ -18,9 +18,13 @@ import os
 import signal
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 #: Seconds between two looks at the parent.
 POLL = 0.25
+#: The signals only the main thread takes (Python runs their handlers there).
+_FOR_THE_MAIN_THREAD = frozenset({signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGQUIT})
 
 
 def die_with_parent(parent: int | None = None) -> None:
@@ -30,7 +34,16 @@ def die_with_parent(parent: int | None = None) -> None:
     expected = os.getppid() if parent is None else parent
     if os.getppid() != expected:  # died before this call
         os.kill(os.getpid(), signal.SIGKILL)
-    threading.Thread(target=_watch, args=(expected,), daemon=True, name="parent-watch").start()
+    # The watcher must never take a signal meant for the process: the kernel gives a
+    # process's SIGTERM to any thread that does not block it, and taken by this one it
+    # would not wake the main thread from a blocking wait (a pool worker waiting for its
+    # next task: Pool.terminate() then waited for it forever). A thread starts with the
+    # mask of the thread that starts it: block, start, restore.
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, _FOR_THE_MAIN_THREAD)
+    try:
+        threading.Thread(target=_watch, args=(expected,), daemon=True, name="parent-watch").start()
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 def _watch(parent: int) -> None:
@@ -43,3 +56,25 @@ def pool_initializer() -> None:
     """For ``ProcessPoolExecutor(initializer=...)`` and ``multiprocessing.Pool``: each
     worker ends with the process that started it."""
     die_with_parent()
+
+
+@contextmanager
+def fork_pool(processes: int, **kwargs) -> Iterator:
+    """A ``multiprocessing.Pool`` of forked workers that end with this process
+    (:func:`pool_initializer`); ``kwargs`` go to the pool (``maxtasksperchild``).
+
+    When the block ends, the pool is closed and joined: each worker leaves after its
+    last task, and no signal is needed. Only when the block raises is it terminated
+    (SIGTERM to each worker; ``Pool``'s own ``with`` does that every time, and a worker
+    that missed the signal while waiting for work was waited for forever).
+    """
+    import multiprocessing
+
+    pool = multiprocessing.get_context("fork").Pool(processes, initializer=pool_initializer, **kwargs)
+    try:
+        yield pool
+    except BaseException:
+        pool.terminate()
+        raise
+    pool.close()
+    pool.join()

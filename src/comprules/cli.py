@@ -474,7 +474,8 @@ def card(name, kb_dir, edition, glossary, as_json):
 @click.option("--kb", "kb_dir", type=click.Path(), help=KB_HELP)
 @click.option("--edition", "-e", callback=_edition_value, help="edition (default: latest English)")
 @click.option("--json", "as_json", is_flag=True)
-def show(number, kb_dir, edition, as_json):
+@click.option("--raw", is_flag=True, help='the texts as the source printed them ("?" a lossy file lost)')
+def show(number, kb_dir, edition, as_json, raw):
     """Print one rule with its subrules, examples, references and "cited by"."""
     from .kb import show_rule
 
@@ -486,7 +487,7 @@ def show(number, kb_dir, edition, as_json):
         kb = _kb(kb_dir)
         _run(kb.resolve_name, edition)
         _note_after_latest(kb, edition)
-        view = _run(kb.show, edition, number)
+        view = _run(kb.show, edition, number, raw=raw)
     if as_json:
         _emit_json(view.to_json())
     else:

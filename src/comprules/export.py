@@ -6,7 +6,11 @@ One file per edition, ``data/{lang}/{date or stem}.json``::
      "rules": [{"id", "number", "kind", "parent", "section", "chapter", "title", "text",
                 "examples", "refs", "cites", "line"}],
      "glossary": [{"term", "aliases", "obsolete", "senses", "refs", "cites", "slug", "line"}],
-     "warnings": [{"kind", "message", "number", "line"}]}
+     "warnings": [{"kind", "message", "number", "line"}],
+     "restored": [{"unit", "part", "raw", "chars", "sources"}]}
+
+``restored`` lists what a lossy source printed where characters were put back from the
+editions around it (:mod:`comprules.corpus.restore`); the rules hold the restored text.
 
 ``refs`` lists the targets inside the document; ``cites`` every printed target in
 printed order, ``{"target", "kind", "status", "resolved", "title", "title_agrees"}``
@@ -25,7 +29,7 @@ import tempfile
 from datetime import date
 from pathlib import Path
 
-from .model import Edition, GlossaryEntry, ParseWarning, Rule
+from .model import Edition, GlossaryEntry, ParseWarning, Restoration, Rule
 
 
 def edition_to_dict(edition: Edition, resolution=None) -> dict:
@@ -84,6 +88,7 @@ def edition_to_dict(edition: Edition, resolution=None) -> dict:
         "warnings": [
             {"kind": w.kind, "message": w.message, "number": w.number, "line": w.line} for w in edition.warnings
         ],
+        "restored": [r.as_json() for r in edition.restored],
     }
 
 
@@ -132,6 +137,10 @@ def edition_from_dict(data: dict) -> Edition:
         warnings=warnings,
         sources=tuple(meta.get("sources", ())),
         description=meta.get("description", ""),
+        restored=tuple(
+            Restoration(r["unit"], r["part"], r["raw"], r["chars"], tuple(r["sources"]))
+            for r in data.get("restored", ())
+        ),
     )
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 from . import export, languages
 from .errors import NotFound, UsageError, echo
 from .export import names_a_file
-from .model import Edition, Rule, sort_key
+from .model import Edition, Rule, restored_words, sort_key
 
 
 def default_kb() -> Path:
@@ -383,10 +383,12 @@ class KnowledgeBase:
         name = self.twin_name(edition.name)
         return self.store.edition(name) if name is not None else None
 
-    def show(self, spec: str | None, number: str, *, lang: str | None = None) -> "RuleView":
+    def show(self, spec: str | None, number: str, *, lang: str | None = None, raw: bool = False) -> "RuleView":
         """``comprules show``: the rule ``number`` of the edition ``spec`` names, its
         subrules, references both ways and, for a translation, its English twin — a few
-        indexed queries of the database, no edition loaded. Raises :class:`UsageError`
+        indexed queries of the database, no edition loaded. ``restored`` lists the
+        characters of a lossy source put back in them (:mod:`comprules.corpus.restore`);
+        ``raw`` shows their texts as the source printed them. Raises :class:`UsageError`
         (edition) or :class:`NotFound` (rule)."""
         name = self.resolve_name(spec, lang=lang)
         store = self.store
@@ -407,6 +409,9 @@ class KnowledgeBase:
                 if title:
                     titles[c["resolved"]] = title
         cited_by, glossary = store.citing(name, rule.id)
+        restored = store.restorations(name, [rule.id, *(c.id for c in children)])
+        if raw and restored:
+            rule, children = _as_printed(rule, restored), [_as_printed(c, restored) for c in children]
         return RuleView(
             name,
             rule,
@@ -419,7 +424,26 @@ class KnowledgeBase:
             twin_edition=twin_name if twin is not None else None,
             cites=cites,
             titles=titles,
+            restored=restored,
+            raw=raw,
         )
+
+
+def _as_printed(rule: Rule, restored: list[dict]) -> Rule:
+    """``rule`` with the parts a restoration changed as the source printed them."""
+    import dataclasses
+
+    text, title, examples = rule.text, rule.title, list(rule.examples)
+    for r in restored:
+        if r["unit"] != rule.id:
+            continue
+        if r["part"] == "text":
+            text = r["raw"]
+        elif r["part"] == "title":
+            title = r["raw"]
+        elif r["part"].startswith("example ") and r["part"][8:].isdigit() and int(r["part"][8:]) <= len(examples):
+            examples[int(r["part"][8:]) - 1] = r["raw"]
+    return dataclasses.replace(rule, text=text, title=title, examples=tuple(examples))
 
 
 _SECTION_ANCHOR = re.compile(r"^#?section-(\d{1,3})(?:-(\d+)([a-z]{0,2}))?$", re.IGNORECASE)
@@ -485,11 +509,23 @@ class RuleView:
     twin_edition: str | None = None
     cites: list[dict] = field(default_factory=list)
     titles: dict[str, str] = field(default_factory=dict)
+    #: Characters of a lossy source put back in these rules (export shape of ``restored``).
+    restored: list[dict] = field(default_factory=list)
+    #: The texts are shown as the source printed them (``show --raw``).
+    raw: bool = False
+
+    def restored_words(self) -> str | None:
+        """ "3 characters restored from en/2008-02-01 and en/2008-07-15", or ``None``."""
+        if not self.restored:
+            return None
+        sources = tuple(sorted({s for r in self.restored for s in r["sources"]}))
+        return restored_words(sum(r["chars"] for r in self.restored), sources)
 
     def to_json(self) -> dict:
         """``comprules show --json``: ``{"edition", "rule", "subrules", "refs", "cites", "cited_by",
-        "cited_by_glossary", "twin"}`` (``twin``: the English rule of the same number, with its
-        ``edition``, for a translated edition; else ``null``; ``cites`` as in the export), each
+        "cited_by_glossary", "twin", "restored", "raw"}`` (``twin``: the English rule of the same
+        number, with its ``edition``, for a translated edition; else ``null``; ``cites`` and
+        ``restored`` as in the export; ``raw``: the texts are as the source printed them), each
         rule as ``{"number", "id", "kind", "title", "text", "examples", "parent"}``."""
 
         def one(r: Rule) -> dict:
@@ -512,6 +548,8 @@ class RuleView:
             "cited_by": self.cited_by,
             "cited_by_glossary": self.cited_by_glossary,
             "twin": {"edition": self.twin_edition, **one(self.twin)} if self.twin is not None else None,
+            "restored": self.restored,
+            "raw": self.raw,
         }
 
 

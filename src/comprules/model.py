@@ -187,6 +187,39 @@ class ParseWarning:
     number: str | None = None
 
 
+def restored_words(count: int, sources: tuple[str, ...]) -> str:
+    """How many characters of a lossy source were put back, from where.
+
+    >>> restored_words(4709, ("en/2008-02-01", "en/2008-07-15"))
+    '4,709 characters restored from en/2008-02-01 and en/2008-07-15'
+    """
+    where = " and ".join(sources) if len(sources) <= 2 else ", ".join(sources[:-1]) + f" and {sources[-1]}"
+    return f"{count:,} character{'s' if count != 1 else ''} restored from {where}"
+
+
+@dataclass(frozen=True)
+class Restoration:
+    """Characters of a lossy source put back from the neighbouring editions
+    (:mod:`comprules.corpus.restore`): in ``unit`` (a rule id, or ``glossary:{slug}``),
+    its ``part`` (``text``, ``title``, ``example 2``, ``term``) as the source printed
+    it (``raw``), ``chars`` characters taken from the editions ``sources``."""
+
+    unit: str
+    part: str
+    raw: str
+    chars: int
+    sources: tuple[str, ...]
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "unit": self.unit,
+            "part": self.part,
+            "raw": self.raw,
+            "chars": self.chars,
+            "sources": list(self.sources),
+        }
+
+
 @dataclass(frozen=True)
 class Edition:
     """One parsed document: a published edition, or a fragment (forum post, excerpt).
@@ -212,6 +245,28 @@ class Edition:
     warnings: tuple[ParseWarning, ...] = ()
     sources: tuple[str, ...] = field(default=())
     description: str = ""
+    #: What a lossy source printed where the neighbouring editions' characters were put back.
+    restored: tuple[Restoration, ...] = ()
+
+    @cached_property
+    def content_key(self) -> str:
+        """What identifies the edition's texts: its source's ``sha256``, followed for a
+        repaired edition by a hash of the characters put back (they come from other
+        editions: a change there changes this edition)."""
+        if not self.restored:
+            return self.sha256
+        import hashlib
+
+        h = hashlib.blake2b(digest_size=8)
+        for r in self.rules:
+            h.update(f"{r.id}\0{r.title or ''}\0{r.text}\0{chr(1).join(r.examples)}\0".encode())
+        for g in self.glossary:
+            h.update(f"{g.slug}\0{g.term}\0{g.text}\0".encode())
+        return f"{self.sha256}+{h.hexdigest()}"
+
+    def restored_summary(self) -> tuple[int, tuple[str, ...]]:
+        """How many characters were put back, and from which editions (name order)."""
+        return sum(r.chars for r in self.restored), tuple(sorted({s for r in self.restored for s in r.sources}))
 
     @cached_property
     def by_id(self) -> dict[str, Rule]:

@@ -57,6 +57,9 @@ def print_hits(result) -> None:
         head.append(f"  ({hit.kind}, {hit.score:.2f})", style="dim")
         if getattr(hit, "translation", False):  # another language than the query's, through the lexicon
             head.append("  translation", style="italic magenta")
+        moved = getattr(hit, "renumbered", None)
+        if moved:  # the number typed is this rule's in other editions (issue 22)
+            head.append(f"  {moved.label()}", style="magenta")
         also = getattr(hit, "also_in", 0)
         if getattr(result, "collapsed", False) and also:
             head.append(f"  also in {also} edition{'s' if also > 1 else ''}", style="magenta")
@@ -95,6 +98,10 @@ def print_rule(view) -> None:
     one(view.rule)
     for child in view.children:
         one(child, "  ")
+    restored = view.restored_words() if hasattr(view, "restored_words") else None
+    if restored:  # a lossy source repaired from its neighbours (issue 22)
+        how = "shown as the source prints them" if view.raw else 'the source prints "?" for them; --raw shows it'
+        console.print(Text(f"{restored} ({how})", style="dim"))
     refers = format_citations(view.cites, view.titles, view.edition)
     if refers:
         console.print(Text("refers to: ", style="dim").append(refers))

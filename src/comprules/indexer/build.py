@@ -65,6 +65,7 @@ from .documents import (
 )
 from .expand import EXPANSIONS_FILE, PLAYER_TERMS, index_expansions
 from .impacts import ALL, RAW_FILE, Impacts, RawPostings, write_impacts
+from .languages import WORD_SENSES
 from .lexicon import LEXICON_FILE, lexicon_pairs
 from .lineage import alignment_links, assign, fallback_keys
 from .table import TABLE_FILE, DocTable
@@ -203,15 +204,19 @@ def _plan(editions: list[Edition], index_dir: Path, full: bool, alignments, lexi
         "lexicon": _digest(json.dumps(pairs, ensure_ascii=False)),
         "alignments": _alignments_digest(alignments),
         "player_terms": _digest(PLAYER_TERMS.read_text(encoding="utf-8")),
+        # the terms of every document: another table of word senses means another index
+        "senses": _digest(WORD_SENSES.read_text(encoding="utf-8")),
     }
     unspaced = [e for e in editions if not get_language(e.lang).spaced]
-    plan.extras["segment"] = _digest(json.dumps(sorted((e.name, e.sha256) for e in unspaced)))
+    plan.extras["segment"] = _digest(json.dumps(sorted((e.name, e.content_key) for e in unspaced)))
     plan.changed = [e.name for e in editions]
     previous = _previous(index_dir)
     if full or previous is None:
         plan.segmenter = segment.vocabulary_of(unspaced)
         return plan
     meta = _read_meta(previous)
+    if meta.get("extras", {}).get("senses") != plan.extras["senses"]:
+        return plan  # the old documents' words have other terms now: index them all again
     old_segmenter = _previous_segmenter(previous)
     if meta.get("extras", {}).get("segment") == plan.extras["segment"] and old_segmenter is not None:
         plan.segmenter = old_segmenter  # the same Chinese editions: the same vocabulary
@@ -221,7 +226,7 @@ def _plan(editions: list[Edition], index_dir: Path, full: bool, alignments, lexi
             return plan
     known = {e["name"]: e.get("sha256") for e in meta["editions"]}
     names = {e.name for e in editions}
-    changed = [e.name for e in editions if known.get(e.name) != e.sha256]
+    changed = [e.name for e in editions if known.get(e.name) != e.content_key]
     removed = [name for name in known if name not in names]
     if len(changed) + len(removed) > INCREMENTAL_EDITIONS or not _healthy(previous, meta):
         return plan

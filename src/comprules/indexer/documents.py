@@ -22,6 +22,7 @@ from ..errors import UsageError
 from ..model import Edition, GlossaryEntry, Rule, plain_text
 from .analysis import LANGS, analyzer_for, field_lang
 from .fields import CachedText
+from .languages import SENSES
 
 #: Bumped whenever the schema, the side files or the meta file change; an older
 #: index is rebuilt in full.
@@ -140,7 +141,7 @@ class Corpus:
 
 def edition_info(edition: Edition, units: int) -> EditionInfo:
     effective = edition.effective.isoformat() if edition.effective else None
-    return EditionInfo(edition.name, edition.lang, effective, edition.kind, units, edition.sha256)
+    return EditionInfo(edition.name, edition.lang, effective, edition.kind, units, edition.content_key)
 
 
 def collect(editions: Iterable[Edition]) -> Corpus:
@@ -299,12 +300,20 @@ def whoosh_document(doc: dict) -> dict:
 def vocabulary(schema: Schema) -> dict[str, dict[str, str]]:
     """Per language, every token its fields indexed → its term (the query side's table).
 
-    Read from what ``CachedText`` analyzed while indexing: no second pass.
+    Read from what ``CachedText`` analyzed while indexing: no second pass. The forms of
+    a word sense (``data/word_senses.toml``) whose term the index holds are listed even
+    when no document prints them ("died", "dying" → "dies"), so that the query side,
+    which looks a token up in this table, gives them their sense's term, not the
+    term of an inflection of theirs ("died" → "die", the die rolled).
     """
     out: dict[str, dict[str, str]] = {}
     for lang in LANGS:
         seen: dict[str, str] = {}
         for name in FIELDS:
             seen.update(schema[f"{name}_{lang}"].seen())
+        terms = set(seen.values())
+        for form, term in SENSES.get(lang, {}).items():
+            if term in terms:
+                seen.setdefault(form, term)
         out[lang] = seen
     return out

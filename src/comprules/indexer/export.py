@@ -18,6 +18,7 @@ Shape (``format`` 1)::
      "terms": {"all" | "examples" | "names": {term: [idf, df, [doc deltas], [impacts]]}},
      "heads": {key: [doc]}, "stemmed": {"term term": [doc]}, "cites": {doc: [doc]},
      "lexicon": [[lang, "term term", target lang, text], ...],
+     "renumbered": {number of other editions: [[doc, later (0/1), first edition, last edition], ...]},
      "expansions": [[[typed key, ...], [[rules' token, ...], ...]], ...]}
 """
 
@@ -32,6 +33,7 @@ from .documents import GLOSSARY
 from .impacts import ALL, EXAMPLES, NAMES
 from .languages import FILLER_WEIGHT, LANGS, LANGUAGES
 from .lexicon import MAX_WORDS, _stems
+from .renumbered import every_renumbering
 from .suggest import KNOWN_IN
 
 FORMAT = 1
@@ -119,6 +121,11 @@ def site_data(index_dir: Path, lang: str, edition: str | None = None) -> dict:
         for target, text in targets:
             if lang in (source, target) and lang in LANGUAGES:
                 lexicon.append([source, " ".join(stems), target, text])
+    moved: dict[str, list] = {}  # the numbers of other editions (issue 22), as searching answers them
+    for number, found in every_renumbering(handle, lang, flt.mask).items():
+        moved[number] = [
+            [position[d], int(how.later), how.editions[0], how.editions[-1]] for d, how in sorted(found.items())
+        ]
     language = LANGUAGES.get(lang)
     return {
         "format": FORMAT,
@@ -137,6 +144,7 @@ def site_data(index_dir: Path, lang: str, edition: str | None = None) -> dict:
         "stemmed": stemmed,
         "cites": cites,
         "lexicon": lexicon,
+        "renumbered": moved,
         "expansions": [
             [list(e.keys), [list(r) for r in e.rules]] for e in handle.expansions.by_lang.get(lang, {}).values()
         ]

@@ -19,8 +19,10 @@ What comes from whoosh: the stop-word lists it ships (``whoosh.analysis.STOP_WOR
 
 from __future__ import annotations
 
+import tomllib
 from dataclasses import dataclass, field
 from functools import lru_cache
+from pathlib import Path
 from typing import Callable
 
 from whoosh.analysis import STOP_WORDS
@@ -133,6 +135,39 @@ def field_lang(lang: str | None) -> str:
     return lang if lang in LANGUAGES else LANGS[0]
 
 
+#: ``data/word_senses.toml``: forms that stemming would join with another word's.
+WORD_SENSES = Path(__file__).resolve().parent.parent / "data" / "word_senses.toml"
+
+
+def load_senses(path: Path = WORD_SENSES) -> dict[str, dict[str, str]]:
+    """Per language, folded form → its own index term (``data/word_senses.toml``);
+    ``ValueError`` names the file and the entry for a malformed one.
+
+    >>> load_senses()["en"]["died"]
+    'dies'
+    """
+    with open(path, "rb") as f:
+        rows = tomllib.load(f).get("sense", [])
+    out: dict[str, dict[str, str]] = {}
+    for n, row in enumerate(rows, 1):
+        forms, term, lang = row.get("forms"), row.get("term"), row.get("lang")
+        if (
+            not isinstance(forms, list)
+            or not forms
+            or not all(isinstance(f, str) and f == T.fold(f) for f in forms)
+            or not isinstance(term, str)
+            or not term
+            or lang not in LANGUAGES
+        ):
+            raise ValueError(f"{path}: sense {n}: needs lang (an analyzed language), folded forms and a term")
+        for form in forms:
+            out.setdefault(lang, {})[form] = term
+    return out
+
+
+SENSES: dict[str, dict[str, str]] = load_senses()
+
+
 @lru_cache(maxsize=500_000)
 def _term(code: str, token: str) -> str | None:
     language = LANGUAGES[code]
@@ -140,6 +175,9 @@ def _term(code: str, token: str) -> str | None:
         return token
     if token in language.stop:
         return None
+    own = SENSES.get(code)
+    if own and token in own:
+        return own[token]
     return language.stemmer(token)
 
 

@@ -54,6 +54,7 @@ from .languages import LANGS, LANGUAGES, field_lang
 from .lexicon import LEXICON_FILE, Lexicon
 from .query import MUST, Clause, check_query, names, parse, rule_number
 from .rank import Ranker
+from .renumbered import Renumbered, renumbered
 from .snippets import make_snippet, mark
 from .suggest import Vocabulary
 from .table import DocTable
@@ -101,6 +102,8 @@ class Hit:
     #: is "Keyword Abilities", today's "Untap Step"); ``None`` for a glossary entry, a
     #: section itself, or a document without that section.
     section_title: str | None = None
+    #: The number typed is this rule's in other editions (502.26a → 702.37a): which, where.
+    renumbered: Renumbered | None = None
 
     @property
     def also_in(self) -> int:
@@ -125,6 +128,7 @@ class Hit:
             "lang": self.lang,
             "translation": self.translation,
             "section_title": self.section_title,
+            "renumbered": self.renumbered.as_json() if self.renumbered else None,
         }
 
 
@@ -508,12 +512,17 @@ def search(
             except UsageError:
                 around = None
         ranked = _with_prior(handle, ranked, prior, _filter(handle, scope, lang or query_lang, section, kind), around)
+    moved = renumbered(handle, number, _filter(handle, scope, lang, None, None).mask) if number else {}
+    if moved:
+        flt = _filter(handle, scope, lang, section, kind)
+        moved = {d: how for d, how in moved.items() if d in flt}
+        ranked = _renumbered_first(handle, ranked, moved, flt)
     if collapse:
         groups = _collapse(handle, [(s, d) for s, d, _ in ranked], limit)
     else:
         groups = [(s, d, None) for s, d, _ in ranked[:limit]]
     translated = {d for _, d, t in ranked if t}
-    hits = [_hit(handle, d, s, scope, used, kind, editions, d in translated) for s, d, editions in groups]
+    hits = [_hit(handle, d, s, scope, used, kind, editions, d in translated, moved.get(d)) for s, d, editions in groups]
     suggestion = None
     if not number and not has_operators(text):
         suggestion = _suggestion(handle, tokens, query_lang, lang or query_lang, scope, section, kind)
@@ -851,6 +860,23 @@ def _date_rank(effective: str) -> int:
     return int(effective.replace("-", "")) if effective else 0
 
 
+def _renumbered_first(handle: _OpenIndex, ranked: list, moved: dict, flt: _Filter) -> list:
+    """``ranked`` with the versions of the number typed (:mod:`.renumbered`) first, in
+    rule order, each followed by its subrules, as a number of the edition is."""
+    table = handle.table
+
+    def order(d: int) -> tuple:
+        return (sort_key(table.rid[d]), d)
+
+    lead = sorted(moved, key=order)
+    below = [c for d in lead for c in table.children.get(table.number[d], ()) if c in flt and c not in moved]
+    lead += sorted(set(below), key=order)
+    top = max((s for s, _, _ in ranked), default=0.0)
+    first = set(lead)
+    head = [(top + 1.0 + (len(lead) - i) * 1e-3, d, False) for i, d in enumerate(lead)]
+    return head + [item for item in ranked if item[1] not in first]
+
+
 def _number_docs(handle: _OpenIndex, number: str, flt: _Filter, *, children: bool) -> list[int]:
     """The documents numbered ``number``, then (``children``) those one level below, in
     rule order; among versions of one number (every edition), the latest first."""
@@ -974,6 +1000,7 @@ def _hit(
     kind: str | None = None,
     editions: tuple[int, ...] | None = None,
     translation: bool = False,
+    moved: Renumbered | None = None,
 ) -> Hit:
     table = handle.table
     unit = handle.unit(docnum)
@@ -1001,6 +1028,7 @@ def _hit(
         lang=lang,
         editions=names,
         translation=translation,
+        renumbered=moved,
     )
 
 

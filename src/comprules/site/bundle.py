@@ -26,7 +26,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from ..children import pool_initializer
+from ..children import fork_pool
 from ..errors import UsageError
 from . import urls as U
 
@@ -253,9 +253,7 @@ def write_downloads(out: Path, index: Path | None, names: Iterable[str], jobs: i
         if jobs <= 1 or len(names) < 4:
             done = [_write_one(n) for n in names]
         else:
-            import multiprocessing
-
-            with multiprocessing.get_context("fork").Pool(jobs, initializer=pool_initializer) as pool:
+            with fork_pool(jobs) as pool:
                 done = list(pool.imap_unordered(_write_one, names))
     finally:
         _JOB = None

@@ -16,7 +16,7 @@ from typing import Any
 
 from ..align.history import alignment_path as alignment_file
 from ..align.lineage import SHOWN, Lineage, Step, chains, pairs
-from ..children import pool_initializer
+from ..children import fork_pool
 from ..model import Edition
 
 __all__ = ["SHOWN", "Lineage", "Step", "chains", "pairs", "alignment_file", "load_alignments", "compute_alignments"]
@@ -79,11 +79,10 @@ def compute_alignments(todo: Sequence[tuple[Edition, Edition]], *, jobs: int = 1
 
     if jobs <= 1 or len(todo) < 4:
         return {(o.name, n.name): align(o, n) for o, n in todo}
-    import multiprocessing
 
     _PAIRS = list(todo)
     try:
-        with multiprocessing.get_context("fork").Pool(jobs, initializer=pool_initializer) as pool:
+        with fork_pool(jobs) as pool:
             return dict(pool.imap_unordered(_align_one, range(len(_PAIRS))))
     finally:
         _PAIRS = []

@@ -29,8 +29,8 @@ import jinja2
 from markupsafe import Markup
 
 from .. import languages
-from ..children import pool_initializer
-from ..model import Edition, Rule, parent_number, sort_key
+from ..children import fork_pool
+from ..model import Edition, Rule, parent_number, restored_words, sort_key
 from . import urls as U
 from .documents import DocumentView, document_view, eras
 from .labels import KIND_LABELS, LABELS, LANG_NAMES, edition_label, labels, plain  # noqa: F401 (LABELS: kept importable from here)
@@ -350,16 +350,13 @@ class SiteRenderer:
                 self._merge(*self.run_task(task, out))
             return
         import gc
-        import multiprocessing
 
         _WORKER = (self, out)
         # Objects made so far are left out of the workers' garbage collections: a collection
         # writes to every object it visits, which copies the parent's pages into each worker.
         gc.freeze()
         try:
-            with multiprocessing.get_context("fork").Pool(
-                self.jobs, maxtasksperchild=WORKER_TASKS, initializer=pool_initializer
-            ) as pool:
+            with fork_pool(self.jobs, maxtasksperchild=WORKER_TASKS) as pool:
                 for result in pool.imap_unordered(_work, tasks):
                     self._merge(*result)
         finally:
@@ -759,6 +756,8 @@ class _EditionPages:
             "date": edition.effective.isoformat() if edition.effective else "",
             "source": Path(edition.source).name if edition.source else "",
             "is_latest": latest is not None and latest.name == edition.name,
+            # a lossy source repaired from its neighbours (issue 22): said on its contents page
+            "restored": restored_words(*edition.restored_summary()) if edition.restored else "",
         }
 
     def _term_rules(self) -> dict[str, set[str]]:

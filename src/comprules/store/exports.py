@@ -22,7 +22,7 @@ from .read import Store
 
 
 def edition_export(store: Store, name: str) -> dict[str, Any]:
-    """The export shape of edition ``name``: ``{"edition", "rules", "glossary", "warnings"}``
+    """The export shape of edition ``name``: ``{"edition", "rules", "glossary", "warnings", "restored"}``
     (``comprules export``; each rule's and glossary entry's ``refs`` and ``cites``).
     Raises :class:`KeyError` for an unknown edition."""
     meta = store.one("SELECT * FROM editions WHERE name = ?", (name,))
@@ -77,6 +77,16 @@ def edition_export(store: Store, name: str) -> dict[str, Any]:
         {"kind": w["kind"], "message": w["message"], "number": w["number"], "line": w["line"]}
         for w in store.all("SELECT * FROM warnings WHERE edition = ? ORDER BY seq", (name,))
     ]
+    restored = [
+        {
+            "unit": r["unit"],
+            "part": r["part"],
+            "raw": r["raw"],
+            "chars": r["chars"],
+            "sources": json.loads(r["sources"]),
+        }
+        for r in store.all("SELECT * FROM restorations WHERE edition = ? ORDER BY seq", (name,))
+    ]
     return {
         "edition": {
             "name": meta["name"],
@@ -92,6 +102,7 @@ def edition_export(store: Store, name: str) -> dict[str, Any]:
         "rules": rules,
         "glossary": glossary,
         "warnings": warnings,
+        "restored": restored,
     }
 
 

@@ -19,7 +19,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from ..model import Edition, GlossaryEntry, ParseWarning, Rule, sort_key
+from ..model import Edition, GlossaryEntry, ParseWarning, Restoration, Rule, sort_key
 from . import schema
 
 
@@ -204,6 +204,10 @@ class Store:
             ParseWarning(w["kind"], w["message"], w["line"], w["number"])
             for w in self.all("SELECT * FROM warnings WHERE edition = ? ORDER BY seq", (name,))
         )
+        restored = tuple(
+            Restoration(r["unit"], r["part"], r["raw"], r["chars"], tuple(json.loads(r["sources"])))
+            for r in self.all("SELECT * FROM restorations WHERE edition = ? ORDER BY seq", (name,))
+        )
         edition = Edition(
             name=meta["name"],
             lang=meta["lang"],
@@ -217,12 +221,25 @@ class Store:
             warnings=warnings,
             sources=tuple(json.loads(meta["sources"])),
             description=meta["description"],
+            restored=restored,
         )
         with self._lock:
             self._editions[name] = edition
             while len(self._editions) > self.EDITIONS_KEPT:
                 self._editions.popitem(last=False)
         return edition
+
+    def restorations(self, edition: str, units: list[str]) -> list[dict]:
+        """The restorations of ``units`` (rule ids, ``glossary:{slug}``) in ``edition``, in
+        order: ``{"unit", "part", "raw", "chars", "sources"}`` (:mod:`comprules.corpus.restore`)."""
+        if not units:
+            return []
+        marks = ", ".join("?" * len(units))
+        rows = self.all(
+            f"SELECT unit, part, raw, chars, sources FROM restorations WHERE edition = ? AND unit IN ({marks}) ORDER BY seq",
+            (edition, *units),
+        )
+        return [dict(r, sources=json.loads(r["sources"])) for r in rows]
 
     def rule(self, edition: str, rule_id: str) -> Rule | None:
         """One rule with its examples, or ``None``."""

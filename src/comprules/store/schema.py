@@ -17,7 +17,7 @@ from __future__ import annotations
 import sqlite3
 
 #: The version of the tables below; bumped whenever a table or a column changes.
-FORMAT = 1
+FORMAT = 2
 
 #: The file's name inside ``data/``.
 DB_NAME = "comprules.sqlite"
@@ -122,6 +122,20 @@ CREATE TABLE reference_spans (
     targets   TEXT NOT NULL,           -- JSON list: every number the reference names
     parts     TEXT NOT NULL,           -- JSON list of [start, end, number], one per printed member
     PRIMARY KEY (edition, source, paragraph, seq)
+);
+
+-- What a lossy source printed where characters were put back from the editions around
+-- it (a "?" for ’ “ ” —: en/2008-05-01; comprules/corpus/restore.py): rules and
+-- glossary_entries hold the restored text, this table the printed one.
+CREATE TABLE restorations (
+    edition TEXT NOT NULL,
+    seq     INTEGER NOT NULL,
+    unit    TEXT NOT NULL,             -- the rule id, or glossary:{slug}
+    part    TEXT NOT NULL,             -- text | title | example N | term
+    raw     TEXT NOT NULL,             -- as the source printed it
+    chars   INTEGER NOT NULL,          -- characters put back
+    sources TEXT NOT NULL,             -- JSON list of the editions they came from
+    PRIMARY KEY (edition, seq)
 );
 
 CREATE TABLE warnings (

@@ -179,7 +179,16 @@ def _stored_keys(previous: Path | None) -> dict[str, str] | None:
         return None
 
 
-_EDITION_TABLES = ("rules", "examples", "glossary_entries", "citations", "reference_spans", "warnings", "findings")
+_EDITION_TABLES = (
+    "rules",
+    "examples",
+    "glossary_entries",
+    "citations",
+    "reference_spans",
+    "warnings",
+    "restorations",
+    "findings",
+)
 
 
 def _delete_edition(conn: sqlite3.Connection, name: str) -> None:
@@ -252,6 +261,10 @@ def _insert_edition(
     conn.executemany(
         "INSERT INTO warnings (edition, seq, kind, message, line, number) VALUES (?, ?, ?, ?, ?, ?)",
         [(name, k, w.kind, w.message, w.line, w.number) for k, w in enumerate(e.warnings)],
+    )
+    conn.executemany(
+        "INSERT INTO restorations (edition, seq, unit, part, raw, chars, sources) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        [(name, k, r.unit, r.part, r.raw, r.chars, json.dumps(list(r.sources))) for k, r in enumerate(e.restored)],
     )
     if check is not None:
         conn.executemany(

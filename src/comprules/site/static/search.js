@@ -135,6 +135,7 @@
     this.heads = raw.heads;
     this.stemmed = raw.stemmed;
     this.cites = raw.cites;
+    this.renumbered = raw.renumbered || {};
     this.seq = new Map();
     this.titles = new Map();
     this.expansions = new Map();  /* expand.py: typed keys → [rules' token lists] */
@@ -1011,7 +1012,44 @@
       items.push([top + 1 + (first.length - i) * 1e-3, x[0], x[1], false]);
     });
     scored.forEach(function (x) { if (!seen.has(x[1] + x[2])) items.push(x); });
-    return {items: items.slice(0, pool), used: used};
+    return {items: renumberedFirst(number, codes, section, kind, items.slice(0, pool)), used: used};
+  }
+
+  /* The versions of a number of other editions first (502.26a -> 702.37a), each with its
+     subrules: the table the index wrote (indexer/renumbered.py), read, not computed. An
+     item carries its [number typed, later, first edition, last edition] as x[4]. */
+  function renumberedFirst(number, codes, section, kind, items) {
+    var lead = [], how = {};
+    codes.forEach(function (code) {
+      var L = DATA[code], allowed = filter(L, section, kind);
+      (L.renumbered[number] || []).forEach(function (row) {
+        if (!allowed(row[0])) return;
+        lead.push([code, row[0]]);
+        how[code + row[0]] = [number, row[1], row[2], row[3]];
+      });
+    });
+    if (!lead.length) return items;
+    function order(a, b) {
+      var da = DATA[a[0]].docs[a[1]], db = DATA[b[0]].docs[b[1]];
+      return da[11] - db[11] || da[10] - db[10];
+    }
+    lead.sort(order);
+    var numbers = new Set(lead.map(function (x) { return DATA[x[0]].docs[x[1]][0]; })), below = [];
+    codes.forEach(function (code) {
+      var L = DATA[code], allowed = filter(L, section, kind);
+      for (var d = 0; d < L.n; d++) {
+        var doc = L.docs[d];
+        if (doc[2] !== "glossary" && numbers.has(doc[12]) && allowed(d) && !how[code + d]) below.push([code, d]);
+      }
+    });
+    lead = lead.concat(below.sort(order));
+    var top = items.reduce(function (m, x) { return Math.max(m, x[0]); }, 0), first = new Set(), out = [];
+    lead.forEach(function (x, i) {
+      first.add(x[0] + x[1]);
+      out.push([top + 1 + (lead.length - i) * 1e-3, x[0], x[1], false, how[x[0] + x[1]] || null]);
+    });
+    items.forEach(function (x) { if (!first.has(x[1] + x[2])) out.push(x); });
+    return out;
   }
 
   function suggest(toks, queryLang, code, section, kind) {
@@ -1079,7 +1117,8 @@
     return {
       edition: doc[7], number: doc[0], title: doc[3] || null, kind: example ? "example" : doc[2],
       score: Math.round(item[0] * 10000) / 10000, snippet: snip[0], highlights: snip[1], also_in: Math.max(0, doc[8] - 1),
-      id: doc[1], lang: item[1], translation: item[3], raw: item[0]
+      id: doc[1], lang: item[1], translation: item[3], raw: item[0],
+      renumbered: item[4] ? {number: item[4][0], editions: [item[4][2], item[4][3]], later: !!item[4][1]} : null
     };
   }
 

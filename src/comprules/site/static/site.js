@@ -152,6 +152,15 @@
     return words;
   }
 
+  /* The number typed is the hit's in other editions (issue 22): "was 502.26a in
+     2002-10-07 to 2009-05-01", "numbered 702.19b later, from 2009-07-11". */
+  function renumberedWords(r) {
+    var eds = (r.editions || []).map(function (e) { return String(e).split("/").pop(); });
+    var first = eds[0] || "", last = eds[eds.length - 1] || "";
+    if (r.later) return "numbered " + r.number + " later, from " + first;
+    return "was " + r.number + " in " + (first === last ? first : first + " to " + last);
+  }
+
   function marked(text, spans) {
     var out = "", last = 0;
     (spans || []).forEach(function (s) {
@@ -248,6 +257,7 @@
           (section && h.kind !== "section" && h.kind !== "glossary" ? ' <span class="sec">' + esc(section) + "</span>" : "") +
           ' <span class="ed">' + esc(editionWords(h.edition, h.also_in)) + "</span>" +
           (h.translation ? ' <span class="tr">translation</span>' : "") +
+          (h.renumbered ? ' <span class="was">' + esc(renumberedWords(h.renumbered)) + "</span>" : "") +
           (info.community ? ' <span class="tr" lang="en">community translation, not Wizards\u2019</span>' : "") +
           "<p>" + marked(h.snippet, h.highlights) + "</p></li>";
       }).join("");

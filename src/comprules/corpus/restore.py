@@ -1,0 +1,181 @@
+"""Lossy sources repaired from their neighbours: a "?" where the CR printed ’ “ ” — é (issue 22).
+
+Some published files lost every character outside one code page on their way to us:
+en/2008-05-01 prints "can?t", "?Morph [cost]?" and "Magic?" (1,671 times "?" where the
+editions before and after print ’ ‘ “ ” – — ® ™), en/2009-05-01 has "?" for dashes. Each
+such "?" then shows as a typography change in every history and bulletin crossing it.
+
+A "?" of a rule's text, title or example, or of a glossary entry's headword, text or
+numbered senses, is put back when a
+neighbouring edition of the same language (the one before and the one after in effective
+date) prints the same unit with the same characters around it and one of
+:data:`RESTORABLE` in its place: the two texts are aligned character by character
+(rapidfuzz's Levenshtein opcodes), and only a run of "?" replaced by a run of the same
+length of restorable characters is taken. The edition before is asked first. A "?" the
+neighbours also print stays (a question in an example, "default.asp?x=" of a web
+address); so does one that no neighbour explains. What was printed is kept
+(:class:`~comprules.model.Restoration`): ``comprules show --raw``, the export's
+``restored`` list.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+
+from rapidfuzz.distance import Levenshtein
+
+from ..model import Edition, GlossaryEntry, Restoration, Rule
+
+#: The ASCII characters a neighbour may print for what a lossy file wrote as "?": the
+#: editions of 2008 around en/2008-05-01 print straight quotes and hyphens where later
+#: ones print ’ “ ” —.
+ASCII_STAND_INS = frozenset("'\"-")
+
+
+def restorable(ch: str) -> bool:
+    """Whether a neighbour's character may stand for a "?": any character outside ASCII
+    (’ “ ” — ® é: what a conversion to one code page loses), or a straight quote or
+    hyphen (:data:`ASCII_STAND_INS`); not a letter, digit or other ASCII mark, which
+    a "?" of the source would be an edit of, not a loss.
+
+    >>> [restorable(c) for c in ("’", "—", "é", "'", '"', ".", "?", "a")]
+    [True, True, True, True, True, False, False, False]
+    """
+    return ord(ch) > 127 and unicodedata.category(ch)[0] in "LPS" or ch in ASCII_STAND_INS
+
+
+def restore_text(raw: str, neighbours: Sequence[tuple[str, str]]) -> tuple[str, dict[str, int]]:
+    """``raw`` with each explained "?" put back; and how many came from which neighbour
+    (``(name, text)`` pairs, asked in order).
+
+    >>> restore_text("it can?t be ?blocked?", [("en/a", "it can’t be “blocked”")])
+    ('it can’t be “blocked”', {'en/a': 3})
+    >>> restore_text("what? now", [("en/a", "what? now")])
+    ('what? now', {})
+    """
+    if "?" not in raw:
+        return raw, {}
+    chars: list[str] = list(raw)
+    open_marks = {i for i, ch in enumerate(raw) if ch == "?"}
+    counts: dict[str, int] = {}
+    for name, text in neighbours:
+        if not open_marks or not text or text == raw:
+            continue
+        for i1, i2, j1, j2 in _differences(raw, text):
+            mine, theirs = raw[i1:i2], text[j1:j2]
+            if not mine or set(mine) != {"?"} or any(i not in open_marks for i in range(i1, i2)):
+                continue
+            if len(mine) == len(theirs) and all(restorable(c) for c in theirs):
+                for i, c in zip(range(i1, i2), theirs):
+                    chars[i] = c
+            elif mine == "?" and theirs.strip() in DASHES:
+                chars[i1] = theirs  # the dash as the neighbour writes it: "—", " -- "
+            else:
+                continue
+            open_marks.difference_update(range(i1, i2))
+            counts[name] = counts.get(name, 0) + len(mine)
+    return "".join(chars), counts
+
+
+#: How the editions around a lossy one write a dash the lossy file wrote as one "?".
+DASHES = frozenset({"--", "-", "—", "–"})
+
+
+def _differences(a: str, b: str) -> list[tuple[int, int, int, int]]:
+    """The blocks where ``a`` and ``b`` differ, between two runs of equal characters:
+    (start, end in ``a``, start, end in ``b``)."""
+    out: list[tuple[int, int, int, int]] = []
+    block: list[int] | None = None
+    for op in Levenshtein.opcodes(a, b):
+        if op.tag == "equal":
+            if block:
+                out.append((block[0], block[1], block[2], block[3]))
+            block = None
+        elif block is None:
+            block = [op.src_start, op.src_end, op.dest_start, op.dest_end]
+        else:
+            block[1], block[3] = op.src_end, op.dest_end
+    if block:
+        out.append((block[0], block[1], block[2], block[3]))
+    return out
+
+
+def restore_editions(editions: Iterable[Edition]) -> list[Edition]:
+    """The editions, each lossy one replaced by its repaired copy (same order); an edition
+    without a "?" to put back is returned as it was. Neighbours are the editions of the
+    same language next to it by effective date (documents without a date have none)."""
+    editions = list(editions)
+    by_lang: dict[str, list[Edition]] = {}
+    for e in editions:
+        if e.effective is not None and e.kind == "edition":
+            by_lang.setdefault(e.lang, []).append(e)
+    around: dict[str, list[Edition]] = {}
+    for group in by_lang.values():
+        group.sort(key=lambda e: e.effective)  # type: ignore[arg-type, return-value]
+        for i, e in enumerate(group):
+            around[e.name] = [
+                x for x in (group[i - 1] if i else None, group[i + 1] if i + 1 < len(group) else None) if x
+            ]
+    return [_restored(e, around.get(e.name, [])) for e in editions]
+
+
+def _restored(edition: Edition, neighbours: list[Edition]) -> Edition:
+    if not neighbours:
+        return edition
+    done: list[Restoration] = []
+
+    def fix(unit: str, part: str, raw: str, texts: list[tuple[str, str]], record: bool = True) -> str:
+        text, counts = restore_text(raw, texts)
+        if counts and record:
+            done.append(Restoration(unit, part, raw, sum(counts.values()), tuple(sorted(counts))))
+        return text
+
+    rules: list[Rule] = []
+    for rule in edition.rules:
+        if "?" not in rule.text and "?" not in (rule.title or "") and not any("?" in x for x in rule.examples):
+            rules.append(rule)
+            continue
+        others = [(n.name, n.by_id.get(rule.id)) for n in neighbours]
+        mine = [(name, r) for name, r in others if r is not None and r.kind == rule.kind]
+        text = fix(rule.id, "text", rule.text, [(name, r.text) for name, r in mine])
+        title = rule.title
+        if title and "?" in title:
+            title = fix(rule.id, "title", title, [(name, r.title or "") for name, r in mine])
+        examples = tuple(
+            fix(rule.id, f"example {k}", x, [(name, r.examples[k - 1]) for name, r in mine if len(r.examples) >= k])
+            if "?" in x
+            else x
+            for k, x in enumerate(rule.examples, 1)
+        )
+        rules.append(replace(rule, text=text, title=title, examples=examples))
+    glossary: list[GlossaryEntry] = []
+    for entry in edition.glossary:
+        if "?" not in entry.text and "?" not in entry.term and not any("?" in x for x in entry.senses):
+            glossary.append(entry)
+            continue
+        unit = f"glossary:{entry.slug}"
+        entries = [(n.name, _entry(n, entry.slug)) for n in neighbours]
+        found = [(name, g) for name, g in entries if g is not None]
+        text = fix(unit, "text", entry.text, [(name, g.text) for name, g in found]) if "?" in entry.text else entry.text
+        term = entry.term
+        if "?" in term:
+            term = fix(unit, "term", term, [(name, g.term) for name, g in found])
+        senses = tuple(  # the text holds them too: the characters are counted there once
+            fix(unit, "sense", x, [(name, g.senses[k - 1]) for name, g in found if len(g.senses) >= k], False)
+            if "?" in x
+            else x
+            for k, x in enumerate(entry.senses, 1)
+        )
+        glossary.append(replace(entry, text=text, term=term, senses=senses))
+    if not done:
+        return edition
+    return replace(edition, rules=tuple(rules), glossary=tuple(glossary), restored=tuple(done))
+
+
+def _entry(edition: Edition, slug: str) -> GlossaryEntry | None:
+    table: dict[str, GlossaryEntry] = edition.__dict__.setdefault(
+        "_glossary_by_slug", {g.slug: g for g in edition.glossary}
+    )
+    return table.get(slug)
