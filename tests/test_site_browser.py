@@ -155,6 +155,46 @@ def test_a_later_number_on_an_old_edition_says_what_it_was_then_not_what_it_is_n
     ), status.inner_text()
 
 
+@pytest.mark.parametrize(
+    ("start", "rule", "target", "lands", "note"),
+    [
+        (
+            "en/2026-08-07/702.html",
+            "702.37a",
+            "1999-04-23",
+            r"/en/1999-04-23/index\.html$",
+            "702.37a of 2026-08-07 did not exist yet in 1999-04-23: first printed 2002-10-07 as 502.26a.",
+        ),
+        (
+            "en/2026-08-07/702.html",
+            "702.37a",
+            "2008-05-01",
+            r"/en/2008-05-01/502(-\d)?\.html#502\.26a$",
+            "702.37a of 2026-08-07 is 502.26a in this edition (2008-05-01).",
+        ),
+        (
+            "en/2009-05-01/511.html",
+            "511.2",
+            "2026-08-07",
+            r"/en/2026-08-07/index\.html$",
+            "511.2 of 2009-05-01 was no longer printed in 2026-08-07: last printed 2022-04-29 as 705.2.",
+        ),
+    ],
+)
+def test_the_edition_switch_says_where_it_took_the_reader_and_why(page, site, start, rule, target, lands, note):
+    # issue 22, 6: switching 702.37a to 1999-04-23 landed on that edition's contents without a word
+    page.goto((site / start).as_uri() + "#" + rule)
+    form = page.locator("form.switch")
+    form.locator("select").select_option(target)
+    form.locator("button").first.click()
+    page.wait_for_url(re.compile(lands))
+    status = page.locator("#cr-status")
+    status.wait_for()
+    page.wait_for_function("document.getElementById('cr-status').textContent.trim() !== ''")
+    assert status.inner_text().strip() == note
+    assert page.errors == []
+
+
 def test_typography_only_steps_of_a_history_hide_with_one_switch_kept_in_the_address(page, site):
     # issue 22, 5: 702.37a's history listed about nine typography-only steps, no way to hide them
     history = site / "history" / "en" / "702.37a.html"

@@ -18,7 +18,8 @@ Shape (``format`` 1)::
      "terms": {"all" | "examples" | "names": {term: [idf, df, [doc deltas], [impacts]]}},
      "heads": {key: [doc]}, "stemmed": {"term term": [doc]}, "cites": {doc: [doc]},
      "lexicon": [[lang, "term term", target lang, text], ...],
-     "renumbered": {number of other editions: [[doc, later (0/1), first edition, last edition], ...]},
+     "renumbered": {"editions": [name, ...], "numbers": {number of other editions:
+                    [[doc, later (0/1), first edition, last edition (indexes of "editions")], ...]}},
      "expansions": [[[typed key, ...], [[rules' token, ...], ...]], ...]}
 """
 
@@ -121,10 +122,18 @@ def site_data(index_dir: Path, lang: str, edition: str | None = None) -> dict:
         for target, text in targets:
             if lang in (source, target) and lang in LANGUAGES:
                 lexicon.append([source, " ".join(stems), target, text])
-    moved: dict[str, list] = {}  # the numbers of other editions (issue 22), as searching answers them
+    # the numbers of other editions (issue 22), as searching answers them; editions by index
+    moved: dict[str, list] = {}
+    named: dict[str, int] = {}
     for number, found in every_renumbering(handle, lang, flt.mask).items():
         moved[number] = [
-            [position[d], int(how.later), how.editions[0], how.editions[-1]] for d, how in sorted(found.items())
+            [
+                position[d],
+                int(how.later),
+                named.setdefault(how.editions[0], len(named)),
+                named.setdefault(how.editions[-1], len(named)),
+            ]
+            for d, how in sorted(found.items())
         ]
     language = LANGUAGES.get(lang)
     return {
@@ -144,7 +153,7 @@ def site_data(index_dir: Path, lang: str, edition: str | None = None) -> dict:
         "stemmed": stemmed,
         "cites": cites,
         "lexicon": lexicon,
-        "renumbered": moved,
+        "renumbered": {"editions": list(named), "numbers": moved},
         "expansions": [
             [list(e.keys), [list(r) for r in e.rules]] for e in handle.expansions.by_lang.get(lang, {}).values()
         ]

@@ -1,8 +1,8 @@
 """Numbers of other editions: the rule a number names now, or named then (issue 22).
 
 The number a judge remembers may be another edition's: Morph was 502.26a until the
-2009 renumbering and is 702.37a since; 2026's 702.19b (Trample) was 502.11b in
-2009-05-01. Typed into a search of an edition that does not print it, the number
+2009 renumbering and is 702.37a since. Typed into a search of an edition that does not
+print it, the number
 answers first with the rule of that edition in the same lineage (:mod:`.lineage`: the
 versions of one rule, linked by the alignments of consecutive editions), labelled with
 the number typed and the editions that printed it, "was" (they are older) or "later"

@@ -191,20 +191,68 @@
          none: "{n} does not exist: no edition prints it ({editions}).",
          elsewhere: "{n} is not in this edition ({edition}). Printed:",
          nothing: "Nothing matches “{q}” in this edition.",
-         search: "Search every rule for “{q}”"},
+         search: "Search every rule for “{q}”",
+         switched: "{n} of {from} is {id} in this edition ({edition}).",
+         notyet: "{n} of {from} did not exist yet in {edition}: first printed {first} as {as}.",
+         gone: "{n} of {from} was no longer printed in {edition}: last printed {last} as {as}.",
+         missing: "{n} of {from} is not in {edition}."},
     fr: {now: "Renumérotée : {n} ({dates}) est maintenant {id}.",
          was: "Renumérotée plus tard : {n} ({dates}) était {id} dans cette édition ({edition}).",
          none: "{n} n’existe pas : aucune édition ne l’imprime ({editions}).",
          elsewhere: "{n} n’est pas dans cette édition ({edition}). Imprimée :",
          nothing: "Rien ne correspond à « {q} » dans cette édition.",
-         search: "Chercher « {q} » dans toutes les règles"},
+         search: "Chercher « {q} » dans toutes les règles",
+         switched: "{n} de {from} est {id} dans cette édition ({edition}).",
+         notyet: "{n} de {from} n’existait pas encore le {edition} : imprimée d’abord le {first} comme {as}.",
+         gone: "{n} de {from} n’était plus imprimée le {edition} : imprimée pour la dernière fois le {last} comme {as}.",
+         missing: "{n} de {from} n’est pas dans l’édition du {edition}."},
     zh: {now: "已重新编号：{n}（{dates}）现为 {id}。",
          was: "后来重新编号：{n}（{dates}）在此版本（{edition}）中为 {id}。",
          none: "{n} 不存在：没有任何版本收录（{editions}）。",
          elsewhere: "{n} 不在此版本（{edition}）中。收录于：",
          nothing: "此版本中没有与“{q}”相符的内容。",
-         search: "在所有规则中搜索“{q}”"}
+         search: "在所有规则中搜索“{q}”",
+         switched: "{from} 的 {n} 在此版本（{edition}）中为 {id}。",
+         notyet: "{from} 的 {n} 在 {edition} 尚不存在：首次收录于 {first}，编号 {as}。",
+         gone: "{from} 的 {n} 在 {edition} 已不再收录：最后收录于 {last}，编号 {as}。",
+         missing: "{from} 的 {n} 不在 {edition} 版本中。"}
   };
+
+  /* What the edition switcher says on arrival (issue 22): the rule {n} of edition {from}
+     (its lineage key {key}) is {id} in edition ctx.edition, or, when that edition has no
+     version of it, whether it did not exist yet or was no longer printed, with the first
+     or last edition that printed it and its number there (every number's runs of editions
+     and lineage keys: goto/{lang}/n{digit}.js). A promise of the note, "" when the rule
+     kept its number. */
+  function switchNote(ctx, key, n, from, id) {
+    var lang = ctx.edition.split("/")[0], date = ctx.edition.split("/")[1], fromDate = from.split("/")[1];
+    var say = WORDS[lang] || WORDS.en;
+    function fill(text, more) {
+      text = text.replace("{n}", n).replace("{from}", fromDate).replace("{edition}", date);
+      Object.keys(more || {}).forEach(function (k) { text = text.replace("{" + k + "}", more[k]); });
+      return text;
+    }
+    if (id) return Promise.resolve(id === n ? "" : fill(say.switched, {id: id}));
+    var files = [];
+    for (var digit = 1; digit <= 9; digit++) files.push(numbers(ctx, String(digit)));
+    return Promise.all(files).then(function (all) {
+      var first = null, last = null;
+      all.forEach(function (data) {
+        if (!data) return;
+        Object.keys(data.n).forEach(function (number) {
+          data.n[number].forEach(function (run) {
+            if ((run[0] || number) !== key) return;
+            var a = data.d[run[1]], b = data.d[run[2]];
+            if (!first || a < first.date) first = {date: a, as: number};
+            if (!last || b > last.date) last = {date: b, as: number};
+          });
+        });
+      });
+      if (first && date < first.date) return fill(say.notyet, {first: first.date, as: first.as});
+      if (last && date > last.date) return fill(say.gone, {last: last.date, as: last.as});
+      return fill(say.missing);
+    });
+  }
 
   function context(form) {
     var lang = (form.getAttribute("data-edition") || "en/").split("/")[0];
@@ -299,7 +347,7 @@
     module.exports = {number: number, citation: citation, pageOf: pageOf, fold: fold, nearest: nearest};
     return;
   }
-  window.CRGoto = {number: number, citation: citation, pageOf: pageOf, resolve: resolve};
+  window.CRGoto = {number: number, citation: citation, pageOf: pageOf, resolve: resolve, switchNote: switchNote, NOTE: NOTE};
   document.addEventListener("DOMContentLoaded", function () {
     var forms = document.querySelectorAll("form.find");
     for (var i = 0; i < forms.length; i++) wireFind(forms[i]);

@@ -135,7 +135,7 @@
     this.heads = raw.heads;
     this.stemmed = raw.stemmed;
     this.cites = raw.cites;
-    this.renumbered = raw.renumbered || {};
+    this.renumbered = raw.renumbered || {editions: [], numbers: {}};
     this.seq = new Map();
     this.titles = new Map();
     this.expansions = new Map();  /* expand.py: typed keys → [rules' token lists] */
@@ -1022,10 +1022,11 @@
     var lead = [], how = {};
     codes.forEach(function (code) {
       var L = DATA[code], allowed = filter(L, section, kind);
-      (L.renumbered[number] || []).forEach(function (row) {
+      var R = L.renumbered;
+      (R.numbers[number] || []).forEach(function (row) {
         if (!allowed(row[0])) return;
         lead.push([code, row[0]]);
-        how[code + row[0]] = [number, row[1], row[2], row[3]];
+        how[code + row[0]] = [number, row[1], R.editions[row[2]], R.editions[row[3]]];
       });
     });
     if (!lead.length) return items;

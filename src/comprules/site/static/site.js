@@ -115,8 +115,16 @@
       var target = lang + "/" + date;
       var go = function () {
         var tables = window.CR_LINEAGE || {};
-        var id = land(tables[target], key);
-        window.location.href = folder + (id ? rulePage(id) : "index.html");
+        var id = land(tables[target], key), href = folder + (id ? rulePage(id) : "index.html");
+        var G = window.CRGoto;
+        if (!G || !G.switchNote) { window.location.href = href; return; }
+        /* where it took the reader and why, said on arrival (goto.js shows the note) */
+        G.switchNote({edition: target, root: root}, key, el.id, name, id).then(function (note) {
+          try {
+            if (note) sessionStorage.setItem(G.NOTE, JSON.stringify({note: note, query: "", hash: href.split("#")[1] || ""}));
+          } catch (e) { /* storage refused: go without the note */ }
+          window.location.href = href;
+        }, function () { window.location.href = href; });
       };
       if (window.CR_LINEAGE && window.CR_LINEAGE[target]) go();
       else loadScript(root + "lineage/" + target + ".js", go);
