@@ -345,7 +345,7 @@ def _json_of(kb: Path, *args: str) -> object:
 
 #: One run per --json command, on the small knowledge base: (args, keys whose values are keyed by data).
 JSON_RUNS = {
-    "search": [(["search", "morph", "--all-editions"], ()), (["search", "deathtuch"], ())],
+    "search": [(["search", "morph", "--all-editions"], ()), (["search", "deathtuch"], ()), (["search", "502.26a"], ())],
     "show": [
         (["show", "702.37a", "--edition", "en/2026-04-17"], ()),
         (["show", "702.19b", "--edition", "zh/2026-04-17"], ()),
@@ -354,7 +354,7 @@ JSON_RUNS = {
     "diff": [(["diff", "2009-05-01", "2009-07-11", "--section", "502"], ())],
     "history": [(["history", "702.34a", "--edition", "en/2009-07-11"], ())],
     "check": [(["check", "--edition", "en/2009-07-11"], ())],
-    "export": [(["export", "en/2009-07-11"], ())],
+    "export": [(["export", "en/2009-07-11"], ()), (["export", "en/2009-05-01"], ())],
 }
 
 

@@ -437,6 +437,7 @@ def test_hit_json_has_plain_snippet_and_highlight_offsets(toy_index):
         "lang",
         "translation",
         "section_title",
+        "renumbered",
     }
     assert "**" not in data["hits"][0]["snippet"]
 

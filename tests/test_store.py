@@ -146,9 +146,11 @@ def test_stored_diffs_are_the_alignments_of_the_parsed_editions(small, kb):
         "edited": 2,
         "merged + edited": 15,
         "moved": 487,
-        "moved + edited": 525,
+        # 2009-05-01 prints "?" for the dashes 2009-02-01 prints " -- " (issue 22, 4): put
+        # back, six rules whose dash was the only change are typography, not edits
+        "moved + edited": 519,
         "moved + rewritten": 3,
-        "moved + typography": 7,
+        "moved + typography": 13,
         "removed": 127,
         "split + edited": 50,
     }

@@ -869,7 +869,12 @@ def _renumbered_first(handle: _OpenIndex, ranked: list, moved: dict, flt: _Filte
         return (sort_key(table.rid[d]), d)
 
     lead = sorted(moved, key=order)
-    below = [c for d in lead for c in table.children.get(table.number[d], ()) if c in flt and c not in moved]
+    below = [  # a rule's subrules in its own language (the Chinese 702.37a was never 502.26a)
+        c
+        for d in lead
+        for c in table.children.get(table.number[d], ())
+        if c in flt and c not in moved and table.lang[c] == table.lang[d]
+    ]
     lead += sorted(set(below), key=order)
     top = max((s for s, _, _ in ranked), default=0.0)
     first = set(lead)

@@ -124,6 +124,8 @@ class Store:
                 f"this one reads {schema.FORMAT}): rebuild the knowledge base"
             )
         self.rows = [dict(r) for r in self.all("SELECT * FROM editions")]
+        #: The editions whose source was repaired (the others need no look at restorations).
+        self.repaired = frozenset(r[0] for r in self.all("SELECT DISTINCT edition FROM restorations"))
 
     # -- connections ---------------------------------------------------------
 
@@ -232,7 +234,7 @@ class Store:
     def restorations(self, edition: str, units: list[str]) -> list[dict]:
         """The restorations of ``units`` (rule ids, ``glossary:{slug}``) in ``edition``, in
         order: ``{"unit", "part", "raw", "chars", "sources"}`` (:mod:`comprules.corpus.restore`)."""
-        if not units:
+        if not units or edition not in self.repaired:
             return []
         marks = ", ".join("?" * len(units))
         rows = self.all(

@@ -1035,12 +1035,13 @@
       return da[11] - db[11] || da[10] - db[10];
     }
     lead.sort(order);
-    var numbers = new Set(lead.map(function (x) { return DATA[x[0]].docs[x[1]][0]; })), below = [];
+    /* each one's subrules, in its own language (the Chinese 702.37a was never 502.26a) */
+    var numbers = new Set(lead.map(function (x) { return x[0] + "\t" + DATA[x[0]].docs[x[1]][0]; })), below = [];
     codes.forEach(function (code) {
       var L = DATA[code], allowed = filter(L, section, kind);
       for (var d = 0; d < L.n; d++) {
         var doc = L.docs[d];
-        if (doc[2] !== "glossary" && numbers.has(doc[12]) && allowed(d) && !how[code + d]) below.push([code, d]);
+        if (doc[2] !== "glossary" && numbers.has(code + "\t" + doc[12]) && allowed(d) && !how[code + d]) below.push([code, d]);
       }
     });
     lead = lead.concat(below.sort(order));
