@@ -41,7 +41,7 @@ def test_a_repaired_edition_says_so_on_its_contents_page_and_prints_the_restored
     edition = kb / "site" / "en" / "2008-05-01"
     contents = (edition / "index.html").read_text(encoding="utf-8")
     assert (
-        '<p class="meta restored">4,709 characters restored from en/2008-02-01 and en/2008-07-15: '
+        '<p class="meta restored">4,721 characters restored from en/2008-02-01 and en/2008-07-15: '
         "the source file prints “?” for them"
     ) in contents
     assert "Handling &quot;Infinite&quot; Loops" in contents and "?Infinite?" not in contents

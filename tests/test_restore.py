@@ -48,7 +48,7 @@ def test_docstring_examples_run():
 def test_2008_05_01_prints_cant_where_2008_02_01_does_and_no_lost_mark_is_left(around_2008):
     repaired, printed = around_2008
     lossy = repaired["en/2008-05-01"]
-    assert lossy.restored_summary() == (4709, ("en/2008-02-01", "en/2008-07-15"))
+    assert lossy.restored_summary() == (4721, ("en/2008-02-01", "en/2008-07-15"))
     raw = printed["en/2008-05-01"].get("502.27a").text
     assert "can?t" in raw and "can't" in lossy.get("502.27a").text and "?" not in lossy.get("502.27a").text
     assert printed["en/2008-02-01"].get("502.27a").text.count("can't") == lossy.get("502.27a").text.count("can't")
@@ -86,7 +86,7 @@ def test_the_knowledge_base_keeps_what_was_printed_and_show_says_what_was_restor
     kb = tmp_path / "kb"
     report = build([en_dir / f"{n}.txt" for n in ("2008-02-01", "2008-05-01", "2008-07-15")], kb, only=("data",))
     assert any(
-        n.startswith("en/2008-05-01: 4,709 characters restored from en/2008-02-01 and en/2008-07-15")
+        n.startswith("en/2008-05-01: 4,721 characters restored from en/2008-02-01 and en/2008-07-15")
         for n in report.notices
     )
     export = json.loads((kb / "data" / "en" / "2008-05-01.json").read_text(encoding="utf-8"))
@@ -110,3 +110,27 @@ def test_the_knowledge_base_keeps_what_was_printed_and_show_says_what_was_restor
     assert as_json["restored"][0]["chars"] == 2 and as_json["raw"] is False
     plain = runner.invoke(main, ["show", "100.1b", "-e", "2008-02-01", "--kb", str(kb)])
     assert "restored" not in plain.output
+
+
+def test_a_lossy_edition_built_alone_is_said_to_be_lossy(tmp_path, en_dir):
+    # nothing to repair it from: the build says so, and what to give it
+    report = build([en_dir / "2008-05-01.txt"], tmp_path / "kb", only=("data",))
+    said = [n for n in report.notices if n.startswith("en/2008-05-01: its source prints")]
+    assert said == [
+        'en/2008-05-01: its source prints "?" between letters 1,661 times ("can?t"): a file that lost its quotes '
+        "and dashes; build it with the editions before and after it to put them back"
+    ]
+    assert not any(" restored from " in n for n in report.notices)
+
+
+def test_a_unit_is_repaired_whole_from_one_edition_or_not_at_all(around_2008):
+    repaired, printed = around_2008
+    lossy = repaired["en/2008-05-01"]
+    untap = next(g for g in lossy.glossary if g.slug == "untap")
+    assert "?" not in untap.text
+    # 104.6 (the tombstone icon) was 104.5 in 2008-02-01: repaired whole from 2008-07-15,
+    # which prints "_Odyssey_(TM)" with its italics marks
+    tombstone = lossy.get("104.6").text
+    assert "Odyssey(TM) block" in tombstone and "player's graveyard" in tombstone and "?" not in tombstone
+    for r in lossy.restored:
+        assert len(r.sources) == 1, r

@@ -183,6 +183,25 @@ def test_an_old_number_answers_first_with_the_rule_it_is_now(index_dir):
     assert rule[1].renumbered is None
 
 
+def test_old_numbers_follow_the_knowledge_base_lineage_not_the_number(index_dir):
+    # QA: 103.7a (2009-09-04 … 2022-04-29) answered with 17 rules of 103, all "was 103.7a";
+    # a split rule's old number (410.2 → 603.2 in 2009-07-11) found nothing
+    def first(query: str, **options) -> list[tuple[str, str, str]]:
+        return [
+            (h.lang, h.number, h.renumbered.editions[-1] if h.renumbered else "")
+            for h in search(index_dir, query, **options).hits
+            if h.renumbered
+        ]
+
+    assert first("103.7a") == [("en", "103.8a", "en/2022-04-29"), ("zh", "103.8a", "zh/2022-06-10")]
+    assert first("410.2") == [("en", "603.2", "en/2009-05-01")]
+    # a number printed for two rules in turn answers with each, the one printed last first
+    assert first("712.1c", lang="en") == [("en", "712.2c", "en/2022-11-18"), ("en", "724.1d", "en/2011-02-04")]
+    assert first("502.26a") == [("en", "702.37a", "en/2009-05-01")]  # no Chinese edition printed 502.26a
+    for typed in ("５０２．２６ａ", "(502.26a)", "[R50226a]"):
+        assert first(typed) == first("502.26a"), typed
+
+
 def test_a_later_number_in_an_old_edition_answers_with_the_rule_it_was_then(index_dir):
     hits = search(index_dir, "702.37a", edition="en/2008-05-01").hits
     assert (hits[0].number, hits[0].renumbered.number, hits[0].renumbered.later) == ("502.26a", "702.37a", True)

@@ -71,6 +71,11 @@ def default_scope_queries() -> list[tuple[str, dict]]:
             "502.26",
             "R50226a",
             "502.11b",
+            "103.7a",
+            "410.2",
+            "712.1c",
+            "５０２．２６ａ",
+            "(502.26a)",
             "ward uncounterable spell",
         )
     ]

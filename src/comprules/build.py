@@ -47,7 +47,7 @@ from pathlib import Path
 from . import export, graph
 from .align.history import link_previous as _link
 from .corpus.load import DEFAULT_LIMITS, Limits, expand_sources, load_items
-from .corpus.restore import restore_editions
+from .corpus.restore import LOSSY, lost_marks, restore_editions
 from .errors import BuildFailed, Interrupted, SourceError
 from .kb import default_kb  # noqa: F401  (the build's default knowledge base; kept importable from here)
 from .locking import exclusive
@@ -994,7 +994,7 @@ SAID = ("truncated", "duplicate-number")
 
 def said_restorations(editions: list[Edition]) -> list[str]:
     """One line per edition whose lossy source was repaired (issue 22): "en/2008-05-01:
-    4,709 characters restored from en/2008-02-01 and en/2008-07-15 (its source prints
+    4,721 characters restored from en/2008-02-01 and en/2008-07-15 (its source prints
     "?" for them; `comprules show --raw` shows what it prints)"."""
     out = []
     for e in editions:
@@ -1003,6 +1003,12 @@ def said_restorations(editions: list[Edition]) -> list[str]:
             out.append(
                 f"{e.name}: {restored_words(count, sources)} "
                 '(its source prints "?" for them; `comprules show --raw` shows what it prints)'
+            )
+        left = lost_marks(e)
+        if left >= LOSSY:  # no neighbour given to repair it from (issue 22, 4)
+            out.append(
+                f'{e.name}: its source prints "?" between letters {left:,} times ("can?t"): a file that lost '
+                "its quotes and dashes; build it with the editions before and after it to put them back"
             )
     return out
 

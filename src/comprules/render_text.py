@@ -100,7 +100,12 @@ def print_rule(view) -> None:
         one(child, "  ")
     restored = view.restored_words() if hasattr(view, "restored_words") else None
     if restored:  # a lossy source repaired from its neighbours (issue 22)
-        how = "shown as the source prints them" if view.raw else 'the source prints "?" for them; --raw shows it'
+        single = sum(r["chars"] for r in view.restored) == 1
+        where = ", ".join(dict.fromkeys(r["unit"] for r in view.restored))
+        if view.raw:
+            how = f"in {where}; shown as the source prints {'it' if single else 'them'}"
+        else:
+            how = f'in {where}; the source prints "?" for {"it" if single else "them"}: --raw shows it'
         console.print(Text(f"{restored} ({how})", style="dim"))
     refers = format_citations(view.cites, view.titles, view.edition)
     if refers:

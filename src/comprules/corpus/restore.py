@@ -20,6 +20,7 @@ address); so does one that no neighbour explains. What was printed is kept
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
@@ -47,40 +48,78 @@ def restorable(ch: str) -> bool:
 
 
 def restore_text(raw: str, neighbours: Sequence[tuple[str, str]]) -> tuple[str, dict[str, int]]:
-    """``raw`` with each explained "?" put back; and how many came from which neighbour
-    (``(name, text)`` pairs, asked in order).
+    """``raw`` with its "?" put back from the neighbour that explains every one of them
+    and puts back the most (``(name, text)`` pairs; the first of equals), and how many
+    came from it; ``raw`` unchanged when none does. A neighbour explains a "?" that it prints too (a question
+    mark), or where it prints, at the same place between the same characters, one
+    :func:`restorable` character, a dash (" -- ", "—") or a mark of trade ("(TM)"). A
+    unit is repaired whole, from one edition, or not at all: no text mixes the quotes of
+    two editions or keeps half of its "?".
 
     >>> restore_text("it can?t be ?blocked?", [("en/a", "it can’t be “blocked”")])
     ('it can’t be “blocked”', {'en/a': 3})
+    >>> restore_text('says ?Untap it??a cost', [("en/a", 'says "Untap it" -- a cost')])
+    ('says "Untap it" -- a cost', {'en/a': 3})
     >>> restore_text("what? now", [("en/a", "what? now")])
     ('what? now', {})
+    >>> restore_text("?a? and ?b?", [("en/a", "“a” and ?b?"), ("en/b", "“a” and “b”")])
+    ('“a” and “b”', {'en/b': 4})
     """
     if "?" not in raw:
         return raw, {}
-    chars: list[str] = list(raw)
-    open_marks = {i for i, ch in enumerate(raw) if ch == "?"}
-    counts: dict[str, int] = {}
+    marks = {i for i, ch in enumerate(raw) if ch == "?"}
+    best: tuple[str, dict[int, str]] | None = None
     for name, text in neighbours:
-        if not open_marks or not text or text == raw:
+        if not text or text == raw:
             continue
-        for i1, i2, j1, j2 in _differences(raw, text):
-            mine, theirs = raw[i1:i2], text[j1:j2]
-            if not mine or set(mine) != {"?"} or any(i not in open_marks for i in range(i1, i2)):
-                continue
-            if len(mine) == len(theirs) and all(restorable(c) for c in theirs):
-                for i, c in zip(range(i1, i2), theirs):
-                    chars[i] = c
-            elif mine == "?" and theirs.strip() in DASHES:
-                chars[i1] = theirs  # the dash as the neighbour writes it: "—", " -- "
-            else:
-                continue
-            open_marks.difference_update(range(i1, i2))
-            counts[name] = counts.get(name, 0) + len(mine)
-    return "".join(chars), counts
+        put = _explained(raw, text)
+        if put and set(put) | _kept(raw, text) >= marks and (best is None or len(put) > len(best[1])):
+            best = (name, put)
+    if best is None:
+        return raw, {}
+    chars = list(raw)
+    for i, piece in best[1].items():
+        chars[i] = piece
+    return "".join(chars), {best[0]: len(best[1])}
 
 
+#: What a neighbour may print for one "?" beside its single characters: a dash as the
+#: editions of 2008–2009 write it, a mark of trade spelt out.
+_PIECES = re.compile(r" ?-- ?| ?— ?|\(TM\)|\(R\)|\(tm\)|\(r\)|.", re.S)
 #: How the editions around a lossy one write a dash the lossy file wrote as one "?".
 DASHES = frozenset({"--", "-", "—", "–"})
+
+
+def _explained(raw: str, text: str) -> dict[int, str] | None:
+    """Position of a "?" of ``raw`` → what ``text`` prints in its place, for every block
+    where the two differ only by "?" standing for such pieces; ``None`` when a block
+    holding a "?" cannot be read so (the neighbour says something else there)."""
+    put: dict[int, str] = {}
+    for i1, i2, j1, j2 in _differences(raw, text):
+        mine, theirs = raw[i1:i2], text[j1:j2]
+        if "?" not in mine:
+            continue
+        if set(mine) != {"?"}:
+            return None
+        pieces = _PIECES.findall(theirs.replace("_", ""))  # 2008-07-15 marks italics "_Odyssey_(TM)"
+        if len(pieces) != len(mine) or not all(_fits(p) for p in pieces):
+            return None
+        for i, piece in zip(range(i1, i2), pieces):
+            put[i] = piece
+    return put
+
+
+def _fits(piece: str) -> bool:
+    return (len(piece) == 1 and restorable(piece)) or piece.strip() in DASHES or piece.lower() in ("(tm)", "(r)")
+
+
+def _kept(raw: str, text: str) -> set[int]:
+    """The "?" of ``raw`` that ``text`` prints too, at the same place."""
+    out: set[int] = set()
+    for op in Levenshtein.opcodes(raw, text):
+        if op.tag == "equal":
+            out.update(i for i in range(op.src_start, op.src_end) if raw[i] == "?")
+    return out
 
 
 def _differences(a: str, b: str) -> list[tuple[int, int, int, int]]:
@@ -179,3 +218,21 @@ def _entry(edition: Edition, slug: str) -> GlossaryEntry | None:
         "_glossary_by_slug", {g.slug: g for g in edition.glossary}
     )
     return table.get(slug)
+
+
+#: A "?" between two letters ("can?t"), the mark of a lossy source.
+_LOST = re.compile(r"[^\W\d_]\?[^\W\d_]")
+#: From this many such marks left, the build says the source looks lossy.
+LOSSY = 20
+
+
+def lost_marks(edition: Edition) -> int:
+    """How many "?" between two letters the edition still prints (after any repair):
+    "can?t", "Odyssey?s"; a web address's "default.asp?x=" counts too (a handful)."""
+    n = 0
+    for rule in edition.rules:
+        for text in (rule.text, rule.title or "", *rule.examples):
+            n += len(_LOST.findall(text))
+    for entry in edition.glossary:
+        n += len(_LOST.findall(entry.text))
+    return n

@@ -45,6 +45,7 @@ from .. import segment
 from ..languages import get as get_language
 from ..locking import exclusive
 from ..model import Edition
+from ..store.schema import DB_NAME
 from . import text as T
 from .documents import (
     FORMAT,
@@ -68,6 +69,7 @@ from .impacts import ALL, RAW_FILE, Impacts, RawPostings, write_impacts
 from .languages import WORD_SENSES
 from .lexicon import LEXICON_FILE, lexicon_pairs
 from .lineage import alignment_links, assign, fallback_keys
+from .renumbered import KEYS_VERSION, write_keys
 from .table import TABLE_FILE, DocTable
 
 CACHE_FILE = "build.pkl"
@@ -206,6 +208,8 @@ def _plan(editions: list[Edition], index_dir: Path, full: bool, alignments, lexi
         "player_terms": _digest(PLAYER_TERMS.read_text(encoding="utf-8")),
         # the terms of every document: another table of word senses means another index
         "senses": _digest(WORD_SENSES.read_text(encoding="utf-8")),
+        # the documents' lineage keys (indexer/renumbered.py): an index without them is redone
+        "lineage_keys": KEYS_VERSION,
     }
     unspaced = [e for e in editions if not get_language(e.lang).spaced]
     plan.extras["segment"] = _digest(json.dumps(sorted((e.name, e.content_key) for e in unspaced)))
@@ -425,6 +429,9 @@ def _finish(directory: Path, plan: _Plan, state: _State, infos: list[EditionInfo
     current_ids = {table.editions.index(n) for n in current_names}
     current = [any(e in current_ids for e in m) for m in table.members]
     assign(table, state.keys, alignment_links(plan.alignments, table))
+    dates = {info.name: info.effective or "" for info in infos}
+    store = Path(plan.alignments).parent / DB_NAME if plan.alignments else None
+    write_keys(directory, table, [dates.get(name, "") for name in table.editions], store)
     postings = write_impacts(directory, raw, live, current)
     _add_lexicon_tokens(state.words, plan.lexicon)
     table.save(directory)

@@ -133,7 +133,7 @@ def site_data(index_dir: Path, lang: str, edition: str | None = None) -> dict:
                 named.setdefault(how.editions[0], len(named)),
                 named.setdefault(how.editions[-1], len(named)),
             ]
-            for d, how in sorted(found.items())
+            for d, how in found.items()  # in the order searching gives them
         ]
     language = LANGUAGES.get(lang)
     return {

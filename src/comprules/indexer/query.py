@@ -19,6 +19,7 @@ when scoring.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 
 from ..errors import UsageError
@@ -126,8 +127,12 @@ def rule_number(text: str) -> str | None:
     ('702.36a', '702.36a', '702', None)
     >>> rule_number("702.175~2"), rule_number("602¶3"), rule_number("¶6")
     ('702.175~2', '602¶3', '¶6')
+    >>> rule_number("５０２．２６ａ"), rule_number("Ｒ７０２３７ａ"), rule_number("(502.26a)")  # full width; brackets
+    ('502.26a', '702.37a', '502.26a')
     """
-    text = text.strip()
+    text = unicodedata.normalize("NFKC", text).strip()
+    if text[:1] in "([" and text[-1:] in ")]":  # "(see 702.37a)" pasted with its brackets
+        text = text[1:-1].strip()
     if m := _RULE_NUMBER.match(text):
         return m.group(1).lower()
     if m := _CITATION.match(text):

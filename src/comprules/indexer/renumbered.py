@@ -8,6 +8,14 @@ versions of one rule, linked by the alignments of consecutive editions), labelle
 the number typed and the editions that printed it, "was" (they are older) or "later"
 (they are newer than the edition searched).
 
+The lineage is the knowledge base's own (the database's ``lineages`` table, written by
+the align stage: a rule's key is its id in its chain's latest edition; a rule split on
+the way goes on as its main part, 410.2 → 603.2), the one ``comprules history`` and the
+site's go-to box and edition switch follow. The index build writes each document's key
+(:data:`KEYS_FILE`, :func:`write_keys`); an index built without a knowledge base has
+none and renumbers nothing. A number printed for two rules in turn answers with each,
+the one printed last first.
+
 One function gives the answer to both engines: :func:`renumbered` for a query of
 :mod:`.searching`, and :func:`every_renumbering`, which calls it for every number of a
 language, for the site's search data (:mod:`.export`): the JavaScript ranker reads the
@@ -16,13 +24,24 @@ answer, it does not compute one.
 
 from __future__ import annotations
 
+import json
+import os
+import sqlite3
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
 if TYPE_CHECKING:  # pragma: no cover
     from .searching import _OpenIndex
+    from .table import DocTable
+
+#: The lineage key of each document, with its chain ("en 702.37a"; a JSON list by
+#: document number; ``null``: none).
+KEYS_FILE = "lineage_keys.json"
+#: Bumped when the keys are made otherwise: an index with other keys is redone.
+KEYS_VERSION = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,29 +64,44 @@ class Renumbered:
 
 
 def renumbered(handle: "_OpenIndex", number: str, mask: np.ndarray | None) -> dict[int, Renumbered]:
-    """The documents of ``mask`` (the query's scope and filters; ``None``: every edition,
-    where nothing is renumbered) that are versions of a rule numbered ``number`` in
-    other editions, for each language in which ``mask`` holds no document numbered
-    ``number`` → how. Empty when the number is printed in the scope, is nowhere, or its
-    lineage has no version in the scope (the rule was removed, or not made yet). A
-    number of a split or merged rule has no lineage to follow (:mod:`.lineage`).
+    """The documents of ``mask`` (the query's scope and language; ``None``: every
+    edition, where nothing is renumbered) that are the rule numbered ``number`` in other
+    editions, for each language in which ``mask`` holds no document numbered ``number``
+    → how; the rule ``number`` named last first. Empty when the number is printed in the
+    scope, is nowhere, or its rule has no version in the scope (removed, or not made
+    yet), or the index has no lineage keys (built without a knowledge base).
     """
-    if mask is None or "~" in number or "¶" in number:
+    keys = _keys(handle)
+    if mask is None or keys is None or "~" in number or "¶" in number:
         return {}
     table = handle.table
     docs = [d for d in table.by_number.get(number, ()) if table.members[d]]
     printed = {table.lang[d] for d in docs if mask[d]}
-    groups: dict[int, list[int]] = {}
+    groups: dict[str, list[int]] = {}
     for d in docs:
-        if table.lang[d] not in printed:
-            groups.setdefault(table.lineage[d], []).append(d)
-    out: dict[int, Renumbered] = {}
-    versions = _by_lineage(handle)
+        key = keys[d]
+        if table.lang[d] not in printed and key is not None:
+            groups.setdefault(key, []).append(d)
+    found: dict[int, Renumbered] = {}
+    versions = _by_key(handle, keys)
     for key, olds in groups.items():
         for new in versions.get(key, ()):
-            if mask[new] and table.number[new] != number:
-                out[new] = _how(handle, number, olds, new)
-    return out
+            if mask[new] and table.number[new] != number and new not in found:
+                found[new] = _how(handle, number, olds, new)
+    return dict(sorted(found.items(), key=lambda item: order(handle, item[1], item[0])))
+
+
+def order(handle: "_OpenIndex", how: Renumbered, docnum: int) -> tuple:
+    """Where a renumbered hit stands among the others: a community translation after
+    Wizards' texts, then the number's last edition, the newest first, then in rule order
+    (``search.js`` sorts its rows alike)."""
+    from .. import languages
+    from ..model import sort_key
+
+    table = handle.table
+    newest = how.editions[-1].rpartition("/")[2]
+    community = languages.get(table.lang[docnum]).community
+    return (community, tuple(-ord(c) for c in newest), sort_key(table.rid[docnum]), docnum)
 
 
 def every_renumbering(handle: "_OpenIndex", lang: str, mask: np.ndarray) -> dict[str, dict[int, Renumbered]]:
@@ -96,14 +130,61 @@ def _how(handle: "_OpenIndex", number: str, olds: list[int], new: int) -> Renumb
     return Renumbered(number, tuple(table.editions[e] for e in printed), later)
 
 
-def _by_lineage(handle: "_OpenIndex") -> dict[int, list[int]]:
+def _keys(handle: "_OpenIndex") -> list[str | None] | None:
+    """The documents' lineage keys (:data:`KEYS_FILE`), read once per open index."""
+    if "_lineage_keys" not in handle.__dict__:
+        try:
+            keys = json.loads((handle.path / KEYS_FILE).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            keys = None
+        if keys is not None and len(keys) != len(handle.table):
+            keys = None
+        handle.__dict__["_lineage_keys"] = keys
+    return handle.__dict__["_lineage_keys"]
+
+
+def _by_key(handle: "_OpenIndex", keys: list[str | None]) -> dict[str, list[int]]:
     """Lineage key → its live documents (built once per open index)."""
-    cached = handle.__dict__.get("_by_lineage")
+    cached = handle.__dict__.get("_by_key")
     if cached is None:
         cached = {}
-        table = handle.table
-        for d, key in enumerate(table.lineage):
-            if table.members[d]:
+        members = handle.table.members
+        for d, key in enumerate(keys):
+            if key is not None and members[d]:
                 cached.setdefault(key, []).append(d)
-        handle.__dict__["_by_lineage"] = cached
+        handle.__dict__["_by_key"] = cached
     return cached
+
+
+def write_keys(directory: Path, table: "DocTable", effective: Sequence[str], db: Path | None) -> int:
+    """Write :data:`KEYS_FILE` into the index generation ``directory``: each document's
+    lineage key, that of its rule in the latest edition holding it, read from the
+    knowledge base's database ``db`` (its ``lineages``, own keys); without a database,
+    no file. ``effective``: the effective date of each of ``table.editions``. Returns
+    how many documents have a key."""
+    path = directory / KEYS_FILE
+    if path.exists():
+        os.unlink(path)  # never write through a link to the previous generation's file
+    if db is None or not Path(db).is_file():
+        return 0
+    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        by_rule = {  # a key names a rule in its chain (en, zh, fr/fragments): "en 702.37a"
+            (e, r): f"{c} {k}"
+            for e, r, c, k in conn.execute("SELECT edition, rule, chain, key FROM lineages WHERE own = 1")
+        }
+    except sqlite3.DatabaseError:
+        by_rule = {}
+    finally:
+        conn.close()
+    if not by_rule:
+        return 0
+    keys: list[str | None] = []
+    for d, members in enumerate(table.members):
+        if not members:
+            keys.append(None)
+            continue
+        latest = max(members, key=lambda e: (effective[e] or "", e))
+        keys.append(by_rule.get((table.editions[latest], table.rid[d])))
+    path.write_text(json.dumps(keys, separators=(",", ":")), encoding="utf-8")
+    return sum(k is not None for k in keys)

@@ -862,13 +862,13 @@ def _date_rank(effective: str) -> int:
 
 def _renumbered_first(handle: _OpenIndex, ranked: list, moved: dict, flt: _Filter) -> list:
     """``ranked`` with the versions of the number typed (:mod:`.renumbered`) first, in
-    rule order, each followed by its subrules, as a number of the edition is."""
+    their order, then their subrules in rule order, as a number of the edition is."""
     table = handle.table
 
     def order(d: int) -> tuple:
         return (sort_key(table.rid[d]), d)
 
-    lead = sorted(moved, key=order)
+    lead = list(moved)  # in renumbered's order: the number's last edition, the newest first
     below = [  # a rule's subrules in its own language (the Chinese 702.37a was never 502.26a)
         c
         for d in lead

@@ -274,7 +274,8 @@
   }
 
   function ruleNumber(text) {
-    text = text.trim();
+    text = String(text).normalize("NFKC").trim();  /* full-width digits, as query.rule_number */
+    if (/^[(\[]/.test(text) && /[)\]]$/.test(text)) text = text.slice(1, -1).trim();  /* "(502.26a)" */
     var m = RULE_NUMBER.exec(text);
     if (m) return m[1].toLowerCase();
     m = CITATION.exec(text);
@@ -1034,7 +1035,14 @@
       var da = DATA[a[0]].docs[a[1]], db = DATA[b[0]].docs[b[1]];
       return da[11] - db[11] || da[10] - db[10];
     }
-    lead.sort(order);
+    /* Wizards' texts before a community translation, then the number's last edition, the
+       newest first, then in rule order (renumbered.order) */
+    function newest(x) { return String(how[x[0] + x[1]][3]).split("/").pop(); }
+    function community(x) { return DATA[x[0]].raw.community ? 1 : 0; }
+    lead.sort(function (a, b) {
+      var na = newest(a), nb = newest(b);
+      return community(a) - community(b) || (na < nb ? 1 : na > nb ? -1 : order(a, b));
+    });
     /* each one's subrules, in its own language (the Chinese 702.37a was never 502.26a) */
     var numbers = new Set(lead.map(function (x) { return x[0] + "\t" + DATA[x[0]].docs[x[1]][0]; })), below = [];
     codes.forEach(function (code) {
