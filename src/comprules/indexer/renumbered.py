@@ -167,7 +167,7 @@ def write_keys(directory: Path, table: "DocTable", effective: Sequence[str], db:
         os.unlink(path)  # never write through a link to the previous generation's file
     if db is None or not Path(db).is_file():
         return 0
-    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    conn = sqlite3.connect(f"file:{db}?mode=ro&immutable=1", uri=True)  # no -shm beside a database just written
     try:
         by_rule = {  # a key names a rule in its chain (en, zh, fr/fragments): "en 702.37a"
             (e, r): f"{c} {k}"
