@@ -1,21 +1,23 @@
 """Lossy sources repaired from their neighbours: a "?" where the CR printed ’ “ ” — é (issue 22).
 
 Some published files lost every character outside one code page on their way to us:
-en/2008-05-01 prints "can?t", "?Morph [cost]?" and "Magic?" (1,671 times "?" where the
-editions before and after print ’ ‘ “ ” – — ® ™), en/2009-05-01 has "?" for dashes. Each
-such "?" then shows as a typography change in every history and bulletin crossing it.
+en/2008-05-01 prints "can?t", "?Morph [cost]?" and "Magic?" (4,755 "?" where the editions
+before and after print quotes, apostrophes, dashes and marks of trade), en/2009-05-01 has
+"?" for dashes. Each such "?" then shows as a typography change in every history and
+bulletin crossing it.
 
-A "?" of a rule's text, title or example, or of a glossary entry's headword, text or
-numbered senses, is put back when a
-neighbouring edition of the same language (the one before and the one after in effective
-date) prints the same unit with the same characters around it and one of
-:data:`RESTORABLE` in its place: the two texts are aligned character by character
-(rapidfuzz's Levenshtein opcodes), and only a run of "?" replaced by a run of the same
-length of restorable characters is taken. The edition before is asked first. A "?" the
-neighbours also print stays (a question in an example, "default.asp?x=" of a web
-address); so does one that no neighbour explains. What was printed is kept
-(:class:`~comprules.model.Restoration`): ``comprules show --raw``, the export's
-``restored`` list.
+The "?" of a rule's text, title or example, or of a glossary entry's headword, text or
+numbered senses, are put back from a neighbouring edition of the same language (the one
+before or the one after in effective date) that prints the same unit (same id, same
+slug) with the same characters around each "?" and, in its place, a character a
+one-code-page conversion loses (:func:`restorable`), a dash or a mark of trade spelt out:
+the two texts are aligned character by character with rapidfuzz's Levenshtein opcodes
+(:func:`restore_text`). A unit is repaired whole, from the one neighbour that explains
+every "?" of it, or not at all; a "?" the neighbour prints too stays ("default.asp?x="
+of a web address). What was printed is kept (:class:`~comprules.model.Restoration`):
+``comprules show --raw``, the export's ``restored`` list, the database's
+``restorations``. An edition left with many "?" between letters is said to be lossy
+(:func:`lost_marks`).
 """
 
 from __future__ import annotations
@@ -50,8 +52,9 @@ def restorable(ch: str) -> bool:
 def restore_text(raw: str, neighbours: Sequence[tuple[str, str]]) -> tuple[str, dict[str, int]]:
     """``raw`` with its "?" put back from the neighbour that explains every one of them
     and puts back the most (``(name, text)`` pairs; the first of equals), and how many
-    came from it; ``raw`` unchanged when none does. A neighbour explains a "?" that it prints too (a question
-    mark), or where it prints, at the same place between the same characters, one
+    came from it; ``raw`` unchanged when none does. A neighbour explains a "?" that it
+    prints too (a question mark), or where it prints, at the same place between the same
+    characters, one
     :func:`restorable` character, a dash (" -- ", "—") or a mark of trade ("(TM)"). A
     unit is repaired whole, from one edition, or not at all: no text mixes the quotes of
     two editions or keeps half of its "?".
