@@ -417,6 +417,10 @@ def test_static_pages_are_compressed_validated_and_cached_by_kind(server, kb):
     assert data.status_code == 200 and data.headers["cache-control"] == "no-cache"
     assert data.text.startswith('window.CR_SEARCH=window.CR_SEARCH||{};window.CR_SEARCH["en"]=')
     assert server.get("/").text == (kb / "site/index.html").read_text(encoding="utf-8")
+    # the Atom feeds, as their <link rel="alternate" type=…> says (QA)
+    feed = server.get("/en/feed.xml")
+    assert feed.status_code == 200 and feed.headers["content-type"] == "application/atom+xml"
+    assert server.get("/feed.xml").headers["content-type"] == "application/atom+xml"
 
 
 def test_no_listings_a_404_page_and_folder_redirects(server):

@@ -177,6 +177,8 @@ def safe_relative(path: str) -> str | None:
 
 
 def _content_type(name: str) -> str:
+    if os.path.basename(name) == "feed.xml":  # the site's Atom feeds (comprules.site.feed)
+        return "application/atom+xml"
     ext = os.path.splitext(name)[1].lower()
     return TYPES.get(ext) or mimetypes.guess_type(name)[0] or "application/octet-stream"
 
