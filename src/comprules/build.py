@@ -48,7 +48,7 @@ from . import export, graph
 from .align.history import link_previous as _link
 from .corpus.load import DEFAULT_LIMITS, Limits, expand_sources, load_items
 from .corpus.restore import LOSSY, lost_marks, restore_editions
-from .errors import BuildFailed, Interrupted, SourceError
+from .errors import BuildFailed, Interrupted, SourceError, said
 from .kb import default_kb  # noqa: F401  (the build's default knowledge base; kept importable from here)
 from .locking import exclusive
 from .model import Edition, restored_words
@@ -623,12 +623,6 @@ def write_knowledge(
             old_store.close()
 
 
-def _said(exc: OSError) -> str:
-    """``PATH: reason`` of an error of the system, or the reason alone."""
-    reason = exc.strerror or str(exc)
-    return f"{exc.filename}: {reason}" if exc.filename else reason
-
-
 def _kept_message(
     only: tuple[str, ...], new: list[str], pending: list[str], *, first: bool = False, head: str = "interrupted"
 ) -> str:
@@ -689,7 +683,7 @@ def build(
         for note in claim(kb):
             say(note)
     except OSError as exc:  # a full disk, a folder that takes no file: nothing was changed
-        raise BuildFailed(f"starting the build: {_said(exc)}; nothing was changed") from None
+        raise BuildFailed(f"starting the build: {said(exc)}; nothing was changed") from None
     try:
         with kb_lock(kb):
             for note in recover(kb):
@@ -697,7 +691,7 @@ def build(
             return _Build(kb, only, jobs, say, limits, cards).run(sources)
     except OSError as exc:  # the lock or the clean-up of an interrupted build, before any work
         raise BuildFailed(
-            f"starting the build: {_said(exc)}; "
+            f"starting the build: {said(exc)}; "
             + ("no knowledge base was written" if new else "the previous knowledge base is intact")
         ) from None
     except UsageError:
@@ -771,14 +765,12 @@ class _Build:
         """The one line of a build the system stopped: the stage, the file, the reason,
         what of the knowledge base was kept (the temporary files are removed after)."""
         if isinstance(exc, OSError):
-            where = exc.filename
-            reason = exc.strerror or str(exc)
+            what = said(exc)
         else:  # SQLite says "database or disk is full" of the database being written
-            where = self.writing
             reason = "No space left on device" if "full" in str(exc) else f"database error ({exc})"
-        shown = f"{where}: " if where else ""
+            what = f"{self.writing}: {reason}" if self.writing else reason
         state = _kept_message(self.only, self.new, [], first=self.first, head="stopped")
-        return f"{self.stage}: {shown}{reason}; {state}"
+        return f"{self.stage}: {what}; {state}"
 
     def find_new(self) -> None:
         """Which outputs this build has swapped in (for an interrupted build's last line)."""

@@ -26,7 +26,7 @@ from typing import Any
 import click
 
 from . import languages
-from .errors import BuildLocked, ComprulesError, Interrupted, NotFound, UsageError, echo
+from .errors import BuildLocked, ComprulesError, Interrupted, NotFound, UsageError, echo, said
 from .export import names_a_file
 
 KB_HELP = "knowledge base directory (default ./build or $COMPRULES_KB)"
@@ -88,13 +88,7 @@ def _run(fn, *args, **kwargs):
     except (UsageError, BuildLocked, ComprulesError) as exc:
         raise Fail(str(exc)) from None
     except OSError as exc:  # an output path that is a file, a folder, or not writable
-        raise Fail(_os_error(exc)) from None
-
-
-def _os_error(exc: OSError) -> str:
-    """``PATH: No space left on device``, or the reason alone when no file is named."""
-    reason = exc.strerror or str(exc)
-    return f"{exc.filename}: {reason}" if exc.filename else reason
+        raise Fail(said(exc)) from None
 
 
 @contextmanager

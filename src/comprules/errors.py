@@ -65,3 +65,10 @@ def echo(text: str, limit: int = ECHO_LIMIT) -> str:
     """``text`` as an error message repeats it: at most ``limit`` characters, cut with "…"
     (a 10,000-character argument is not printed back whole)."""
     return text if len(text) <= limit else text[:limit] + "…"
+
+
+def said(exc: OSError) -> str:
+    """An error of the system as one line says it: ``PATH: reason`` (``build/data: No
+    space left on device``), or the reason alone when it names no file."""
+    reason = exc.strerror or str(exc)
+    return f"{exc.filename}: {reason}" if exc.filename else reason

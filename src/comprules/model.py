@@ -274,6 +274,11 @@ class Edition:
         return {r.id: r for r in self.rules}
 
     @cached_property
+    def glossary_by_slug(self) -> dict[str, GlossaryEntry]:
+        """Glossary entries by slug (``trample``)."""
+        return {g.slug: g for g in self.glossary}
+
+    @cached_property
     def children(self) -> dict[str | None, list[Rule]]:
         """Rules grouped by their parent's number, in document order."""
         out: dict[str | None, list[Rule]] = {}

@@ -70,13 +70,14 @@ def restore_text(raw: str, neighbours: Sequence[tuple[str, str]]) -> tuple[str, 
     """
     if "?" not in raw:
         return raw, {}
-    marks = {i for i, ch in enumerate(raw) if ch == "?"}
     best: tuple[str, dict[int, str]] | None = None
     for name, text in neighbours:
         if not text or text == raw:
             continue
+        # every "?" is in a run both print (kept) or in a block where they differ, which
+        # _explained reads whole or refuses: a reading explains every "?" of the unit
         put = _explained(raw, text)
-        if put and set(put) | _kept(raw, text) >= marks and (best is None or len(put) > len(best[1])):
+        if put and (best is None or len(put) > len(best[1])):
             best = (name, put)
     if best is None:
         return raw, {}
@@ -114,15 +115,6 @@ def _explained(raw: str, text: str) -> dict[int, str] | None:
 
 def _fits(piece: str) -> bool:
     return (len(piece) == 1 and restorable(piece)) or piece.strip() in DASHES or piece.lower() in ("(tm)", "(r)")
-
-
-def _kept(raw: str, text: str) -> set[int]:
-    """The "?" of ``raw`` that ``text`` prints too, at the same place."""
-    out: set[int] = set()
-    for op in Levenshtein.opcodes(raw, text):
-        if op.tag == "equal":
-            out.update(i for i in range(op.src_start, op.src_end) if raw[i] == "?")
-    return out
 
 
 def _differences(a: str, b: str) -> list[tuple[int, int, int, int]]:
@@ -198,7 +190,7 @@ def _restored(edition: Edition, neighbours: list[Edition]) -> Edition:
             glossary.append(entry)
             continue
         unit = f"glossary:{entry.slug}"
-        entries = [(n.name, _entry(n, entry.slug)) for n in neighbours]
+        entries = [(n.name, n.glossary_by_slug.get(entry.slug)) for n in neighbours]
         found = [(name, g) for name, g in entries if g is not None]
         text = fix(unit, "text", entry.text, [(name, g.text) for name, g in found]) if "?" in entry.text else entry.text
         term = entry.term
@@ -214,13 +206,6 @@ def _restored(edition: Edition, neighbours: list[Edition]) -> Edition:
     if not done:
         return edition
     return replace(edition, rules=tuple(rules), glossary=tuple(glossary), restored=tuple(done))
-
-
-def _entry(edition: Edition, slug: str) -> GlossaryEntry | None:
-    table: dict[str, GlossaryEntry] = edition.__dict__.setdefault(
-        "_glossary_by_slug", {g.slug: g for g in edition.glossary}
-    )
-    return table.get(slug)
 
 
 #: A "?" between two letters ("can?t"), the mark of a lossy source.

@@ -33,6 +33,9 @@ from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
+from .. import languages
+from ..model import sort_key
+
 if TYPE_CHECKING:  # pragma: no cover
     from .searching import _OpenIndex
     from .table import DocTable
@@ -95,9 +98,6 @@ def order(handle: "_OpenIndex", how: Renumbered, docnum: int) -> tuple:
     """Where a renumbered hit stands among the others: a community translation after
     Wizards' texts, then the number's last edition, the newest first, then in rule order
     (``search.js`` sorts its rows alike)."""
-    from .. import languages
-    from ..model import sort_key
-
     table = handle.table
     newest = how.editions[-1].rpartition("/")[2]
     community = languages.get(table.lang[docnum]).community

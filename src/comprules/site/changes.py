@@ -358,8 +358,8 @@ def _compare_form(site: "SiteRenderer", u: U.Urls, old: Edition, new: Edition) -
 
 def _glossary_views(site, u: U.Urls, texts: DiffText, old: Edition, new: Edition, mapping) -> dict[str, list]:
     """Glossary entries added, changed (their definitions, changes in place), removed."""
-    gold = {g.slug: g for g in old.glossary}
-    gnew = {g.slug: g for g in new.glossary}
+    gold = old.glossary_by_slug
+    gnew = new.glossary_by_slug
     out: dict[str, list] = {"added": [], "changed": [], "removed": []}
 
     def page(e: Edition) -> str:  # a fragment prints its glossary entries on its one page

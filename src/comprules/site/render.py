@@ -964,7 +964,7 @@ class _EditionPages:
         """
         name = self.edition.name
         parts = self.layout.glossary_parts or (tuple(e.slug for e in self.edition.glossary),)
-        by_slug = {e.slug: e for e in self.edition.glossary}
+        by_slug = self.edition.glossary_by_slug
         uses = self.uses()
         where = {slug: k for k, part in enumerate(parts, start=1) for slug in part}
         letters: dict[str, int] = {}

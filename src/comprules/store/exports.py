@@ -77,16 +77,7 @@ def edition_export(store: Store, name: str) -> dict[str, Any]:
         {"kind": w["kind"], "message": w["message"], "number": w["number"], "line": w["line"]}
         for w in store.all("SELECT * FROM warnings WHERE edition = ? ORDER BY seq", (name,))
     ]
-    restored = [
-        {
-            "unit": r["unit"],
-            "part": r["part"],
-            "raw": r["raw"],
-            "chars": r["chars"],
-            "sources": json.loads(r["sources"]),
-        }
-        for r in store.all("SELECT * FROM restorations WHERE edition = ? ORDER BY seq", (name,))
-    ]
+    restored = store.restorations(name)
     return {
         "edition": {
             "name": meta["name"],

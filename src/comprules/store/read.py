@@ -206,10 +206,7 @@ class Store:
             ParseWarning(w["kind"], w["message"], w["line"], w["number"])
             for w in self.all("SELECT * FROM warnings WHERE edition = ? ORDER BY seq", (name,))
         )
-        restored = tuple(
-            Restoration(r["unit"], r["part"], r["raw"], r["chars"], tuple(json.loads(r["sources"])))
-            for r in self.all("SELECT * FROM restorations WHERE edition = ? ORDER BY seq", (name,))
-        )
+        restored = tuple(Restoration(**dict(r, sources=tuple(r["sources"]))) for r in self.restorations(name))
         edition = Edition(
             name=meta["name"],
             lang=meta["lang"],
@@ -231,16 +228,16 @@ class Store:
                 self._editions.popitem(last=False)
         return edition
 
-    def restorations(self, edition: str, units: list[str]) -> list[dict]:
-        """The restorations of ``units`` (rule ids, ``glossary:{slug}``) in ``edition``, in
-        order: ``{"unit", "part", "raw", "chars", "sources"}`` (:mod:`comprules.corpus.restore`)."""
-        if not units or edition not in self.repaired:
+    def restorations(self, edition: str, units: list[str] | None = None) -> list[dict]:
+        """The restorations of ``units`` (rule ids, ``glossary:{slug}``; ``None``: every
+        one) in ``edition``, in order, in the export's shape: ``{"unit", "part", "raw",
+        "chars", "sources"}`` (:mod:`comprules.corpus.restore`)."""
+        if units == [] or edition not in self.repaired:
             return []
-        marks = ", ".join("?" * len(units))
-        rows = self.all(
-            f"SELECT unit, part, raw, chars, sources FROM restorations WHERE edition = ? AND unit IN ({marks}) ORDER BY seq",
-            (edition, *units),
-        )
+        query = "SELECT unit, part, raw, chars, sources FROM restorations WHERE edition = ?"
+        if units is not None:
+            query += f" AND unit IN ({', '.join('?' * len(units))})"
+        rows = self.all(query + " ORDER BY seq", (edition, *(units or ())))
         return [dict(r, sources=json.loads(r["sources"])) for r in rows]
 
     def rule(self, edition: str, rule_id: str) -> Rule | None:

@@ -347,7 +347,7 @@
     module.exports = {number: number, citation: citation, pageOf: pageOf, fold: fold, nearest: nearest};
     return;
   }
-  window.CRGoto = {number: number, citation: citation, pageOf: pageOf, resolve: resolve, switchNote: switchNote, NOTE: NOTE};
+  window.CRGoto = {number: number, citation: citation, pageOf: pageOf, resolve: resolve, switchNote: switchNote, go: go};
   document.addEventListener("DOMContentLoaded", function () {
     var forms = document.querySelectorAll("form.find");
     for (var i = 0; i < forms.length; i++) wireFind(forms[i]);

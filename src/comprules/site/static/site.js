@@ -120,10 +120,7 @@
         if (!G || !G.switchNote) { window.location.href = href; return; }
         /* where it took the reader and why, said on arrival (goto.js shows the note) */
         G.switchNote({edition: target, root: root}, key, el.id, name, id).then(function (note) {
-          try {
-            if (note) sessionStorage.setItem(G.NOTE, JSON.stringify({note: note, query: "", hash: href.split("#")[1] || ""}));
-          } catch (e) { /* storage refused: go without the note */ }
-          window.location.href = href;
+          G.go(href, note);
         }, function () { window.location.href = href; });
       };
       if (window.CR_LINEAGE && window.CR_LINEAGE[target]) go();
