@@ -102,9 +102,15 @@ def full_kb(tmp_path_factory, en_dir, zh_dir, seeds_dir):
     ../shared/seeds"`` builds: ``data/``, ``index/`` and ``site/``, with the cards of
     ``$COMPRULES_CARDS`` (default ``../shared/cards/oracle-cards.json``) when that file is
     there (``data/cards.sqlite``). Returns ``(kb_dir, BuildReport)``.
+
+    ``COMPRULES_TEST_KB=DIR`` (outside CI) uses a knowledge base already built from
+    those sources instead, with no report: for iterating on the tests that only read it.
     """
     from comprules.build import build
 
+    reuse = os.environ.get("COMPRULES_TEST_KB")
+    if reuse and os.environ.get("CI") != "true":  # a developer's KB of the same sources, reused
+        return Path(reuse).resolve(), None
     kb = tmp_path_factory.mktemp("full") / "kb"
     cards = Path(os.environ.get("COMPRULES_CARDS", ROOT / "../shared/cards/oracle-cards.json"))
     report = build([en_dir, zh_dir, seeds_dir], kb, cards=cards if cards.is_file() else None)

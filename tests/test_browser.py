@@ -240,29 +240,132 @@ def test_keyboard_reaches_the_go_to_box_and_the_switcher(page, served):
     assert "INPUT.q" in seen and "SELECT.edition" in seen
 
 
-@pytest.mark.parametrize("old, new", [("2020-06-01", "2026-08-07"), ("2026-08-07", "1999-04-23")])
-def test_any_two_editions_compared_in_the_browser_from_disk(page, full_kb, old, new):
-    """Issue 13: diff/en/compare.html opened from disk (file://) loads the two editions'
-    texts by <script>, joins them by lineage key and renders the rows, as the library's
-    join (comprules.align.history.diff) gives them. (Its time, ≤ 1 s, is measured by
-    ``benchmarks/align.py --browser KB``, not here.)"""
+#: Pairs compared from disk against ``comprules diff --json`` (issue 21, one diff engine):
+#: consecutive pairs either way (the stored alignment: 2009-05-01 → 2009-07-11 is the
+#: case where the page once disagreed with the bulletin), pairs far apart (the lineage
+#: join), across the 2009 renumbering and the lossy 2008-05-01, and Chinese pairs.
+COMPARED = [
+    ("en", "2009-05-01", "2009-07-11"),
+    ("en", "2009-07-11", "2009-05-01"),
+    ("en", "2008-02-01", "2008-05-01"),
+    ("en", "2026-06-19", "2026-08-07"),
+    ("en", "1999-04-23", "1999-11-01"),
+    ("en", "2012-07-01", "2012-10-01"),
+    ("en", "2024-11-08", "2024-07-30"),
+    ("en", "2020-06-01", "2026-08-07"),
+    ("en", "2026-08-07", "1999-04-23"),
+    ("en", "2002-10-07", "2009-07-11"),
+    ("en", "2008-05-01", "2009-05-01"),
+    ("en", "2003-07-01", "2021-02-15"),
+    ("en", "2009-02-01", "2009-10-01"),
+    ("en", "2016-04-08", "2019-07-12"),
+    ("en", "2025-11-14", "2026-08-07"),
+    ("en", "2006-02-01", "2007-10-01"),
+    ("en", "2013-07-13", "2013-02-01"),
+    ("zh", "2022-06-10", "2023-10-13"),
+    ("zh", "2025-11-14", "2026-04-17"),
+    ("zh", "2026-04-17", "2024-02-02"),
+    ("zh", "2024-03-08", "2024-04-12"),
+]
+
+
+def test_any_two_editions_compared_from_disk_give_the_rows_of_comprules_diff(page, full_kb):
+    """Issues 13 and 21: diff/{lang}/compare.html opened from disk (file://) loads the
+    two editions' texts by <script> and shows, for each of 21 pairs, the rows and the
+    counts that ``comprules diff --json`` gives: a consecutive pair's stored alignment
+    (either way), other pairs joined by lineage key. (The page's time, ≤ 1 s, is
+    measured by ``benchmarks/align.py --browser KB``, not here.)"""
+    import json
+
+    from click.testing import CliRunner
+
+    from comprules.align.history import diff
+    from comprules.cli import main
+    from comprules.kb import KnowledgeBase
+
+    kb_dir = full_kb[0]
+    kb = KnowledgeBase(kb_dir)
+    chains = kb.store.chains()
+    sources = set()
+    for lang, old, new in COMPARED:
+        url = (kb_dir / f"site/diff/{lang}/compare.html").resolve().as_uri() + f"?old={old}&new={new}"
+        page.goto(url)
+        page.wait_for_selector("#diff-out[data-ms], #diff-out[data-error]", timeout=30000)
+        out = page.locator("#diff-out")
+        assert out.get_attribute("data-error") is None, out.inner_text()
+        names = chains[lang]
+        consecutive = abs(names.index(f"{lang}/{old}") - names.index(f"{lang}/{new}")) == 1
+        source = out.get_attribute("data-source")
+        assert source == ("stored" if consecutive else "browser"), (lang, old, new)
+        sources.add(source)
+        rows = page.evaluate("window.CR_COMPARED.rules.map(r => [r.old, r.new, r.kind, r.words, r.moved])")
+        library = diff(kb, f"{lang}/{old}", f"{lang}/{new}")
+        expected = sorted(((r.old, r.new, r.kind, r.words, r.moved) for r in library.rules), key=str)
+        assert sorted(map(tuple, rows), key=str) == expected, (lang, old, new)
+        assert json.loads(out.get_attribute("data-counts")) == library.facet_counts(), (lang, old, new)
+        assert out.locator("table.moves tr").count() == sum(1 for r in library.rules if r.facet == "moved")
+        if (old, new) == ("2009-05-01", "2009-07-11"):
+            # the case of issue 21: the bulletin's counts (the page once found 527 "moved +
+            # edited" and no merge), 419.1 and 419.2 merged into 613.1 as the bulletin says
+            assert library.facet_counts()["merged + edited"] == 15
+            assert library.facet_counts()["moved + edited"] == 516
+            assert ["419.1", "613.1", "merged", "edited", True] in rows
+            assert ["419.2", "613.1", "merged", "edited", True] in rows
+            shot(page, "21-compare-2009-05-01-2009-07-11")
+    assert sources == {"stored", "browser"}
+    # the command itself, once: its JSON is the library's
+    got = CliRunner().invoke(main, ["diff", "en/2009-05-01", "en/2009-07-11", "--kb", str(kb_dir), "--json"])
+    assert got.exit_code == 0, got.output
+    assert json.loads(got.output)["rules"] == diff(kb, "en/2009-05-01", "en/2009-07-11").to_json()["rules"]
+    assert page.external() == []
+
+
+@pytest.mark.parametrize(
+    "doc, english, pages",
+    [
+        (SEED_004, "en/2005-02-01", None),
+        (SEED_003, "en/2007-05-01", None),
+        ("fr/001_efcdb25c5e4b3248", "en/2008-07-15", None),
+        ("zh/2026-04-17", "en/2026-04-17", ["index", "100", "702", "702-2", "702-3", "702-4"]),
+    ],
+)
+def test_a_translation_beside_its_english_from_disk_shows_the_pairs_of_comprules_diff(
+    page, full_kb, doc, english, pages
+):
+    """Issue 21, one diff engine: the pages of a French seed (or a Chinese edition) beside
+    its English edition, opened from disk, pair each unit with the English rule that
+    ``comprules diff DOC ENGLISH --json`` pairs it with (its best row), and every unit
+    that the alignment pairs is shown paired."""
     from comprules.align.history import diff
     from comprules.kb import KnowledgeBase
 
-    kb = full_kb[0]
-    url = (kb / "site/diff/en/compare.html").resolve().as_uri() + f"?old={old}&new={new}"
-    page.goto(url)
-    page.wait_for_selector("#diff-out[data-ms], #diff-out[data-error]", timeout=20000)
-    out = page.locator("#diff-out")
-    assert out.get_attribute("data-error") is None, out.inner_text()
-    assert out.get_attribute("data-source") == "browser"
-    assert int(out.get_attribute("data-ms")) >= 0  # the page timed itself (compute and render)
-    rows = page.evaluate("window.CR_COMPARED.rules.map(r => [r.old, r.new, r.kind, r.words])")
-    library = diff(KnowledgeBase(kb), old, new)
-    assert sorted(map(tuple, rows), key=str) == sorted(
-        ((r.old, r.new, r.kind, r.words) for r in library.rules), key=str
-    )
-    assert "moved + edited" in out.inner_text()
-    assert out.locator("table.moves tr").count() == sum(1 for r in library.rules if r.facet == "moved")
-    shot(page, f"13-compare-{old}-{new}")
-    assert page.external() == []
+    kb_dir = full_kb[0]
+    folder = kb_dir / "site/compare" / (doc.replace("fr/", "") if doc.startswith("fr/") else doc)
+    folder = folder.with_name(f"{folder.name}..{english.split('/')[1]}")
+    names = pages or sorted(p.stem for p in folder.glob("*.html"))
+    shown: dict[str, str | None] = {}
+    for name in names:
+        page.goto((folder / f"{name}.html").resolve().as_uri())
+        rows = page.evaluate(
+            "Array.from(document.querySelectorAll('table.compare tbody tr')).map(tr =>"
+            " [tr.id, (tr.cells[1].querySelector('a.n') || {}).textContent || null])"
+        )
+        # a whole translation's glossary is paired entry by entry, by order (not a row of the alignment)
+        shown.update({unit: en for unit, en in rows if not (doc.startswith("zh/") and unit.startswith("glossary/"))})
+    alignment = diff(KnowledgeBase(kb_dir), doc, english).to_json()
+    best: dict[str, dict] = {}
+    for r in alignment["rules"]:
+        if r["old"] is not None and r["new"] is not None:
+            if r["old"] not in best or r["similarity"] > best[r["old"]]["similarity"]:
+                best[r["old"]] = r
+    for sec in alignment["sections"]:  # a section heading beside the section it became
+        if sec["old"] is not None and sec["new"] is not None:
+            best.setdefault(sec["old"], sec)
+    assert shown, folder
+    paired = {unit: en for unit, en in shown.items() if en is not None}
+    assert paired == {unit: best[unit]["new"] for unit in shown if unit in best}
+    if pages is None:  # every page: every paired unit is on one
+        assert set(paired) == set(best)
+    if doc == SEED_004:
+        assert paired["502.42"] == "502.42"  # Offrande beside Offering
+        assert len(paired) == 18

@@ -544,14 +544,19 @@ def _stored_diff(kb, old: str, new: str) -> Alignment | None:
 def joined(lineage, old_ed: Edition, new_ed: Edition) -> Alignment:
     """:func:`~.alignment.align_joined` on the lineage keys ``old_ed`` and ``new_ed``
     share (:class:`.lineage.Lineage`); a rule rewritten in place between the two
-    editions (after the earlier one, up to the later one) is ``rewritten``."""
+    editions (after the earlier one, up to the later one; by the later edition's rule's
+    own key) is ``rewritten``."""
     from .alignment import align_joined
 
     pairs = lineage.join(old_ed.name, new_ed.name)
     lo, hi = sorted((old_ed.name, new_ed.name))
-    keys = lineage.key.get(new_ed.name, {})
+    keys = lineage.key.get(hi, {})  # the later edition's rule, whichever way the pair is asked
     rewrites = lineage.rewritten()
-    rewritten = {(a, b) for a, b in pairs if any(lo < e <= hi for e in rewrites.get(keys.get(b, ""), ()))}
+    rewritten = {
+        (a, b)
+        for a, b in pairs
+        if any(lo < e <= hi for e in rewrites.get(keys.get(b if new_ed.name == hi else a, ""), ()))
+    }
     return align_joined(old_ed, new_ed, pairs, rewritten)
 
 

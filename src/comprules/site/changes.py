@@ -640,25 +640,30 @@ def _history_summary(steps: list[dict[str, Any]], chain: list[str], latest: Edit
 def write_edition_texts(site: "SiteRenderer", out: Path, edition: Edition) -> None:
     """``diff/data/{lang}/{date}.js``: what the browser needs to compare this edition
     with any other of its chain (``compare.js``): each aligned unit as ``[id, text]``
-    or ``[id, text, lineage key]`` (the key when it is not the id), the sections as
-    ``[id, title]``, and the lineage keys rewritten in place, with the editions where
-    (``w``). A script, so that it loads from disk."""
+    or ``[id, text, lineage keys…]`` (its own key first; none when it is the id), the
+    sections as ``[id, title]``, the lineage keys in the knowledge base's order (``o``),
+    the lineage keys rewritten in place, with the editions where (``w``), and the
+    stored alignment from the previous edition (``p``: :func:`stored_rows`). A script,
+    so that it loads from disk."""
     import json
 
     if U.is_fragment(edition) or edition.name not in site.lineage.key or not _in_chain(site, edition):
         return
+    at = site.lineage.at.get(edition.name, {})
+    own = site.lineage.key.get(edition.name, {})
     keys_of: dict[str, list[str]] = {}
-    for k, rid in site.lineage.at.get(edition.name, {}).items():
+    for k, rid in at.items():
         keys_of.setdefault(rid, []).append(k)
 
     def keys(rid: str) -> list[str]:
-        found = keys_of.get(rid, [])
+        found = sorted(keys_of.get(rid, []), key=lambda k: k != own.get(rid))  # its own key first
         return [] if found == [rid] else found
 
     units = [
         [r.id, content(r, edition.lang), *keys(r.id)] for r in edition.rules if r.kind in ("rule", "subrule", "passage")
     ]
     sections = [[r.id, r.title or r.text, *keys(r.id)] for r in edition.rules if r.kind == "section"]
+    shown = {row[0] for row in units} | {row[0] for row in sections}
     rewritten = site.lineage.rewritten()
     # the chain's rewrites (a few dozen), the same in every edition's script
     data = {
@@ -667,13 +672,32 @@ def write_edition_texts(site: "SiteRenderer", out: Path, edition: Edition) -> No
         "r": units,
         "s": sections,
         "w": {k: [_date(n) for n in v] for k, v in sorted(rewritten.items())},
+        # the keys in the knowledge base's order (Store.joined pairs in that order)
+        "o": [k for k, rid in at.items() if rid in shown],
     }
+    previous = site.lineage.previous.get(edition.name)
+    stored = site.alignments.get((previous, edition.name)) if previous else None
+    if stored is not None:
+        data["p"] = {"old": previous, "rules": stored_rows(stored)}
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
     site.write_text(
         out,
         U.edition_texts_script(edition.name),
         f"(window.CR_TEXTS=window.CR_TEXTS||{{}})[{json.dumps(edition.name)}]={text};\n",
     )
+
+
+def stored_rows(alignment: Any) -> list[list]:
+    """The rows of a stored alignment as ``compare.js`` reads them for a consecutive
+    pair (one diff engine: the page shows the rows ``comprules diff`` gives):
+    ``[old, new, kind, words, similarity]`` for every row but a rule kept under its
+    number with its words (the page restores those: each unit of the new edition that
+    no row names, kept from the same number)."""
+    return [
+        [c.old, c.new, c.kind, c.words, c.similarity]
+        for c in alignment.rules
+        if not (c.kind == "kept" and c.old == c.new and c.words is None)
+    ]
 
 
 def _in_chain(site: "SiteRenderer", edition: Edition) -> bool:

@@ -506,8 +506,10 @@ class Store:
         return StoredPair(self, info["id"], old, new) if info is not None else None
 
     def rewritten_between(self, old: str, new: str) -> set[tuple[str, str]]:
-        """The ``(old id, new id)`` pairs of :meth:`joined` whose rule (by the new rule's own
-        key) was rewritten in place on the way: after the earlier edition, up to the later."""
+        """The ``(old id, new id)`` pairs of :meth:`joined` whose rule (by the later
+        edition's rule's own key, whichever way the pair is asked: ``B A`` is the mirror
+        image of ``A B``) was rewritten in place on the way: after the earlier edition, up
+        to the later."""
         lo, hi = sorted((old, new))
         found = self.chain_of(new)
         if found is None:
@@ -530,10 +532,10 @@ class Store:
             return set()
         rules = {
             r
-            for r, k in self.conn.execute("SELECT rule, key FROM lineages WHERE edition = ? AND own = 1", (new,))
+            for r, k in self.conn.execute("SELECT rule, key FROM lineages WHERE edition = ? AND own = 1", (hi,))
             if k in rewritten
         }
-        return {(a, b) for a, b in self.joined(old, new) if b in rules}
+        return {(a, b) for a, b in self.joined(old, new) if (b if new == hi else a) in rules}
 
     def text(self, edition: str, rule_id: str) -> str | None:
         """The text of one rule, or ``None``."""

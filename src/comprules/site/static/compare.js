@@ -1,8 +1,10 @@
 /* comprules: any two editions of a language compared in the browser (issue 13).
 
    The page diff/{lang}/compare.html?old=DATE&new=DATE loads the two editions' texts
-   (diff/data/{lang}/{date}.js, scripts: they load from disk) and pairs the units that
-   share a lineage key, as comprules.align.lineage.Lineage.join does; each pair gets the
+   (diff/data/{lang}/{date}.js, scripts: they load from disk). Two consecutive
+   editions (either way) show the alignment the build stored, which each script carries
+   from its previous edition (the rows of the bulletin and of `comprules diff`); other
+   pairs pair the units that share a lineage key, as comprules.align.lineage.Lineage.join does; each pair gets the
    facets of comprules.align.alignment (moved; words: edited, rewritten, typography,
    references), its words compared as the aligner compares them (quotes and dashes
    folded, a cited number that followed the renumbering no change). Served by
@@ -40,12 +42,13 @@
 
   /* An edition's texts: units by id, lineage keys, order. */
   function prepare(data) {
-    var ed = {name: data.name, date: data.date, units: {}, order: {}, at: new Map(), sections: {}, ids: {}, qmarks: false};
+    var ed = {name: data.name, date: data.date, units: {}, order: {}, at: new Map(), own: {}, sections: {}, ids: {}, qmarks: false};
     var n = 0, q = 0;
     function place(row, isSection) {
       var id = row[0], keys = row.length > 2 ? row.slice(2) : [id];
       ed.order[id] = n++;
       ed.ids[id] = 1;
+      ed.own[id] = keys[0];  /* the rule's own lineage key comes first */
       if (isSection) ed.sections[id] = row[1]; else ed.units[id] = row[1];
       keys.forEach(function (k) { if (!ed.at.has(k)) ed.at.set(k, id); });
     }
@@ -54,9 +57,34 @@
       place(r, false);
       if (q <= 20) { var m = r[1].match(/[a-z]\?[a-z]/g); if (m) q += m.length; }
     });
+    /* the lineage keys in the knowledge base's order (Store.joined pairs in that order) */
+    ed.keys = data.o || Array.from(ed.at.keys());
     ed.qmarks = q > 20;  /* 2008-05-01 and 2009-05-01 printed quotes as "?" */
     ed.rewritten = data.w || {};
+    ed.step = data.p || null;  /* the stored alignment from the previous edition */
     return ed;
+  }
+
+  var MIRROR = {added: "removed", removed: "added", split: "merged", merged: "split"};
+
+  /* A consecutive pair, either way: the stored alignment's rows (as `comprules diff`
+     and the bulletin give them), the rules kept under their number restored. */
+  function storedPair(A, B) {
+    if (later(A, B)) {
+      var back = storedPair(B, A);
+      return back && mirrored(back);
+    }
+    if (!(B.step && B.step.old === A.name)) return null;
+    var named = {};
+    var rows = B.step.rules.map(function (r) {
+      if (r[1] !== null) named[r[1]] = 1;
+      return {old: r[0], new: r[1], kind: r[2], words: r[3], similarity: r[4],
+              moved: r[0] !== null && r[1] !== null && r[0] !== r[1]};
+    });
+    Object.keys(B.units).forEach(function (id) {
+      if (!named[id] && id in A.units) rows.push({old: id, new: id, kind: "kept", words: null, similarity: 1, moved: false});
+    });
+    return {old: A.name, new: B.name, rules: rows, source: "stored"};
   }
 
   function sectionOf(id) {
@@ -143,11 +171,19 @@
     }
     var pa = tokens(ta, A, true), pb = tokens(tb, B, true), mpa = mapped(pa.t, map);
     if (!equal(mpa, pb.t)) return {words: "typography", similarity: 1, marks: spansOf(blocks(mpa, pb.t).runs, pa.s, pb.s)};
-    var na = pa.t.filter(function (t) { return t.charCodeAt(0) === 0; }).join(" ");
-    var nb = pb.t.filter(function (t) { return t.charCodeAt(0) === 0; }).join(" ");
-    if (na !== nb) return {words: "references", similarity: 1, marks: []};
+    /* as _printed_change: the cited numbers as printed ("409.1a-409.1h" → "409.1a-h"),
+       then the spacing, then the symbol font and the trademark sign */
+    var cited = function (p, text) {
+      return p.t.map(function (t, k) { return t.charCodeAt(0) === 0 ? text.slice(p.s[k][0], p.s[k][1]) : null; })
+        .filter(function (x) { return x !== null; }).join("\u0001");
+    };
+    if (cited(pa, ta) !== cited(pb, tb)) return {words: "references", similarity: 1, marks: []};
     var sign = function (s) { return s.replace(/\{o([^}\s]{1,2})\}/g, "{$1}").replace(/\(TM\)/g, "™"); };
-    return {words: sign(ta) === sign(tb) ? null : "typography", similarity: 1, marks: []};
+    var spaced = function (s) { return s.split(/\s+/).filter(Boolean).join(" "); };
+    var lines = function (s) { return s.split("\n").length; };
+    if (spaced(ta) !== spaced(tb) || lines(ta) !== lines(tb))
+      return {words: sign(ta) === sign(tb) ? null : "typography", similarity: 1, marks: []};
+    return {words: "typography", similarity: 1, marks: []};  /* spacing */
   }
 
   function spansOf(runs, as, bs) {
@@ -157,20 +193,44 @@
     });
   }
 
-  /* The rows of Alignment.to_json(), from the lineage keys both editions share. */
-  function alignInBrowser(A, B) {
-    var pairs = [], perOld = {}, perNew = {};
-    B.at.forEach(function (b, k) {
-      var a = A.at.get(k);
-      if (a !== undefined) pairs.push([a, b]);
+  function later(A, B) {  /* as comprules.align.alignment._order_key */
+    return A.date > B.date || (A.date === B.date && A.name > B.name);
+  }
+
+  function mirrored(result) {
+    result.rules.forEach(function (r) {
+      var o = r.old; r.old = r.new; r.new = o;
+      r.kind = MIRROR[r.kind] || r.kind;
+      if (r.marks) r.marks = r.marks.map(function (m) { return [m[1], m[0]]; });
     });
-    var map = {}, chapters = {};
-    pairs.forEach(function (p) { if (!(p[0] in map)) map[p[0]] = p[1]; });
-    pairs.forEach(function (p) {
-      if (A.sections[p[0]] !== undefined && B.sections[p[1]] !== undefined) {
-        var c = chapters[p[0][0]] = chapters[p[0][0]] || {};
-        c[p[1][0]] = (c[p[1][0]] || 0) + 1;
-      }
+    var name = result.old; result.old = result.new; result.new = name;
+    delete result.mapping;  /* show() maps the cited numbers from the rows */
+    return result;
+  }
+
+  /* The rows of Alignment.to_json() from the lineage keys both editions share, step by
+     step as comprules.align.alignment.align_joined: the earlier edition first (the
+     later first is its mirror image), the pairs in the later edition's order of keys
+     (Store.joined), numbers mapped as _mapping maps them. */
+  function alignInBrowser(A, B) {
+    if (later(A, B)) return mirrored(alignInBrowser(B, A));
+    var pairs = [], perOld = {}, perNew = {};
+    B.keys.forEach(function (k) {
+      var a = A.at.get(k), b = B.at.get(k);
+      if (a !== undefined && b !== undefined) pairs.push([a, b]);
+    });
+    var unitPairs = pairs.filter(function (p) { return p[0] in A.units && p[1] in B.units; });
+    var map = {}, taken = {}, sectionMap = {}, chapters = {};
+    unitPairs.forEach(function (p) {  /* a unit is paired once, either side */
+      if (!(p[0] in map) && !taken[p[1]]) { map[p[0]] = p[1]; taken[p[1]] = 1; }
+    });
+    pairs.forEach(function (p) {  /* a section: the last pair */
+      if (A.sections[p[0]] !== undefined && B.sections[p[1]] !== undefined) sectionMap[p[0]] = p[1];
+    });
+    Object.keys(sectionMap).forEach(function (so) {
+      var sn = sectionMap[so], c = chapters[so[0]] = chapters[so[0]] || {};
+      map[so] = sn;
+      c[sn[0]] = (c[sn[0]] || 0) + 1;
     });
     Object.keys(chapters).forEach(function (co) {
       var best = co, top = -1;
@@ -178,16 +238,12 @@
         var v = chapters[co][cn];
         if (v > top || (v === top && cn === co)) { best = cn; top = v; }
       });
-      if (!(co in map)) map[co] = best;
+      map[co] = best;
     });
-    var unitPairs = pairs.filter(function (p) { return p[0] in A.units && p[1] in B.units; });
     unitPairs.forEach(function (p) { perOld[p[0]] = (perOld[p[0]] || 0) + 1; perNew[p[1]] = (perNew[p[1]] || 0) + 1; });
-    var later = A.date < B.date ? B : A, earlier = later === B ? A : B;
-    var keyOf = {};
-    B.at.forEach(function (id, k) { if (!(id in keyOf)) keyOf[id] = k; });
     var rows = unitPairs.map(function (p) {
-      var dates = B.rewritten[keyOf[p[1]]] || [];
-      var rewritten = dates.some(function (d) { return d > earlier.date && d <= later.date; });
+      var dates = B.rewritten[B.own[p[1]]] || [];
+      var rewritten = dates.some(function (d) { return d > A.date && d <= B.date; });
       var c = compareTexts(A.units[p[0]], B.units[p[1]], A, B, map, rewritten);
       var kind = perOld[p[0]] > 1 ? "split" : perNew[p[1]] > 1 ? "merged"
         : p[0] !== p[1] ? "renumbered" : (/^(edited|rewritten|typography)$/.test(c.words || "") ? "edited" : "kept");
@@ -342,7 +398,7 @@
     Promise.all([loadScript(src(oldDate)), newDate === oldDate ? null : loadScript(src(newDate)),
                  fromServer(cfg.lang, oldDate, newDate)]).then(function (got) {
       var A = prepare(window.CR_TEXTS[names[0]]), B = prepare(window.CR_TEXTS[names[1]]);
-      var result = got[2] || alignInBrowser(A, B);
+      var result = got[2] || storedPair(A, B) || alignInBrowser(A, B);
       if (!result.mapping) {  /* the server's rows: cited numbers follow its pairs */
         result.mapping = {};
         result.rules.forEach(function (r) { if (r.old && r.new && !(r.old in result.mapping)) result.mapping[r.old] = r.new; });
