@@ -544,6 +544,20 @@ def test_the_same_document_given_twice_is_indexed_once(tmp_path):
     assert build_index(eds + eds[:1], tmp_path / "index").editions == 4
 
 
+def test_another_keywords_effects_table_is_another_index(tmp_path, monkeypatch):
+    """The tables expansions.json is made of are inputs of the index: an edited
+    data/keyword_effects.toml is not left out of an index whose editions did not change."""
+    from comprules.indexer import build as index_build
+
+    index_dir = tmp_path / "index"
+    build_index(toy_editions()[:2], index_dir)
+    assert build_index(toy_editions()[:2], index_dir).mode == "unchanged"
+    table = tmp_path / "keyword_effects.toml"
+    table.write_text('[[keyword]]\nsay = ["celerite"]\nrules = ["haste"]\nrule = "702.10b"\n', encoding="utf-8")
+    monkeypatch.setattr(index_build, "KEYWORD_EFFECTS", table)
+    assert build_index(toy_editions()[:2], index_dir).mode != "unchanged"
+
+
 def test_rebuild_swaps_atomically_while_the_old_index_stays_readable(tmp_path):
     from whoosh.index import open_dir
 

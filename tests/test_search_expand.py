@@ -6,7 +6,8 @@ one of its rules' phrases is known to the index, the obsolete glossary entries o
 2026-08-07 name the current terms, a query in players' words finds the rules that
 say it in the CR's words while the words typed still weigh more, an inflection the
 rules never print ("died", "trampler") finds the word they do, and a rule that is
-only a heading ("702.21. Ward") comes after its subrules for a query of several words.
+only a heading ("702.21. Ward") comes after its subrules for a query of several words;
+two keywords typed together find the rule where they meet (``data/keyword_effects.toml``).
 """
 
 from __future__ import annotations
@@ -22,9 +23,12 @@ from comprules.indexer import rank, search
 from comprules.indexer.evaluate import QUESTIONS_EDITION
 from comprules.indexer.expand import (
     EXPANSIONS_FILE,
+    KEYWORD_EFFECTS,
     PLAYER_TERMS,
     Expansions,
     build_expansions,
+    keyword_effects,
+    load_keyword_effects,
     load_player_terms,
     obsolete_terms,
 )
@@ -84,7 +88,46 @@ def test_the_index_stores_the_expansions_by_the_terms_of_what_is_typed(index_dir
     assert table[("convert", "mana", "cost")].rules == (("mana", "value"),)
     assert table[("convert", "mana", "cost")].kind == "obsolete"
     assert ("play",) not in table  # "In Play (Obsolete)" without its stop word would expand every "play"
-    assert {e.kind for e in table.values()} == {"player", "obsolete"}
+    assert {e.kind for e in table.values()} == {"player", "obsolete", "keyword"}
+    assert table[("deathtouch",)].rules == (("lethal", "damage"),)
+
+
+def test_every_keyword_effect_is_printed_by_the_rule_it_cites_in_2026_08_07(editions):
+    """data/keyword_effects.toml: each entry's rule prints its rules' words in the latest
+    edition; an edition of another numbering keeps only the entries it still prints."""
+    entries = load_keyword_effects()
+    assert len(entries) == 21
+    assert (["deathtouch"], ["lethal damage"], "702.2c") in entries
+    kept, left = keyword_effects(editions["en/2026-08-07"], entries)
+    assert left == [] and len(kept) == 21
+    kept, left = keyword_effects(editions["en/2009-07-11"], entries)
+    assert "deathtouch" in left and (["first strike"], ["combat damage step"]) in kept
+
+
+def test_a_keyword_effects_entry_without_a_rule_is_a_one_line_error_naming_the_file(tmp_path):
+    bad = tmp_path / "k.toml"
+    bad.write_text('[[keyword]]\nsay = ["deathtouch"]\nrules = ["lethal damage"]\n', encoding="utf-8")
+    with pytest.raises(ValueError, match=r"k\.toml: keyword 1: needs say and rules lists and a rule"):
+        load_keyword_effects(bad)
+    assert KEYWORD_EFFECTS.name == "keyword_effects.toml"
+
+
+def test_two_keywords_find_the_rule_where_they_meet(index_dir):
+    """Issue 22: 702.19b (trample) never prints "deathtouch"; it speaks of the lethal
+    damage deathtouch changes (702.2c). Either order; a question too."""
+    assert top(index_dir, "trample deathtouch", 3)[0] == "702.2c"
+    assert "702.19b" in top(index_dir, "trample deathtouch", 3)
+    assert "702.19b" in top(index_dir, "deathtouch trample", 3)
+    assert top(index_dir, "Does deathtouch kill an indestructible creature?", 2) == ["702.2b", "702.12b"]
+
+
+def test_one_keyword_alone_or_three_are_not_expanded(index_dir):
+    """A keyword's effect counts only beside exactly one other keyword: "deathtouch"
+    alone answers with deathtouch's own rules, not with trample's lethal damage."""
+    alone = top(index_dir, "deathtouch", 10)
+    assert alone[:2] == ["deathtouch", "702.2"] and "702.2c" in alone
+    assert not {"702.19b", "702.19d", "120.4a"} & set(alone)  # lethal damage without deathtouch
+    assert top(index_dir, "trample deathtouch lifelink", 1) == ["122.1b"]  # the one rule naming all three
 
 
 def test_obsolete_glossary_entries_of_2026_08_07_name_the_current_terms(editions):

@@ -77,6 +77,13 @@ def default_scope_queries() -> list[tuple[str, dict]]:
             "５０２．２６ａ",
             "(502.26a)",
             "ward uncounterable spell",
+            # two keywords where they meet (issue 22: data/keyword_effects.toml)
+            "trample deathtouch",
+            "deathtouch trample",
+            "Does deathtouch kill an indestructible creature?",
+            "first strike double strike",
+            "trample deathtouch lifelink",
+            "deathtouch",
         )
     ]
     return out
@@ -152,6 +159,13 @@ def test_site_from_disk_ranks_every_query_of_both_sets_as_the_python_engine(from
         if js.get("error") or got != expected or js["suggestion"] != result.suggestion or js["lang"] != result.lang:
             differ.append((query, options, js.get("error"), expected[:3], got[:3]))
     assert len(queries) >= 150 and differ == []
+
+
+def test_two_keywords_find_the_rule_where_they_meet_from_disk(from_disk):
+    """Issue 22: "trample deathtouch" answers with 702.19b (trample's lethal damage) in
+    the first three from disk, as the Python engine does (test_search_expand.py)."""
+    hits = [h[1] for h in from_disk.evaluate(JS_SEARCH, ["trample deathtouch", {}])["hits"]]
+    assert hits[0] == "702.2c" and "702.19b" in hits[:3]
 
 
 def test_cli_json_top_5_is_what_the_site_shows_from_disk(from_disk, full_kb):

@@ -46,6 +46,7 @@ from ..languages import get as get_language
 from ..locking import exclusive
 from ..model import Edition
 from ..store.schema import DB_NAME
+from . import expand
 from . import text as T
 from .documents import (
     FORMAT,
@@ -64,7 +65,7 @@ from .documents import (
     vocabulary,
     whoosh_document,
 )
-from .expand import EXPANSIONS_FILE, PLAYER_TERMS, index_expansions
+from .expand import EXPANSIONS_FILE, KEYWORD_EFFECTS, PLAYER_TERMS, index_expansions
 from .impacts import ALL, RAW_FILE, Impacts, RawPostings, write_impacts
 from .languages import WORD_SENSES
 from .lexicon import LEXICON_FILE, lexicon_pairs
@@ -205,7 +206,12 @@ def _plan(editions: list[Edition], index_dir: Path, full: bool, alignments, lexi
     plan.extras = {
         "lexicon": _digest(json.dumps(pairs, ensure_ascii=False)),
         "alignments": _alignments_digest(alignments),
-        "player_terms": _digest(PLAYER_TERMS.read_text(encoding="utf-8")),
+        # what expansions.json is made of: the tables and the code that reads them
+        "expansions": _digest(
+            "\x1f".join(
+                path.read_text(encoding="utf-8") for path in (PLAYER_TERMS, KEYWORD_EFFECTS, Path(expand.__file__))
+            )
+        ),
         # the terms of every document: another table of word senses means another index
         "senses": _digest(WORD_SENSES.read_text(encoding="utf-8")),
         # the documents' lineage keys (indexer/renumbered.py): an index without them is redone

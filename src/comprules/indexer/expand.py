@@ -6,6 +6,11 @@ index and stored in it (``expansions.json``), per analyzed language:
 * **players' words** (``data/player_terms.toml``, English): slang and shorthand from
   public glossaries of Magic slang ("fizzle" → "targets illegal resolve", "ETB" →
   "enters", "bounce" → "return to owner's hand"); the file names its sources;
+* **keywords' effects** (``data/keyword_effects.toml``, English): what a keyword ability
+  does in the rules' other words, as the rule each entry cites defines it ("deathtouch"
+  → "lethal damage", 702.2c; "trample" → "excess damage", 702.19b), each entry checked
+  against the latest English edition (:func:`keyword_effects`): two keywords typed
+  together find the rule where they meet, which rarely prints both names;
 * **obsolete terms** of the latest edition's glossary: an entry whose headword says
   "(Obsolete)" and whose definition names the current term ("Converted Mana Cost
   (Obsolete): An obsolete term for mana value." → "mana value"; "In Play (Obsolete) …
@@ -39,8 +44,13 @@ from .languages import LANGUAGES
 
 EXPANSIONS_FILE = "expansions.json"
 PLAYER_TERMS = Path(__file__).resolve().parent.parent / "data" / "player_terms.toml"
+KEYWORD_EFFECTS = Path(__file__).resolve().parent.parent / "data" / "keyword_effects.toml"
 #: Weight of the rules' words of an expansion, relative to the words typed.
 WEIGHT = 0.5
+#: A keyword's effect ("keyword") is looked for when the query names exactly this many
+#: keywords of the table (two keywords typed together ask where they meet), and only in
+#: the units that hold the other keyword's words (``indexer/searching.py`` ``_expanded``).
+KEYWORDS_MET = 2
 #: Longest typed form looked up, in keys (stop words left out).
 MAX_KEYS = 4
 #: The language of the players' words table.
@@ -67,7 +77,7 @@ class Expansion:
 
     keys: tuple[str, ...]
     rules: tuple[tuple[str, ...], ...]
-    kind: str  # "player" or "obsolete"
+    kind: str  # "player", "keyword" or "obsolete"
 
     def as_json(self) -> list:
         return [list(self.keys), [list(r) for r in self.rules], self.kind]
@@ -91,6 +101,38 @@ def load_player_terms(path: Path = PLAYER_TERMS) -> list[tuple[list[str], list[s
             raise ValueError(f"{path}: term {i} ({say[0]!r}): unknown source {unknown[0]!r}")
         out.append(([str(s) for s in say], [str(r) for r in rules]))
     return out
+
+
+def load_keyword_effects(path: Path = KEYWORD_EFFECTS) -> list[tuple[list[str], list[str], str]]:
+    """The (keyword forms, rules' words, rule number) of the keywords' effects table;
+    ``ValueError`` names the file and the entry for a malformed one."""
+    with open(path, "rb") as f:
+        data = tomllib.load(f)
+    out = []
+    for i, entry in enumerate(data.get("keyword", []), 1):
+        say, rules, rule = entry.get("say"), entry.get("rules"), entry.get("rule")
+        if not (isinstance(say, list) and say and isinstance(rules, list) and rules and isinstance(rule, str)):
+            raise ValueError(f"{path}: keyword {i}: needs say and rules lists and a rule")
+        out.append(([str(s) for s in say], [str(r) for r in rules], rule))
+    return out
+
+
+def keyword_effects(
+    edition, entries: Iterable[tuple[list[str], list[str], str]]
+) -> tuple[list[tuple[list[str], list[str]]], list[str]]:
+    """The (typed forms, rules' words) of the entries whose rule ``edition`` prints with
+    every one of its rules' words (as the index's words: case and quotes aside), and
+    the keywords of
+    the entries it does not (renumbered or reworded since the table was written)."""
+    kept, left = [], []
+    for say, rules, number in entries:
+        rule = edition.get(number)
+        words = " ".join(T.tokens(rule.text)) if rule is not None else ""
+        if rule is not None and all(f" {' '.join(T.tokens(r))} " in f" {words} " for r in rules):
+            kept.append((say, rules))
+        else:
+            left.append(say[0])
+    return kept, left
 
 
 def obsolete_terms(glossary: Iterable[tuple[list[str], str]]) -> list[tuple[list[str], list[str]]]:
@@ -214,11 +256,14 @@ def index_expansions(
     tables: dict[str, dict[str, str]],
     terms: dict[str, Container[str]],
     player_terms: Path | None = PLAYER_TERMS,
+    keywords: Path | None = KEYWORD_EFFECTS,
 ) -> Expansions:
-    """The expansions an index stores: the players' words (English) and the obsolete
-    terms of the glossary of each analyzed language's latest edition (``current``:
-    the default scope's edition names), over the index's token → term ``tables`` and
-    its ``terms`` per language (what the query side looks words up in)."""
+    """The expansions an index stores: the obsolete terms of the glossary of each
+    analyzed language's latest edition (``current``: the default scope's edition names),
+    the players' words (English), and the keywords' effects that the latest English
+    edition prints (:func:`keyword_effects`), over the index's token → term ``tables``
+    and its ``terms`` per language (what the query side looks words up in); a form
+    already expanded keeps its first expansion."""
     current = set(current)
     by_lang: dict[str, list[Expansion]] = {}
 
@@ -235,6 +280,12 @@ def index_expansions(
         )
     if player_terms is not None and PLAYER_LANG in LANGUAGES:
         found = build_expansions(PLAYER_LANG, load_player_terms(player_terms), "player", term_of(PLAYER_LANG))
+        known = {e.keys for e in by_lang.get(PLAYER_LANG, [])}
+        by_lang.setdefault(PLAYER_LANG, []).extend(e for e in found if e.keys not in known)
+    english = [e for e in editions if e.name in current and e.lang == PLAYER_LANG and e.kind == "edition"]
+    if keywords is not None and english and PLAYER_LANG in LANGUAGES:
+        pairs, _left = keyword_effects(english[-1], load_keyword_effects(keywords))
+        found = build_expansions(PLAYER_LANG, pairs, "keyword", term_of(PLAYER_LANG))
         known = {e.keys for e in by_lang.get(PLAYER_LANG, [])}
         by_lang.setdefault(PLAYER_LANG, []).extend(e for e in found if e.keys not in known)
     return Expansions(by_lang)

@@ -20,7 +20,9 @@ Shape (``format`` 1)::
      "lexicon": [[lang, "term term", target lang, text], ...],
      "renumbered": {"editions": [name, ...], "numbers": {number of other editions:
                     [[doc, later (0/1), first edition, last edition (indexes of "editions")], ...]}},
-     "expansions": [[[typed key, ...], [[rules' token, ...], ...]], ...]}
+     "expansions": [[[typed key, ...], [[rules' token, ...], ...], kind], ...]}
+(``kind``: ``keyword`` for a keyword's effect, sought only beside one other keyword;
+``player`` or ``obsolete`` otherwise.)
 """
 
 from __future__ import annotations
@@ -155,7 +157,7 @@ def site_data(index_dir: Path, lang: str, edition: str | None = None) -> dict:
         "lexicon": lexicon,
         "renumbered": {"editions": list(named), "numbers": moved},
         "expansions": [
-            [list(e.keys), [list(r) for r in e.rules]] for e in handle.expansions.by_lang.get(lang, {}).values()
+            [list(e.keys), [list(r) for r in e.rules], e.kind] for e in handle.expansions.by_lang.get(lang, {}).values()
         ]
         if lang in LANGUAGES
         else [],
@@ -183,6 +185,7 @@ def constants() -> dict:
         "SCALE": rank.SCALE,
         "EXPANSION_WEIGHT": expand.WEIGHT,
         "MAX_KEYS": expand.MAX_KEYS,
+        "KEYWORDS_MET": expand.KEYWORDS_MET,
         "RARE_IDF": rank.RARE_IDF,
         "LONG_QUERY": rank.LONG_QUERY,
         "LONG_COORD_POWER": rank.LONG_COORD_POWER,

@@ -47,7 +47,7 @@ from ..errors import UsageError
 from ..model import section_filter, sort_key
 from . import text as T
 from .documents import FORMAT, GLOSSARY, KINDS, META_FILE, VOCAB_FILE
-from .expand import EXPANSIONS_FILE, Expansions
+from .expand import EXPANSIONS_FILE, KEYWORDS_MET, Expansions
 from .impacts import ALL, Impacts
 from .inflect import query_term
 from .languages import LANGS, LANGUAGES, field_lang
@@ -710,7 +710,8 @@ def _ranked(
 
 def _expanded(handle: _OpenIndex, clauses: list[Clause], code: str) -> list[Clause]:
     """The clauses with each run of words that is a typed form of an expansion
-    (:mod:`.expand`) made one ``alt`` clause: the words typed, then the rules' words."""
+    (:mod:`.expand`) made one ``alt`` clause: the words typed, then the rules' words
+    (a keyword's effect only beside the other keyword: :data:`KEYWORDS_MET`)."""
     table, terms = handle.vocab.table(code), handle.impacts.terms.get(f"{code}:{ALL}", {})
     stop = LANGUAGES[code].stop
     keys = [
@@ -720,15 +721,28 @@ def _expanded(handle: _OpenIndex, clauses: list[Clause], code: str) -> list[Clau
         for c in clauses
     ]
     found = handle.expansions.matches(code, keys)
+    met = [m for m in found if m[2].kind == "keyword"]
+    if len(met) != KEYWORDS_MET:
+        found = [m for m in found if m[2].kind != "keyword"]
     if not found:
         return clauses
+
+    def typed_of(start: int, end: int) -> Clause:
+        words = [c for c in clauses[start:end] if c.tokens[0] not in stop]
+        return words[0] if len(words) == 1 else Clause("group", children=tuple(words))
+
     out, i = [], 0
     for start, end, expansion in found:
         out += clauses[i:start]
-        words = [c for c in clauses[start:end] if c.tokens[0] not in stop]
-        typed = words[0] if len(words) == 1 else Clause("group", children=tuple(words))
-        groups = tuple(Clause("group", children=tuple(Clause("term", (w,)) for w in rule)) for rule in expansion.rules)
-        out.append(Clause("alt", tuple(w.tokens[0] for w in words), children=(typed, *groups)))
+        typed = typed_of(start, end)
+        # a keyword's effect counts where the other keyword is: the rule where they meet
+        other = [typed_of(s, e).with_occur(MUST) for s, e, _x in met if (s, e) != (start, end)]
+        extra = tuple(other) if expansion.kind == "keyword" else ()
+        groups = tuple(
+            Clause("group", children=tuple(Clause("term", (w,)) for w in rule) + extra) for rule in expansion.rules
+        )
+        tokens = typed.tokens if typed.kind == "term" else tuple(w.tokens[0] for w in typed.children)
+        out.append(Clause("alt", tokens, children=(typed, *groups)))
         i = end
     return out + clauses[i:]
 

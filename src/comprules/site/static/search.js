@@ -138,8 +138,8 @@
     this.renumbered = raw.renumbered || {editions: [], numbers: {}};
     this.seq = new Map();
     this.titles = new Map();
-    this.expansions = new Map();  /* expand.py: typed keys → [rules' token lists] */
-    (raw.expansions || []).forEach(function (e) { this.expansions.set(e[0].join(" "), e[1]); }, this);
+    this.expansions = new Map();  /* expand.py: typed keys → {rules: [rules' token lists], kind} */
+    (raw.expansions || []).forEach(function (e) { this.expansions.set(e[0].join(" "), {rules: e[1], kind: e[2] || "player"}); }, this);
   }
   Lang.prototype.term = function (token) {  /* the index term of a token, or null */
     var t = this.vocab[token];
@@ -866,7 +866,9 @@
   }
 
   /* searching.py _expanded / expand.py matches: each run of words that is a typed form of an
-     expansion becomes one alt clause (the words typed, then the groups of the rules' words). */
+     expansion becomes one alt clause (the words typed, then the groups of the rules' words);
+     a keyword's effect only when the query names exactly KEYWORDS_MET keywords, and only
+     where the other keyword is (its words a must clause of each group). */
   function expanded(clauses, L) {
     if (!L.expansions.size) return clauses;
     var keys = clauses.map(function (c) {
@@ -875,28 +877,40 @@
       var t = queryTerm(L, c.tokens[0], "all");
       return t === null ? c.tokens[0] : t;
     });
-    var out = [], i = 0, at = 0;
+    var found = [], i = 0;
     while (i < keys.length) {
-      var found = null;
+      var hit = null;
       if (keys[i]) {
         for (var end = Math.min(keys.length, i + C.MAX_KEYS * 2); end > i; end--) {
           var span = keys.slice(i, end).filter(function (k) { return k !== ""; });
           if (span.indexOf(null) >= 0 || keys[end - 1] === "" || keys[end - 1] === null) continue;
-          var rules = L.expansions.get(span.join(" "));
-          if (rules) { found = [i, end, rules]; break; }
+          var e = L.expansions.get(span.join(" "));
+          if (e) { hit = [i, end, e]; break; }
         }
       }
-      if (!found) { i += 1; continue; }
-      for (var k = at; k < found[0]; k++) out.push(clauses[k]);
-      var words = clauses.slice(found[0], found[1]).filter(function (c) { return !L.stop.has(c.tokens[0]); });
-      var typed = words.length === 1 ? words[0] : new Clause("group", [], "should", 0, words);
-      var groups = found[2].map(function (rule) {
-        return new Clause("group", [], "should", 0, rule.map(function (w) { return new Clause("term", [w]); }));
-      });
-      out.push(new Clause("alt", words.map(function (c) { return c.tokens[0]; }), "should", 0, [typed].concat(groups)));
-      i = at = found[1];
+      if (hit) { found.push(hit); i = hit[1]; } else i += 1;
     }
-    for (k = at; k < clauses.length; k++) out.push(clauses[k]);
+    var met = found.filter(function (m) { return m[2].kind === "keyword"; });
+    if (met.length !== C.KEYWORDS_MET) found = found.filter(function (m) { return m[2].kind !== "keyword"; });
+    if (!found.length) return clauses;
+    function typedOf(a, b) {
+      var words = clauses.slice(a, b).filter(function (c) { return !L.stop.has(c.tokens[0]); });
+      return words.length === 1 ? words[0] : new Clause("group", [], "should", 0, words);
+    }
+    var out = [], at = 0;
+    found.forEach(function (m) {
+      for (var k = at; k < m[0]; k++) out.push(clauses[k]);
+      var typed = typedOf(m[0], m[1]);
+      var extra = m[2].kind !== "keyword" ? [] : met.filter(function (o) { return o[0] !== m[0] || o[1] !== m[1]; })
+        .map(function (o) { return typedOf(o[0], o[1]).withOccur("must"); });
+      var groups = m[2].rules.map(function (rule) {
+        return new Clause("group", [], "should", 0, rule.map(function (w) { return new Clause("term", [w]); }).concat(extra));
+      });
+      var toks = typed.kind === "term" ? typed.tokens : typed.children.map(function (c) { return c.tokens[0]; });
+      out.push(new Clause("alt", toks, "should", 0, [typed].concat(groups)));
+      at = m[1];
+    });
+    for (var k = at; k < clauses.length; k++) out.push(clauses[k]);
     return out;
   }
 
