@@ -340,9 +340,11 @@ class _Prepared:
         #: the section of each unit, when the edition holds that section
         self.section_of = [r.section if r.section in self.sections else None for r in self.units]
         self.contents = [_content(r, edition.lang) for r in self.units]
-        found = references.extract_many(self.contents, edition.lang)
-        self.parts = [sorted(p for ref in refs if ref.kind != "glossary" for p in ref.parts) for refs in found]
+        self.lang = edition.lang
         n = len(self.units)
+        # the references of a unit when its words are first needed (a join of two far
+        # editions compares a few hundred units); all at once by :meth:`read_all`
+        self.parts = _Lazy(n, lambda i: _parts(references.extract(self.contents[i], self.lang)))
         self.qmarks = _prints_quotes_as_qmarks(self.contents)
         self.toks = _Lazy(n, lambda i: tuple(_token_list(self.contents[i], self.parts[i], self.qmarks)))
         self.keys = _Lazy(n, lambda i: _VOCAB.key(self.toks[i]))
@@ -350,6 +352,18 @@ class _Prepared:
         for i, r in enumerate(self.units):
             if r.parent is not None:
                 self.children[r.parent].append(i)
+
+    def read_all(self) -> "_Prepared":
+        """Every unit's references read at once (faster than one by one, for an alignment
+        that compares every unit)."""
+        if any(v is None for v in self.parts._values):
+            found = references.extract_many(self.contents, self.lang)
+            self.parts._values = [_parts(refs) for refs in found]
+        return self
+
+
+def _parts(refs) -> list:
+    return sorted(p for ref in refs if ref.kind != "glossary" for p in ref.parts)
 
 
 _CACHE: dict[int, tuple[weakref.ref, _Prepared]] = {}
@@ -1070,7 +1084,7 @@ def align(old: Edition, new: Edition) -> Alignment:
     """
     if _order_key(old) > _order_key(new):
         return align(new, old).mirror(new, old)
-    m = _Matcher(_prepare(old), _prepare(new))
+    m = _Matcher(_prepare(old).read_all(), _prepare(new).read_all())
     m.identical()
     m.sections()
     m.gaps()

@@ -518,16 +518,15 @@ class Store:
         between = [e for e in names if lo < e <= hi]
         if not between:
             return set()
-        # the keys rewritten on the way (one indexed scan of each edition between), then
-        # the new edition's rules whose own key is one of them
-        rewritten: set[str] = set()
-        for name in between:
-            rewritten.update(
-                k
-                for (k,) in self.conn.execute(
-                    "SELECT key FROM lineages WHERE edition = ? AND own = 1 AND words = 'rewritten'", (name,)
-                )
+        # the keys rewritten on the way (the partial index lineages_rewritten), then the
+        # later edition's rules whose own key is one of them
+        rewritten = {
+            k
+            for (k, e) in self.conn.execute(
+                "SELECT key, edition FROM lineages WHERE chain = ? AND words = 'rewritten' AND own = 1", (chain,)
             )
+            if lo < e <= hi
+        }
         if not rewritten:
             return set()
         rules = {

@@ -230,6 +230,8 @@ CREATE TABLE lineages (
 );
 CREATE INDEX lineages_by_key ON lineages (chain, key);
 CREATE INDEX lineages_by_rule ON lineages (edition, rule);
+-- the rules rewritten in place, by edition (a diff of two far editions asks which)
+CREATE INDEX lineages_rewritten ON lineages (chain, edition) WHERE words = 'rewritten' AND own = 1;
 
 -- Term pairs and lexicon rows the alignments found (FR ⇄ EN, ZH ⇄ EN), as JSON documents.
 CREATE TABLE lexicon (
