@@ -325,6 +325,11 @@ class _Lazy:
     def __len__(self) -> int:
         return len(self._values)
 
+    def fill(self, make_all) -> None:
+        """Every item at once from ``make_all()`` (a list), unless all are known."""
+        if any(v is None for v in self._values):
+            self._values = make_all()
+
 
 class _Prepared:
     """An edition's alignable units, tokenised: ``keys`` (for matching: case folded,
@@ -356,9 +361,7 @@ class _Prepared:
     def read_all(self) -> "_Prepared":
         """Every unit's references read at once (faster than one by one, for an alignment
         that compares every unit)."""
-        if any(v is None for v in self.parts._values):
-            found = references.extract_many(self.contents, self.lang)
-            self.parts._values = [_parts(refs) for refs in found]
+        self.parts.fill(lambda: [_parts(refs) for refs in references.extract_many(self.contents, self.lang)])
         return self
 
 

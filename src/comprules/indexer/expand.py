@@ -122,8 +122,8 @@ def keyword_effects(
 ) -> tuple[list[tuple[list[str], list[str]]], list[str]]:
     """The (typed forms, rules' words) of the entries whose rule ``edition`` prints with
     every one of its rules' words (as the index's words: case and quotes aside), and
-    the keywords of
-    the entries it does not (renumbered or reworded since the table was written)."""
+    the keywords of the entries it does not (renumbered or reworded since the table was
+    written)."""
     kept, left = [], []
     for say, rules, number in entries:
         rule = edition.get(number)
@@ -271,6 +271,10 @@ def index_expansions(
         table, known = tables.get(lang, {}), terms.get(lang, ())
         return lambda token: query_term(token, lang, table, known)
 
+    def add(found: list[Expansion]) -> None:  # English forms not expanded yet
+        known = {e.keys for e in by_lang.get(PLAYER_LANG, [])}
+        by_lang.setdefault(PLAYER_LANG, []).extend(e for e in found if e.keys not in known)
+
     for edition in editions:
         if edition.name not in current or edition.lang not in LANGUAGES or not edition.glossary:
             continue
@@ -279,13 +283,9 @@ def index_expansions(
             build_expansions(edition.lang, pairs, "obsolete", term_of(edition.lang))
         )
     if player_terms is not None and PLAYER_LANG in LANGUAGES:
-        found = build_expansions(PLAYER_LANG, load_player_terms(player_terms), "player", term_of(PLAYER_LANG))
-        known = {e.keys for e in by_lang.get(PLAYER_LANG, [])}
-        by_lang.setdefault(PLAYER_LANG, []).extend(e for e in found if e.keys not in known)
+        add(build_expansions(PLAYER_LANG, load_player_terms(player_terms), "player", term_of(PLAYER_LANG)))
     english = [e for e in editions if e.name in current and e.lang == PLAYER_LANG and e.kind == "edition"]
     if keywords is not None and english and PLAYER_LANG in LANGUAGES:
         pairs, _left = keyword_effects(english[-1], load_keyword_effects(keywords))
-        found = build_expansions(PLAYER_LANG, pairs, "keyword", term_of(PLAYER_LANG))
-        known = {e.keys for e in by_lang.get(PLAYER_LANG, [])}
-        by_lang.setdefault(PLAYER_LANG, []).extend(e for e in found if e.keys not in known)
+        add(build_expansions(PLAYER_LANG, pairs, "keyword", term_of(PLAYER_LANG)))
     return Expansions(by_lang)

@@ -893,21 +893,22 @@
     var met = found.filter(function (m) { return m[2].kind === "keyword"; });
     if (met.length !== C.KEYWORDS_MET) found = found.filter(function (m) { return m[2].kind !== "keyword"; });
     if (!found.length) return clauses;
-    function typedOf(a, b) {
-      var words = clauses.slice(a, b).filter(function (c) { return !L.stop.has(c.tokens[0]); });
+    function wordsOf(a, b) {
+      return clauses.slice(a, b).filter(function (c) { return !L.stop.has(c.tokens[0]); });
+    }
+    function typedOf(words) {
       return words.length === 1 ? words[0] : new Clause("group", [], "should", 0, words);
     }
     var out = [], at = 0;
     found.forEach(function (m) {
       for (var k = at; k < m[0]; k++) out.push(clauses[k]);
-      var typed = typedOf(m[0], m[1]);
+      var words = wordsOf(m[0], m[1]);
       var extra = m[2].kind !== "keyword" ? [] : met.filter(function (o) { return o[0] !== m[0] || o[1] !== m[1]; })
-        .map(function (o) { return typedOf(o[0], o[1]).withOccur("must"); });
+        .map(function (o) { return typedOf(wordsOf(o[0], o[1])).withOccur("must"); });
       var groups = m[2].rules.map(function (rule) {
         return new Clause("group", [], "should", 0, rule.map(function (w) { return new Clause("term", [w]); }).concat(extra));
       });
-      var toks = typed.kind === "term" ? typed.tokens : typed.children.map(function (c) { return c.tokens[0]; });
-      out.push(new Clause("alt", toks, "should", 0, [typed].concat(groups)));
+      out.push(new Clause("alt", words.map(function (c) { return c.tokens[0]; }), "should", 0, [typedOf(words)].concat(groups)));
       at = m[1];
     });
     for (var k = at; k < clauses.length; k++) out.push(clauses[k]);
