@@ -33,7 +33,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from _common import ROOT, en_files, seeds_dir
+from _common import ROOT, command_env, en_files, seeds_dir
 from search import fts5_build, fts5_or, load_editions
 
 from comprules.cards.build import build_cards
@@ -126,7 +126,9 @@ def time_command(kb: Path, runs: int = 7) -> None:
         for _ in range(runs):
             before = resource.getrusage(resource.RUSAGE_CHILDREN)
             t = time.perf_counter()
-            subprocess.run([sys.executable, "-m", "comprules.cli", *args], capture_output=True, check=False)
+            subprocess.run(
+                [sys.executable, "-m", "comprules.cli", *args], capture_output=True, check=False, env=command_env()
+            )
             walls.append(time.perf_counter() - t)
             after = resource.getrusage(resource.RUSAGE_CHILDREN)
             cpus.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
