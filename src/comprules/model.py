@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from datetime import date
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 #: Kinds of numbered or positional units, from the coarsest to the finest.
 #: ``passage`` is an unnumbered paragraph of a fragment document (``602¶1``).
@@ -297,3 +297,24 @@ class Edition:
     def get(self, number: str) -> Rule | None:
         """The rule with this id or printed number, or ``None``."""
         return self.by_id.get(number)
+
+
+# ---------------------------------------------------------------------------
+# Glossary headwords as they are compared (references, the site's links, look-ups)
+
+_TERM_QUOTES = str.maketrans("", "", "“”‘’\"'?")
+_QUALIFIER = re.compile(r"\s*\((?:informal|obsolete|officieux|obsolète)\)\s*$", re.I)
+
+
+def clean_term(term: str) -> str:
+    """A headword as printed in a "See …" list, without its quotes and final punctuation."""
+    return term.strip().strip('“”"‘’').rstrip(".,;:。，；：").strip().strip('“”"‘’').strip()
+
+
+@lru_cache(maxsize=16384)
+def glossary_key(term: str) -> str:
+    """How headwords are compared: case-folded, without quotes (straight, curly, or
+    the "?" a wrong code page left: ``Intervening ?If? Clause``), punctuation, or a
+    trailing qualifier ("Hidden Information (Informal)")."""
+    term = _QUALIFIER.sub("", clean_term(term)).translate(_TERM_QUOTES).casefold()
+    return " ".join(term.split())

@@ -56,7 +56,8 @@ from itertools import accumulate
 from typing import Callable, NamedTuple, Sequence
 
 from . import languages
-from .model import Edition, letters_value, sort_key
+from .model import Edition, glossary_key, letters_value, sort_key
+from .model import clean_term as _clean_term
 
 __all__ = [
     "KINDS",
@@ -507,10 +508,6 @@ def _read_term(text: str, pos: int, lang: str) -> tuple[int, int] | None:
     return pos, end
 
 
-def _clean_term(term: str) -> str:
-    return term.strip().strip('“”"‘’').rstrip(".,;:。，；：").strip().strip('“”"‘’').strip()
-
-
 def _glossary_see(text: str, start: int, end: int, lang: str) -> _Found:
     """``See Cast.``, ``See also Dependency, Timestamp Order.``: glossary headwords.
 
@@ -928,16 +925,6 @@ class Resolution:
 
 
 _QUOTES = str.maketrans("", "", "“”‘’\"'?")
-_QUALIFIER = re.compile(r"\s*\((?:informal|obsolete|officieux|obsolète)\)\s*$", re.I)
-
-
-@lru_cache(maxsize=16384)
-def glossary_key(term: str) -> str:
-    """How headwords are compared: case-folded, without quotes (straight, curly, or
-    the "?" a wrong code page left: ``Intervening ?If? Clause``), punctuation, or a
-    trailing qualifier ("Hidden Information (Informal)")."""
-    term = _QUALIFIER.sub("", _clean_term(term)).translate(_QUOTES).casefold()
-    return " ".join(term.split())
 
 
 # ---------------------------------------------------------------------------

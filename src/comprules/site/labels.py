@@ -29,15 +29,12 @@ def labels(lang: str) -> dict[str, str]:
 
 
 def edition_label(edition: Edition) -> str:
-    """``en 2026-08-07`` for an edition; a fragment's title ("Les capacités"), never
-    its file stem (:mod:`comprules.corpus.describe`)."""
+    """``en 2026-08-07`` for an edition; a fragment's title ("Les capacités", found by
+    the parser in the document: :func:`comprules.corpus.describe.document_title`), its
+    name (``fr/004_…``) when the document has none, never its bare file stem."""
     lang, _, key = edition.name.partition("/")
     if U.is_fragment(edition):
-        if edition.title and edition.title != key:
-            return edition.title
-        from ..corpus.describe import document_title
-
-        return document_title(edition.rules, edition.glossary, edition.name)
+        return edition.title if edition.title and edition.title != key else edition.name
     return f"{lang} {key}" if key else edition.name
 
 

@@ -17,8 +17,7 @@ import re
 from dataclasses import dataclass, field
 from importlib import resources
 
-from ..model import Edition, Rule
-from ..references import glossary_key
+from ..model import Edition, Rule, glossary_key
 
 HOME = "index.html"
 STATIC = "static"
@@ -476,7 +475,7 @@ def split_glossary(entries, budget: int) -> list[list]:
 
 
 def _glossary_keys(edition: Edition) -> dict[str, str]:
-    """Glossary lookup keys (``references.glossary_key``) → entry slug.
+    """Glossary lookup keys (``model.glossary_key``) → entry slug.
 
     Keys are the headword, its aliases, the comma-separated parts of a headword
     (``Active Player, Nonactive Player Order``) and the slug itself.
