@@ -10,6 +10,8 @@ BIN    := $(VENV)/bin
 CORPUS ?=
 KB     ?= build
 JOBS   ?= 1
+# pytest-xdist: one test worker per core (auto), each test file in one worker
+TEST_WORKERS ?= auto
 
 .PHONY: site test lint docs install bench clean
 
@@ -29,7 +31,7 @@ site: install
 	@echo "open $(KB)/site/index.html"
 
 test: install
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile
 
 lint: install
 	$(BIN)/ruff check .

@@ -7,8 +7,10 @@ missing folder fails the test instead of skipping it.
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -101,7 +103,10 @@ def full_kb(tmp_path_factory, en_dir, zh_dir, seeds_dir):
     Exactly what ``make site CORPUS="../shared/corpus/en ../shared/corpus/zh
     ../shared/seeds"`` builds: ``data/``, ``index/`` and ``site/``, with the cards of
     ``$COMPRULES_CARDS`` (default ``../shared/cards/oracle-cards.json``) when that file is
-    there (``data/cards.sqlite``). Returns ``(kb_dir, BuildReport)``.
+    there (``data/cards.sqlite``). Returns ``(kb_dir, report)``: the
+    :class:`~comprules.build.BuildReport`, or under pytest-xdist (``make test`` runs two
+    workers) its summary (``errors``, ``notices``, ``timings``, ``editions`` with their
+    ``name``): the first worker to ask builds it, the others wait for it and read it.
 
     ``COMPRULES_TEST_KB=DIR`` (outside CI) uses a knowledge base already built from
     those sources instead, with no report: for iterating on the tests that only read it.
@@ -111,7 +116,22 @@ def full_kb(tmp_path_factory, en_dir, zh_dir, seeds_dir):
     reuse = os.environ.get("COMPRULES_TEST_KB")
     if reuse and os.environ.get("CI") != "true":  # a developer's KB of the same sources, reused
         return Path(reuse).resolve(), None
-    kb = tmp_path_factory.mktemp("full") / "kb"
     cards = Path(os.environ.get("COMPRULES_CARDS", ROOT / "../shared/cards/oracle-cards.json"))
-    report = build([en_dir, zh_dir, seeds_dir], kb, cards=cards if cards.is_file() else None)
-    return kb, report
+    sources = [en_dir, zh_dir, seeds_dir]
+    if os.environ.get("PYTEST_XDIST_WORKER") is None:
+        kb = tmp_path_factory.mktemp("full") / "kb"
+        return kb, build(sources, kb, cards=cards if cards.is_file() else None)
+    from filelock import FileLock
+
+    shared = tmp_path_factory.getbasetemp().parent / "full"  # the workers' common temporary folder
+    shared.mkdir(exist_ok=True)
+    summary = shared / "report.json"
+    with FileLock(str(shared / ".lock")):
+        if not summary.is_file():
+            report = build(sources, shared / "kb", cards=cards if cards.is_file() else None)
+            kept = {"errors": [str(e) for e in report.errors], "notices": report.notices, "timings": report.timings}
+            kept["editions"] = [e.name for e in report.editions]
+            summary.write_text(json.dumps(kept), encoding="utf-8")
+    kept = json.loads(summary.read_text(encoding="utf-8"))
+    kept["editions"] = [SimpleNamespace(name=n) for n in kept["editions"]]
+    return shared / "kb", SimpleNamespace(**kept)
