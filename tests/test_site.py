@@ -803,6 +803,25 @@ def test_fast_path_renders_exactly_what_markdown_it_renders_for_a_whole_real_edi
         assert render_text(md, text, env) == md.renderInline(prepare(text), env), text[:60]
 
 
+def test_the_link_filter_lets_through_every_text_where_linkify_finds_a_link(editions, zh_editions):
+    """render_text gives linkify-it's (slow) test only the texts markdown.MAYBE_LINK passes:
+    on every distinct text of the corpus (rules, titles, examples, glossary entries of
+    the English and Chinese editions and the seeds), each text it finds a link in passes."""
+    from comprules.site.markdown import MAYBE_LINK
+
+    md = make_markdown()
+    texts: set[str] = set()
+    for edition in [*editions.values(), *zh_editions.values()]:
+        for r in edition.rules:
+            texts.update(t for t in (r.text, r.title, *r.examples) if t)
+        for g in edition.glossary:
+            texts.update(t for t in (g.term, g.text) if t)
+    linked = [t for t in texts if md.linkify.test(t)]
+    assert len(texts) > 25_000 and len(linked) == 173  # "www.wizards.com/…", "MagicTheGathering.com"…
+    assert [t for t in linked if not MAYBE_LINK.search(t)] == []
+    assert sum(1 for t in texts if MAYBE_LINK.search(t)) < 2 * len(linked)  # the filter keeps out the rest
+
+
 # -- word-level diffs ---------------------------------------------------------------------
 
 

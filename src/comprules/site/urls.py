@@ -273,8 +273,23 @@ def relative(from_page: str, to: str) -> str:
     if here == there:
         rel = base
     else:
-        rel = posixpath.relpath(path, here or ".")
+        rel = _relpath(path, here)
     return rel + hash_ + anchor
+
+
+def _relpath(path: str, here: str) -> str:
+    """``posixpath.relpath(path, here or ".")`` for the site's own paths (relative, no
+    ``.`` or ``..`` part), without its two calls to ``os.getcwd``; any other path goes
+    to ``posixpath.relpath``."""
+    to, start = path.split("/"), here.split("/") if here else []
+    if path.startswith("/") or here.startswith("/") or {".", "..", ""} & {*to, *start}:
+        return posixpath.relpath(path, here or ".")
+    common = 0
+    for a, b in zip(to, start):
+        if a != b:
+            break
+        common += 1
+    return "/".join([".."] * (len(start) - common) + to[common:]) or "."
 
 
 @dataclass(frozen=True)
