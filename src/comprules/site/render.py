@@ -741,6 +741,7 @@ class _EditionPages:
         self.extract = functools.lru_cache(maxsize=None)(site.extract)
         self.matcher = None if layout.fragment else TermMatcher.for_edition(edition)
         self.term_rules = self._term_rules() if self.matcher is not None else {}
+        self._skipped: dict[str, frozenset[str]] = {}
         self.keys = site.lineage.key.get(edition.name, {})
         self.dated = not layout.fragment
         self.histories = site.history_keys.get(edition.lang, set()) if self.dated else set()
@@ -772,15 +773,19 @@ class _EditionPages:
                     out.setdefault(number, set()).add(entry.slug)
         return out
 
-    def terms_skipped(self, r: Rule) -> set[str]:
+    def terms_skipped(self, r: Rule) -> frozenset[str]:
         """The glossary terms not linked in ``r``: those whose entry cites ``r`` or a
-        rule, section or chapter above it."""
-        skip: set[str] = set()
-        number: str | None = r.number
-        while number:
-            skip |= self.term_rules.get(number, set())
-            number = parent_number(number)
-        return skip
+        rule, section or chapter above it (once per number: a rule is shown on several
+        pages)."""
+        found = self._skipped.get(r.number)
+        if found is None:
+            skip: set[str] = set()
+            number: str | None = r.number
+            while number:
+                skip |= self.term_rules.get(number, set())
+                number = parent_number(number)
+            found = self._skipped[r.number] = frozenset(skip)
+        return found
 
     def context(self, path: str, title: str, **extra: Any) -> dict[str, Any]:
         u = U.Urls(path, self.layout)
