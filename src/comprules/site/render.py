@@ -739,7 +739,9 @@ class _EditionPages:
         self.terms = {} if layout.fragment else {g.slug: g.term for g in edition.glossary}
         # the references of a text, found once for its section page and for all.html
         self.extract = functools.lru_cache(maxsize=None)(site.extract)
-        self.matcher = None if layout.fragment else TermMatcher.for_edition(edition)
+        #: Every term of the glossary (the "used in" lists), and those linked in rule text.
+        self.all_terms = None if layout.fragment else TermMatcher.of(edition.glossary, edition.lang)
+        self.matcher = None if layout.fragment else TermMatcher.for_edition(edition, full=self.all_terms)
         self.term_rules = self._term_rules() if self.matcher is not None else {}
         self._skipped: dict[str, frozenset[str]] = {}
         self.keys = site.lineage.key.get(edition.name, {})
@@ -1031,7 +1033,7 @@ class _EditionPages:
     def uses(self) -> dict[str, list[str]]:
         """Slug → the rules (ids, in order) whose text uses the term, less the rules its
         entry cites and their subrules (already its "See rule")."""
-        matcher = TermMatcher.of(self.edition.glossary, self.edition.lang)
+        matcher = self.all_terms or TermMatcher.of(self.edition.glossary, self.edition.lang)
         cited: dict[str, set[str]] = {}
         for number, slugs in self.term_rules.items():
             for slug in slugs:

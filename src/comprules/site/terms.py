@@ -95,11 +95,12 @@ class TermMatcher:
         return cls(slugs, spaced)
 
     @classmethod
-    def for_edition(cls, edition, common: float = COMMON) -> "TermMatcher":
+    def for_edition(cls, edition, common: float = COMMON, full: "TermMatcher | None" = None) -> "TermMatcher":
         """The matcher of an edition's glossary, less the terms found in more than
         ``common`` of its rules ("player", "card", "ability"): linked everywhere, they
-        would only weigh the pages down."""
-        full = cls.of(edition.glossary, edition.lang)
+        would only weigh the pages down. ``full``: the edition's :meth:`of`, when made
+        already (its pattern takes a tenth of a second to compile)."""
+        full = full if full is not None else cls.of(edition.glossary, edition.lang)
         if full.pattern is None:
             return full
         counts: dict[str, int] = {}
