@@ -104,8 +104,8 @@ def full_kb(tmp_path_factory, en_dir, zh_dir, seeds_dir):
     ../shared/seeds"`` builds: ``data/``, ``index/`` and ``site/``, with the cards of
     ``$COMPRULES_CARDS`` (default ``../shared/cards/oracle-cards.json``) when that file is
     there (``data/cards.sqlite``). Returns ``(kb_dir, report)``: the
-    :class:`~comprules.build.BuildReport`, or under pytest-xdist (``make test`` runs two
-    workers) its summary (``errors``, ``notices``, ``timings``, ``editions`` with their
+    :class:`~comprules.build.BuildReport`, or under pytest-xdist (``make test`` runs a
+    worker per core) its summary (``errors``, ``notices``, ``timings``, ``editions`` with their
     ``name``): the first worker to ask builds it, the others wait for it and read it.
 
     ``COMPRULES_TEST_KB=DIR`` (outside CI) uses a knowledge base already built from
