@@ -117,10 +117,10 @@ def full_kb(tmp_path_factory, en_dir, zh_dir, seeds_dir):
     if reuse and os.environ.get("CI") != "true":  # a developer's KB of the same sources, reused
         return Path(reuse).resolve(), None
     cards = Path(os.environ.get("COMPRULES_CARDS", ROOT / "../shared/cards/oracle-cards.json"))
-    sources = [en_dir, zh_dir, seeds_dir]
+    sources, card_file = [en_dir, zh_dir, seeds_dir], cards if cards.is_file() else None
     if os.environ.get("PYTEST_XDIST_WORKER") is None:
         kb = tmp_path_factory.mktemp("full") / "kb"
-        return kb, build(sources, kb, cards=cards if cards.is_file() else None)
+        return kb, build(sources, kb, cards=card_file)
     from filelock import FileLock
 
     shared = tmp_path_factory.getbasetemp().parent / "full"  # the workers' common temporary folder
@@ -128,7 +128,7 @@ def full_kb(tmp_path_factory, en_dir, zh_dir, seeds_dir):
     summary = shared / "report.json"
     with FileLock(str(shared / ".lock")):
         if not summary.is_file():
-            report = build(sources, shared / "kb", cards=cards if cards.is_file() else None)
+            report = build(sources, shared / "kb", cards=card_file)
             kept = {"errors": [str(e) for e in report.errors], "notices": report.notices, "timings": report.timings}
             kept["editions"] = [e.name for e in report.editions]
             summary.write_text(json.dumps(kept), encoding="utf-8")

@@ -302,7 +302,9 @@ class Edition:
 # ---------------------------------------------------------------------------
 # Glossary headwords as they are compared (references, the site's links, look-ups)
 
-_TERM_QUOTES = str.maketrans("", "", "“”‘’\"'?")
+#: Deletes quote marks (straight, curly, and the "?" a wrong code page left) from a headword
+#: or a quoted title, for comparing them.
+DROP_QUOTES = str.maketrans("", "", "“”‘’\"'?")
 _QUALIFIER = re.compile(r"\s*\((?:informal|obsolete|officieux|obsolète)\)\s*$", re.I)
 
 
@@ -316,5 +318,5 @@ def glossary_key(term: str) -> str:
     """How headwords are compared: case-folded, without quotes (straight, curly, or
     the "?" a wrong code page left: ``Intervening ?If? Clause``), punctuation, or a
     trailing qualifier ("Hidden Information (Informal)")."""
-    term = _QUALIFIER.sub("", clean_term(term)).translate(_TERM_QUOTES).casefold()
+    term = _QUALIFIER.sub("", clean_term(term)).translate(DROP_QUOTES).casefold()
     return " ".join(term.split())

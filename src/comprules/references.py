@@ -56,7 +56,7 @@ from itertools import accumulate
 from typing import Callable, NamedTuple, Sequence
 
 from . import languages
-from .model import Edition, glossary_key, letters_value, sort_key
+from .model import DROP_QUOTES, Edition, glossary_key, letters_value, sort_key
 from .model import clean_term as _clean_term
 
 __all__ = [
@@ -924,9 +924,6 @@ class Resolution:
         return out
 
 
-_QUOTES = str.maketrans("", "", "“”‘’\"'?")
-
-
 # ---------------------------------------------------------------------------
 # Quoted titles
 
@@ -939,7 +936,7 @@ _TITLE_STOP = frozenset(
 @lru_cache(maxsize=8192)
 def _title_words(title: str) -> tuple[str, ...]:
     """Folded words, singular: "Playing Spells and Abilities" → (playing, spell, and, ability)."""
-    return tuple(map(_singular, _TITLE_WORD.findall(title.translate(_QUOTES).casefold())))
+    return tuple(map(_singular, _TITLE_WORD.findall(title.translate(DROP_QUOTES).casefold())))
 
 
 def _singular(word: str) -> str:

@@ -727,16 +727,19 @@ def _expanded(handle: _OpenIndex, clauses: list[Clause], code: str) -> list[Clau
     if not found:
         return clauses
 
-    def typed_of(start: int, end: int) -> tuple[list[Clause], Clause]:
-        words = [c for c in clauses[start:end] if c.tokens[0] not in stop]
-        return words, words[0] if len(words) == 1 else Clause("group", children=tuple(words))
+    def words_of(start: int, end: int) -> list[Clause]:
+        return [c for c in clauses[start:end] if c.tokens[0] not in stop]
+
+    def typed_of(words: list[Clause]) -> Clause:
+        return words[0] if len(words) == 1 else Clause("group", children=tuple(words))
 
     out, i = [], 0
     for start, end, expansion in found:
         out += clauses[i:start]
-        words, typed = typed_of(start, end)
+        words = words_of(start, end)
+        typed = typed_of(words)
         # a keyword's effect counts where the other keyword is: the rule where they meet
-        other = [typed_of(s, e)[1].with_occur(MUST) for s, e, _x in met if (s, e) != (start, end)]
+        other = [typed_of(words_of(s, e)).with_occur(MUST) for s, e, _x in met if (s, e) != (start, end)]
         extra = tuple(other) if expansion.kind == "keyword" else ()
         groups = tuple(
             Clause("group", children=tuple(Clause("term", (w,)) for w in rule) + extra) for rule in expansion.rules

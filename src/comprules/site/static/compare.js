@@ -5,9 +5,9 @@
    editions (either way) show the alignment the build stored, which each script carries
    from its previous edition (the rows of the bulletin and of `comprules diff`); other
    pairs pair the units that share a lineage key, as comprules.align.lineage.Lineage.join
-   does; each pair gets the facets of comprules.align.alignment (moved; words: edited, rewritten, typography,
-   references), its words compared as the aligner compares them (quotes and dashes
-   folded, a cited number that followed the renumbering no change). Served by
+   does; each pair gets the facets of comprules.align.alignment (moved; words: edited,
+   rewritten, typography, references), its words compared as the aligner compares them
+   (quotes and dashes folded, a cited number that followed the renumbering no change). Served by
    `comprules serve`, the rows come from /api/v1/diff when the server answers it (the
    same shape, Alignment.to_json()); the texts still come from the scripts. Then the
    rows are shown as a bulletin is: new, edited, moved and edited, rewritten, split and
