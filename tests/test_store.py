@@ -173,6 +173,35 @@ def test_a_diff_of_two_editions_that_are_not_consecutive_joins_their_lineage(sma
     assert morph.new == "702.37a"
 
 
+def test_the_stored_reference_spans_are_what_reading_the_words_finds(small, kb):
+    """A far diff reads where each rule prints its references from the database
+    (``Store.reference_parts``) instead of importing the reference reader and reading
+    the words again: the two must give the same spans, over each rule's text and its
+    examples, for every unit of every edition of the knowledge base."""
+    from comprules.align.alignment import ALIGNED_KINDS, _content, _parts, _Prepared
+
+    _, editions, _ = small
+    units = 0
+    for name, edition in editions.items():
+        stored = _Prepared(edition, kb.store.reference_parts(name))
+        for i, rule in enumerate(stored.units):
+            assert rule.kind in ALIGNED_KINDS
+            read = _parts(references.extract(_content(rule, edition.lang), edition.lang))
+            assert stored.parts[i] == read, (name, rule.id)
+            units += 1
+    assert units == 18_943
+    spans = kb.store.reference_parts("en/2026-08-07")
+    assert spans.get("702.19c") == [(0, [[241, 248, "702.19b"]])]
+    assert spans.get("601.2")[0] == (0, [[217, 223, "601.2a"], [224, 225, "601.2d"]])  # "601.2a–d"
+    assert spans.get("113.6k") == [(1, [[253, 259, "702.55"]])]  # in its first example
+    assert spans.get("702.19b") is None
+    prepared = _Prepared(editions["en/2026-08-07"], spans)
+    i = prepared.pos["113.6k"]
+    start, end, number = prepared.parts[i][0]  # the example's offset after the text
+    assert start > len(prepared.units[i].text)
+    assert _content(prepared.units[i], "en")[start:end] == "702.55" == number
+
+
 def test_the_graphml_written_from_the_database_is_the_graph_of_the_editions(small):
     kb_dir, editions, resolutions = small
     expected = graph.kb_graph(editions.values(), resolutions)

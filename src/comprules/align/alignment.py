@@ -57,12 +57,12 @@ import re
 import weakref
 from bisect import bisect_left
 from collections import Counter, defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from rapidfuzz import process
 from rapidfuzz.distance import Indel, LCSseq
 
-from .. import references
 from ..model import Edition, Rule, sort_key
 from .changes import (
     RULE_KINDS,
@@ -217,7 +217,8 @@ def _prints_quotes_as_qmarks(contents: list[str]) -> bool:
     "Choose one ?," in 2009-05-01)."""
     n = 0
     for text in contents:
-        n += len(_QMARK_APOSTROPHE.findall(text))
+        if "?" in text:  # most rules print none: the search is 8 ms for an edition
+            n += len(_QMARK_APOSTROPHE.findall(text))
         if n > 20:
             return True
     return False
@@ -263,6 +264,8 @@ def tokens(text: str, lang: str = "en") -> list[str]:
     >>> tokens("See rule 702.34a, “Morph.”")
     ['See', 'rule', '§702.34a', ',', '"', 'Morph', '.', '"']
     """
+    from .. import references
+
     refs = references.extract(text, lang)
     parts = sorted(p for r in refs if r.kind != "glossary" for p in r.parts)
     return [t.replace(_REF, "§") for t in _token_list(text, parts)]
@@ -336,7 +339,7 @@ class _Prepared:
     references masked, one character per word), ``toks`` (normalised words, case kept,
     references as ``\\x00number``) and ``parts`` (reference spans, for display)."""
 
-    def __init__(self, edition: Edition):
+    def __init__(self, edition: Edition, spans: Mapping[str, list] | None = None):
         # No reference to the edition itself is kept: the cache below holds this object
         # only while the edition lives (a strong one would keep every edition ever aligned).
         self.units: list[Rule] = [r for r in edition.rules if r.kind in ALIGNED_KINDS]
@@ -349,7 +352,8 @@ class _Prepared:
         n = len(self.units)
         # the references of a unit when its words are first needed (a join of two far
         # editions compares a few hundred units); all at once by :meth:`read_all`
-        self.parts = _Lazy(n, lambda i: _parts(references.extract(self.contents[i], self.lang)))
+        self.spans = spans
+        self.parts = _Lazy(n, self._read_parts)
         self.qmarks = _prints_quotes_as_qmarks(self.contents)
         self.toks = _Lazy(n, lambda i: tuple(_token_list(self.contents[i], self.parts[i], self.qmarks)))
         self.keys = _Lazy(n, lambda i: _VOCAB.key(self.toks[i]))
@@ -358,10 +362,34 @@ class _Prepared:
             if r.parent is not None:
                 self.children[r.parent].append(i)
 
+    def _read_parts(self, i: int) -> list:
+        """The reference spans of unit ``i`` over its :func:`_content`: from the stored
+        spans when the edition came with them, else read from its words."""
+        if self.spans is None:
+            from .. import references
+
+            return _parts(references.extract(self.contents[i], self.lang))
+        unit = self.units[i]
+        found = self.spans.get(unit.id)
+        if not found:
+            return []
+        # a paragraph's offset in _content: the text, then "\n{mark} {example}" for each example
+        offsets = [0]
+        pos = len(unit.text)
+        gap = len(_EXAMPLE_MARK.get(self.lang, "Example:")) + 2
+        for ex in unit.examples:
+            pos += gap
+            offsets.append(pos)
+            pos += len(ex)
+        return sorted((offsets[p] + a, offsets[p] + b, n) for p, parts in found for a, b, n in parts)
+
     def read_all(self) -> "_Prepared":
         """Every unit's references read at once (faster than one by one, for an alignment
         that compares every unit)."""
-        self.parts.fill(lambda: [_parts(refs) for refs in references.extract_many(self.contents, self.lang)])
+        if self.spans is None:
+            from .. import references
+
+            self.parts.fill(lambda: [_parts(refs) for refs in references.extract_many(self.contents, self.lang)])
         return self
 
 
@@ -372,11 +400,16 @@ def _parts(refs) -> list:
 _CACHE: dict[int, tuple[weakref.ref, _Prepared]] = {}
 
 
-def _prepare(edition: Edition) -> _Prepared:
+def _prepare(edition: Edition, spans: Mapping[str, list] | None = None) -> _Prepared:
+    """The prepared ``edition`` (cached while it lives); ``spans``: its stored
+    reference spans (:meth:`comprules.store.Store.reference_parts`), read instead of
+    its words for the units whose references are not read yet."""
     hit = _CACHE.get(id(edition))
     if hit is not None and hit[0]() is edition:
+        if spans is not None and hit[1].spans is None:
+            hit[1].spans = spans
         return hit[1]
-    prep = _Prepared(edition)
+    prep = _Prepared(edition, spans)
     key = id(edition)
     _CACHE[key] = (weakref.ref(edition, lambda _r, k=key: _CACHE.pop(k, None)), prep)
     return prep
@@ -1046,6 +1079,8 @@ def change_spans(
     [((8, 12), (8, 12), 8)]
     """
 
+    from .. import references
+
     def parts(text: str):
         return sorted(p for r in references.extract(text, lang) if r.kind != "glossary" for p in r.parts)
 
@@ -1153,7 +1188,11 @@ def align(old: Edition, new: Edition) -> Alignment:
 
 
 def align_joined(
-    old: Edition, new: Edition, pairs: list[tuple[str, str]], rewritten: set[tuple[str, str]] = frozenset()
+    old: Edition,
+    new: Edition,
+    pairs: list[tuple[str, str]],
+    rewritten: set[tuple[str, str]] = frozenset(),
+    spans: tuple[Mapping[str, list] | None, Mapping[str, list] | None] = (None, None),
 ) -> Alignment:
     """An alignment of ``old`` and ``new`` from pairs found elsewhere: ``(old id, new
     id)``, such as the lineage keys they share (:meth:`.lineage.Lineage.join`, for two
@@ -1163,11 +1202,13 @@ def align_joined(
     pairs whose words are ``rewritten`` rather than ``edited`` (a rewrite in place on
     the way). Units in no pair are ``removed`` or ``added``; chapters and sections
     paired are the sections' rows (``kept``, ``edited`` for a new title,
-    ``renumbered``)."""
+    ``renumbered``). ``spans``: the two editions' stored reference spans, rule id →
+    ``[(paragraph, [[start, end, number], …]), …]`` (:meth:`comprules.store.Store.reference_parts`;
+    the same spans as reading the words, which a test checks on the whole corpus)."""
     if _order_key(old) > _order_key(new):
         swapped = [(b, a) for a, b in pairs]
-        return align_joined(new, old, swapped, {(b, a) for a, b in rewritten}).mirror(new, old)
-    m = _Matcher(_prepare(old), _prepare(new))
+        return align_joined(new, old, swapped, {(b, a) for a, b in rewritten}, spans[::-1]).mirror(new, old)
+    m = _Matcher(_prepare(old, spans[0]), _prepare(new, spans[1]))
     o, n = m.o, m.n
     unit_pairs = [(o.pos[a], n.pos[b]) for a, b in pairs if a in o.pos and b in n.pos]
     section_map = {a: b for a, b in pairs if a in o.sections and b in n.sections}
@@ -1234,6 +1275,8 @@ def glossary_changes(old: Edition, new: Edition, mapping: dict[str, str] | None 
     olds = {key(g.term): g for g in old.glossary}
     seen: set[str] = set()
     out: list[GlossaryChange] = []
+
+    from .. import references
 
     def parts(text: str, lang: str):
         return sorted(p for r in references.extract(text, lang) if r.kind != "glossary" for p in r.parts)

@@ -538,7 +538,8 @@ def _stored_diff(kb, old: str, new: str) -> Alignment | None:
     from .alignment import align_joined
 
     pairs = store.joined(old, new)
-    return align_joined(kb.load(old), kb.load(new), pairs, store.rewritten_between(old, new))
+    spans = (store.reference_parts(old), store.reference_parts(new))
+    return align_joined(kb.load(old), kb.load(new), pairs, store.rewritten_between(old, new), spans)
 
 
 def joined(lineage, old_ed: Edition, new_ed: Edition) -> Alignment:

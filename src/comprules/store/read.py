@@ -79,6 +79,24 @@ class StoredRules:
         return self.store.rule(self.name, rule_id)
 
 
+class _SpanRows:
+    """One edition's stored reference spans by unit, each unit's parsed when asked:
+    ``get(rule id)`` → ``[(paragraph, [[start, end, number], …]), …]`` or ``None``."""
+
+    def __init__(self, raw: dict[str, list[tuple[int, str]]]):
+        self.raw = raw
+        self.cache: dict[str, list[tuple[int, list]]] = {}
+
+    def get(self, source: str, default: Any = None) -> Any:
+        found = self.cache.get(source)
+        if found is None:
+            raw = self.raw.get(source)
+            if raw is None:
+                return default
+            found = self.cache[source] = [(paragraph, json.loads(parts)) for paragraph, parts in raw]
+        return found
+
+
 class _Children:
     def __init__(self, store: "Store", name: str):
         self.store, self.name = store, name
@@ -367,6 +385,22 @@ class Store:
         ):
             seen.setdefault(target, None)
         return list(seen)
+
+    def reference_parts(self, edition: str) -> _SpanRows:
+        """Where the rules of ``edition`` print the numbers they cite (the
+        ``reference_spans`` table, glossary references left out): ``get(rule id)`` →
+        ``[(paragraph, [[start, end, number], …]), …]``, paragraph 0 the text and k the
+        k-th example, offsets in characters of that paragraph; ``None`` for a rule
+        that cites nothing. What :func:`~comprules.align.alignment.align_joined` reads
+        instead of the words (3 ms for the newest edition)."""
+        raw: dict[str, list[tuple[int, str]]] = {}
+        for source, paragraph, parts in self.conn.execute(
+            "SELECT source, paragraph, parts FROM reference_spans WHERE edition = ? AND kind != 'glossary'"
+            " ORDER BY source, paragraph, seq",
+            (edition,),
+        ):
+            raw.setdefault(source, []).append((paragraph, parts))
+        return _SpanRows(raw)
 
     def cited_by(self, edition: str, rule_id: str) -> list[str]:
         """The rules of the edition citing ``rule_id`` (itself left out), in rule order."""
