@@ -234,9 +234,10 @@ class Ranker:
 
     def _near(self, d: int, pairs: list[tuple[str, str]]) -> int:
         seq = self.sequence(d)
+        wanted = {t for pair in pairs for t in pair}
         where: dict[str, list[int]] = {}
         for i, term in enumerate(seq):
-            if term is not None:
+            if term in wanted:
                 where.setdefault(term, []).append(i)
         found = 0
         for a, b in pairs:

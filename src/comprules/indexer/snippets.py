@@ -26,8 +26,10 @@ def matched_spans(text: str, terms: frozenset[str], lang: str) -> list[tuple[int
     """
     if not terms:
         return []
-    language = LANGUAGES[field_lang(lang)]
-    return [(s, e) for s, e, token in token_spans(text) if language.term(token) in terms]
+    term = LANGUAGES[field_lang(lang)].term
+    spans = token_spans(text)
+    matched = {token for token in {t for _, _, t in spans} if term(token) in terms}
+    return [(s, e) for s, e, token in spans if token in matched] if matched else []
 
 
 def make_snippet(text: str, terms: frozenset[str], lang: str) -> tuple[str, tuple[tuple[int, int], ...]]:

@@ -128,10 +128,10 @@ def token_spans(text: str) -> list[tuple[int, int, str]]:
     >>> token_spans("ﬂying Æther")
     [(0, 5, 'flying'), (6, 11, 'aether')]
     """
+    if all(len(_TABLE[ord(c)]) == 1 for c in set(text)):  # each character folds to one
+        return _matches(text.translate(_TABLE))
     pieces = [fold_char(c) for c in text]
     folded = "".join(pieces)
-    if len(folded) == len(text) and all(len(p) == 1 for p in pieces):
-        return _matches(folded)
     start_of, end_of = [], []  # folded index → original start / end
     for i, piece in enumerate(pieces):
         start_of += [i] * len(piece)
