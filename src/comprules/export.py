@@ -25,7 +25,6 @@ from __future__ import annotations
 import json
 import os
 import stat
-import tempfile
 from datetime import date
 from pathlib import Path
 
@@ -169,6 +168,8 @@ def write_atomic(path: Path, text: str | bytes) -> None:
     """Write a file (text as UTF-8, bytes as they are) through a temporary sibling and
     ``os.replace``: never half-written."""
     path.parent.mkdir(parents=True, exist_ok=True)
+    import tempfile  # here: a command that only reads does not import it
+
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         _write_fd(fd, text)
@@ -235,6 +236,8 @@ def write_output(path: str | os.PathLike, text: str | bytes) -> None:
     else:
         perms = stat.S_IMODE(mode)
     try:
+        import tempfile
+
         fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.", suffix=".tmp")
     except OSError as exc:  # /proc, a read-only folder: name the user's path, not the temporary one
         raise OSError(exc.errno, f"cannot write there ({exc.strerror})", str(target)) from None

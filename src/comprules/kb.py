@@ -207,8 +207,10 @@ class KnowledgeBase:
         :class:`UsageError` naming the nearest editions when nothing matches, or the
         candidates when several do.
         """
-        langs = self.languages()
         self.check_language(lang)
+        if spec in self._by_name and lang is None:  # a full name, as every route gives it back
+            return spec
+        langs = self.languages()
         pool = [e for e in self.editions if lang is None or e.lang == lang]
         spec = None if spec is None else spec.strip()
         if not spec or spec == "latest":
@@ -401,13 +403,10 @@ class KnowledgeBase:
         twin = store.rule(twin_name, rule.id) if twin_name is not None else None
         cites = store.citations(name, rule.id).get(rule.id, [])
         refs = list(dict.fromkeys(c["target"] for c in cites if c["status"] == "internal" and c["kind"] != "glossary"))
-        titles: dict[str, str] = {}
-        for c in cites:
-            where, _, target = (c.get("resolved") or "").rpartition("/")
-            if where and c["kind"] != "glossary":
-                title = store.title(c["resolved"])
-                if title:
-                    titles[c["resolved"]] = title
+        found = store.titles([c["resolved"] for c in cites if c.get("resolved") and c["kind"] != "glossary"])
+        titles = {
+            c["resolved"]: found[c["resolved"]] for c in cites if c.get("resolved") in found and c["kind"] != "glossary"
+        }
         cited_by, glossary = store.citing(name, rule.id)
         restored = store.restorations(name, [rule.id, *(c.id for c in children)])
         if raw and restored:
@@ -448,6 +447,7 @@ def _as_printed(rule: Rule, restored: list[dict]) -> Rule:
 
 _SECTION_ANCHOR = re.compile(r"^#?section-(\d{1,3})(?:-(\d+)([a-z]{0,2}))?$", re.IGNORECASE)
 _NUMBER_PREFIX = re.compile(r"^(?:cr|comprehensive rules?|rules?|r[èe]gles?|规则|§)\s*", re.IGNORECASE)
+_PLAIN_NUMBER = re.compile(r"(?:[0-9]{1,3}|[0-9]{3}\.[0-9]+[a-z]{0,2})\Z")
 _DOTTED = re.compile(r"^(\d{3})[.,](\d+)\s*([a-z]{0,2})$", re.IGNORECASE)
 
 
@@ -462,6 +462,8 @@ def normalize_number(text: str) -> str:
     is returned stripped, unchanged (the caller says no such rule). Raises
     :class:`UsageError` for an empty number or one that holds no number at all
     (``rule``)."""
+    if _PLAIN_NUMBER.match(text):  # already the CR's form (what the API and the site send)
+        return text
     import unicodedata
 
     t = unicodedata.normalize("NFKC", text).strip()

@@ -21,7 +21,7 @@ import tomllib
 from dataclasses import dataclass, field
 from datetime import date
 from functools import lru_cache
-from importlib import resources
+from pathlib import Path
 
 __all__ = ["Language", "get", "codes", "all_languages", "detect", "effective_date", "DEFAULT"]
 
@@ -107,7 +107,9 @@ def _row(code: str, raw: dict) -> Language:
 
 @lru_cache(maxsize=1)
 def _table() -> dict[str, Language]:
-    with resources.files("comprules").joinpath("data", LANGUAGES_FILE).open("rb") as fh:
+    # read beside this module, not through importlib.resources, whose import (zipfile,
+    # tempfile) costs a short command such as `comprules show` about 10 ms
+    with (Path(__file__).parent / "data" / LANGUAGES_FILE).open("rb") as fh:
         data = tomllib.load(fh)
     table = {code: _row(code, raw) for code, raw in data.items()}
     english = table[DEFAULT]

@@ -15,8 +15,23 @@ queries. The tables are named with the CR's vocabulary (:mod:`.schema`,
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .read import Store, StoreError
 from .schema import DB_NAME, FORMAT
-from .write import AlignmentRow, StoreReport, write_store
+
+if TYPE_CHECKING:
+    from .write import AlignmentRow, StoreReport, write_store
+
+
+def __getattr__(name: str):
+    """The writer's names, imported when first asked: a reader never loads the writer
+    (nor tempfile, which it imports)."""
+    if name in ("AlignmentRow", "StoreReport", "write_store"):
+        from . import write
+
+        return getattr(write, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = ["DB_NAME", "FORMAT", "Store", "StoreError", "write_store", "AlignmentRow", "StoreReport"]

@@ -111,6 +111,7 @@ class StoreError(Exception):
 
 
 _RULE_COLUMNS = "id, number, kind, text, line, title, parent, section, chapter"
+_FAMILY_COLUMNS = ", ".join(f"r.{c}" for c in _RULE_COLUMNS.split(", "))
 #: Bytes of the database each connection maps into memory (the whole file, up to 1 GB).
 MMAP_BYTES = 1 << 30
 
@@ -281,20 +282,27 @@ class Store:
 
     def family(self, edition: str, rule_id: str) -> tuple[Rule | None, list[Rule]]:
         """A rule and its children (a section's rules, a rule's subrules), with their
-        examples, in two queries: ``(rule or None, children in order)``."""
+        examples, in one query: ``(rule or None, children in order)``."""
         rows = self.conn.execute(
-            f"SELECT {_RULE_COLUMNS}, parent = ? AS child FROM rules WHERE edition = ? AND (id = ? OR parent = ?)"
-            " ORDER BY seq",
+            f"SELECT {_FAMILY_COLUMNS}, r.parent = ? AS child, x.text FROM rules r"
+            " LEFT JOIN examples x ON x.edition = r.edition AND x.rule = r.id"
+            " WHERE r.edition = ? AND (r.id = ? OR r.parent = ?) ORDER BY r.seq, x.seq",
             (rule_id, edition, rule_id, rule_id),
         ).fetchall()
-        examples = self._examples(edition, [r[0] for r in rows])
         rule, children = None, []
-        for r in rows:
-            made = Rule(r[0], r[1], r[2], r[3], r[4], r[5], examples.get(r[0], ()), r[6], r[7], r[8])
+        k, n = 0, len(rows)
+        while k < n:  # a unit's rows, one per example (one with a NULL example when it has none)
+            r = rows[k]
+            end = k + 1
+            while end < n and rows[end][0] == r[0]:
+                end += 1
+            examples = tuple(row[10] for row in rows[k:end]) if r[10] is not None else ()
+            made = Rule(r[0], r[1], r[2], r[3], r[4], r[5], examples, r[6], r[7], r[8])
             if r[0] == rule_id:
                 rule = made
             elif r[9]:
                 children.append(made)
+            k = end
         return rule, children
 
     def citing(self, edition: str, rule_id: str) -> tuple[list[str], list[tuple[str, str]]]:
@@ -343,11 +351,25 @@ class Store:
     def has_rule(self, edition: str, rule_id: str) -> bool:
         return self.one("SELECT 1 FROM rules WHERE edition = ? AND id = ?", (edition, rule_id)) is not None
 
-    def title(self, node: str) -> str | None:
-        """The title of the rule a node id names (``en/2002-10-07/416`` → ``Effects``), or ``None``."""
-        edition, _, rule_id = node.rpartition("/")
-        row = self.one("SELECT title FROM rules WHERE edition = ? AND id = ?", (edition, rule_id))
-        return row[0] if row else None
+    def titles(self, nodes: list[str]) -> dict[str, str]:
+        """Node id → the title of the rule it names (``en/2002-10-07/416`` → ``Effects``),
+        for the ``nodes`` whose rule exists and has a title: one query an edition."""
+        by_edition: dict[str, list[str]] = {}
+        for node in dict.fromkeys(nodes):
+            edition, _, rule_id = node.rpartition("/")
+            if edition:
+                by_edition.setdefault(edition, []).append(rule_id)
+        out: dict[str, str] = {}
+        for edition, ids in by_edition.items():
+            for k in range(0, len(ids), 500):
+                part = ids[k : k + 500]
+                marks = ",".join("?" * len(part))
+                for rule_id, title in self.conn.execute(
+                    f"SELECT id, title FROM rules WHERE edition = ? AND id IN ({marks})", (edition, *part)
+                ):
+                    if title:
+                        out[f"{edition}/{rule_id}"] = title
+        return out
 
     # -- citations -----------------------------------------------------------
 
