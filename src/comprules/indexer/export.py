@@ -29,6 +29,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
+
 from ..languages import get as table_language
 from ..model import parent_number, sort_key
 from . import expand, rank, searching
@@ -88,18 +90,24 @@ def site_data(index_dir: Path, lang: str, edition: str | None = None) -> dict:
                 table.lineage[d],
             ]
         )
+    # document number → its position in ``docs`` (-1: not in them), to map whole posting
+    # lists at once (a document is once in a list: its positions are distinct)
+    where = np.full(len(table), -1, dtype=np.int64)
+    where[np.asarray(docnums, dtype=np.int64)] = np.arange(len(docnums), dtype=np.int64)
     terms: dict[str, dict] = {}
     for kind in (ALL, EXAMPLES, NAMES):
         out = terms[kind] = {}
         for term, (_start, _current, count, idf) in handle.impacts.terms.get(f"{lang}:{kind}", {}).items():
             found, imps = handle.impacts.postings(f"{lang}:{kind}", term, current_only=current_only)
-            pairs = sorted((position[int(d)], int(s)) for d, s in zip(found, imps) if int(d) in position)
-            deltas, last = [], 0
-            for p, _ in pairs:
-                deltas.append(p - last)
-                last = p
-            if kind != NAMES or pairs:
-                out[term] = [idf, count, deltas, [s for _, s in pairs]]
+            at = where[found]
+            kept = at >= 0
+            at, scores = at[kept], imps[kept]
+            order = at.argsort()  # distinct positions: any sort gives the same order
+            at, scores = at[order], scores[order]
+            if kind != NAMES or len(at):
+                deltas = at.copy()
+                deltas[1:] -= at[:-1]
+                out[term] = [idf, count, deltas.tolist(), scores.tolist()]
     vocab = {token: ("" if term == token else term) for token, term in sorted(handle.vocab.table(lang).items())}
     if lang not in LANGUAGES:  # found by number only: no words, headwords or lexicon
         terms, vocab = {ALL: {}, EXAMPLES: {}, NAMES: {}}, {}
