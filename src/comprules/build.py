@@ -933,6 +933,7 @@ class _Build:
 
             t = time.perf_counter()
             self.stage, self.writing = "writing site/", None
+            stats = None
             if fresh["site"] and data_dir == kb / "data":
                 report.kept.append("site")
             else:
@@ -951,7 +952,8 @@ class _Build:
                     report.reused.append("site")
                 site_stamp = _fingerprint(work / "site")
             report.timings["site"] = time.perf_counter() - t
-            say(f"wrote site/ ({report.timings['site']:.1f} s)")
+            parts = "".join(f", {k} {v:.1f} s" for k, v in (stats.timings if stats is not None else {}).items())
+            say(f"wrote site/ ({report.timings['site']:.1f} s{parts})")
         self.stage = "swapping the new outputs in"
         if generation is not None:
             from .indexer.build import swap_index
