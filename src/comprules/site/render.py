@@ -1045,7 +1045,7 @@ class _EditionPages:
             if r.kind not in ("rule", "subrule") or not r.text:
                 continue
             text = " ".join((r.text, *r.examples)) if r.examples else r.text
-            for slug in dict.fromkeys(s for _a, _b, s in matcher.find(text)):
+            for slug in matcher.slugs_in(text):
                 if slug in cited and (r.number in cited[slug] or self.terms_skipped(r) & {slug}):
                     continue
                 out.setdefault(slug, []).append(r.id)

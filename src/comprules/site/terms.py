@@ -71,6 +71,7 @@ class TermMatcher:
         self.slugs = slugs
         self.spaced = spaced
         self.pattern = None
+        self._found: dict[str, tuple[str, ...]] = {}
         if slugs:
             body = "(?:" + _trie_pattern(slugs) + ")"
             self.pattern = re.compile(r"(?<![\w-])" + body + r"(?![\w-])" if spaced else body, re.IGNORECASE)
@@ -105,13 +106,22 @@ class TermMatcher:
             return full
         counts: dict[str, int] = {}
         for r in edition.rules:
-            for slug in {slug for _s, _e, slug in full.find(r.text)}:
+            for slug in full.slugs_in(r.text):
                 counts[slug] = counts.get(slug, 0) + 1
         limit = max(MIN_COMMON, common * len(edition.rules))
         frequent = {slug for slug, n in counts.items() if n > limit}
         if not frequent:
             return full
         return cls({form: slug for form, slug in full.slugs.items() if slug not in frequent}, full.spaced)
+
+    def slugs_in(self, text: str) -> tuple[str, ...]:
+        """The distinct slugs :meth:`find` finds in ``text``, in the order first found;
+        kept per text (an edition's rule texts are read twice: :meth:`for_edition` and
+        the glossary's "used in" lists)."""
+        found = self._found.get(text)
+        if found is None:
+            found = self._found[text] = tuple(dict.fromkeys(slug for _s, _e, slug in self.find(text)))
+        return found
 
     def find(self, text: str) -> Iterator[tuple[int, int, str]]:
         if self.pattern is None:
