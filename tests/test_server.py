@@ -934,6 +934,35 @@ def test_the_workers_end_when_the_supervisor_is_killed_and_the_port_is_free_agai
     assert again.stdout == "ok\n", again.stderr
 
 
+def test_a_search_is_answered_again_after_its_worker_process_was_killed(kb):
+    """The searches go to a worker process (server/work.py), awaited on the event loop:
+    when that process dies (killed, out of memory), the next search starts a new one."""
+    proc, base, _ = start_server(kb)
+    try:
+        first = httpx.get(base + "/api/v1/search", params={"q": "trample deathtouch"}, timeout=60)
+        assert first.status_code == 200
+        assert "702.19b" in [h["number"] for h in first.json()["hits"][:3]]
+        spawned = [
+            pid for pid in _children(proc.pid) if b"spawn_main" in (Path("/proc") / str(pid) / "cmdline").read_bytes()
+        ]
+        assert len(spawned) == 1  # one worker on this machine's cores (or COMPRULES_SERVE_PROCESSES)
+        os.kill(spawned[0], signal.SIGKILL)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and _state(spawned[0]) not in (None, "Z"):
+            time.sleep(0.1)
+        answers = [httpx.get(base + "/api/v1/search", params={"q": "deathtouch damage"}, timeout=60) for _ in range(2)]
+        assert [a.status_code for a in answers] == [200, 200]
+        assert answers[1].json()["hits"][0]["number"].startswith("702.2")
+        assert "702.19b" in [
+            h["number"]
+            for h in httpx.get(base + "/api/v1/search", params={"q": "trample deathtouch"}, timeout=60).json()["hits"][
+                :3
+            ]
+        ]
+    finally:
+        stop(proc)
+
+
 @pytest.mark.parametrize(
     "request_head",
     [

@@ -144,9 +144,7 @@ def create(holder) -> FastAPI:
             snap.kb.check_language(lang)
         key = ("search", q, edition, all_editions, lang, section, kind, limit)
         options = dict(edition=edition, all_editions=all_editions, lang=lang, section=section, kind=kind, limit=limit)
-        return raw_json(
-            await snap.answer(key, lambda: holder.workers.run(snap, "search", q, options), keep=searches_kept)
-        )
+        return raw_json(await snap.job(key, holder.workers, "search", q, options, keep=searches_kept))
 
     @app.get("/diff", summary="Where every rule went between two editions (comprules diff --json)")
     async def diff(
@@ -172,10 +170,8 @@ def create(holder) -> FastAPI:
         else:
             old_name = kb.resolve_name(old, lang=lang)
         return raw_json(
-            await snap.answer(
-                ("diff", old_name, new_name, section),
-                lambda: holder.workers.run(snap, "diff", old_name, new_name, section),
-                keep=16,
+            await snap.job(
+                ("diff", old_name, new_name, section), holder.workers, "diff", old_name, new_name, section, keep=16
             )
         )
 
@@ -184,19 +180,13 @@ def create(holder) -> FastAPI:
         snap = holder.get()
         name = snap.kb.resolve_name(edition, lang=lang)
         number = kb_module.normalize_number(number)
-        return raw_json(
-            await snap.answer(
-                ("history", name, number), lambda: holder.workers.run(snap, "history", number, name), keep=256
-            )
-        )
+        return raw_json(await snap.job(("history", name, number), holder.workers, "history", number, name, keep=256))
 
     @app.get("/glossary", summary="Every glossary entry of an edition")
     async def glossary(edition: str | None = EditionQ, lang: str | None = LangQ):
         snap = holder.get()
         name = snap.kb.resolve_name(edition, lang=lang)
-        return raw_json(
-            await snap.answer(("glossary", name), lambda: holder.workers.run(snap, "glossary", name), keep=8)
-        )
+        return raw_json(await snap.job(("glossary", name), holder.workers, "glossary", name, keep=8))
 
     @app.get("/glossary/{term}", summary="One glossary entry, by headword, alias or slug")
     def glossary_entry(term: str = Path(..., max_length=200), edition: str | None = EditionQ, lang: str | None = LangQ):
@@ -208,7 +198,7 @@ def create(holder) -> FastAPI:
     async def check(edition: str | None = EditionQ, lang: str | None = LangQ):
         snap = holder.get()
         name = snap.kb.resolve_name(edition, lang=lang)
-        return raw_json(await snap.answer(("check", name), lambda: holder.workers.run(snap, "check", name)))
+        return raw_json(await snap.job(("check", name), holder.workers, "check", name))
 
     from .cards import register as register_cards  # the card routes (issue 25)
 

@@ -114,9 +114,7 @@ def create(holder) -> FastAPI:
     async def whole(snap, what: str, name: str) -> bytes:
         """A whole edition's answer (``cr``, ``keywords``, ``glossary``, ``unofficial``, ``toc``, ``file``),
         computed by a worker process once per generation."""
-        return await snap.answer(
-            (f"ar/{what}", name), lambda: holder.workers.run(snap, "ar_edition", what, name), keep=8
-        )
+        return await snap.job((f"ar/{what}", name), holder.workers, "ar_edition", what, name, keep=8)
 
     def rules_of(snap, edition: str | None, lang: str | None) -> StoredRules:
         """The edition read rule by rule from the database, for a route about one rule:
@@ -173,9 +171,14 @@ def create(holder) -> FastAPI:
         name = name_of(snap, edition, lang)
         try:
             return raw_json(
-                await snap.answer(
+                await snap.job(
                     ("ar/glossary-entry", name, term, fuzzy, unofficial),
-                    lambda: holder.workers.run(snap, "ar_glossary_entry", name, term, fuzzy, unofficial),
+                    holder.workers,
+                    "ar_glossary_entry",
+                    name,
+                    term,
+                    fuzzy,
+                    unofficial,
                     keep=256,
                 )
             )
@@ -203,9 +206,13 @@ def create(holder) -> FastAPI:
         name = name_of(snap, edition, lang)
         try:
             return raw_json(
-                await snap.answer(
+                await snap.job(
                     ("ar/trace", name, rule_id, find_definition),
-                    lambda: holder.workers.run(snap, "ar_trace", rule_id, name, find_definition),
+                    holder.workers,
+                    "ar_trace",
+                    rule_id,
+                    name,
+                    find_definition,
                     keep=256,
                 )
             )
@@ -258,9 +265,15 @@ def create(holder) -> FastAPI:
             name_of(snap, edition, lang)
         language = language_of(snap, lang, edition)  # zh/2026-04-17: the Chinese editions' diffs
         try:
-            body = await snap.answer(
+            body = await snap.job(
                 ("ar/diff", old and old.lower(), new and new.lower(), nav, edition, language),
-                lambda: holder.workers.run(snap, "ar_diff", old, new, nav, language, edition),
+                holder.workers,
+                "ar_diff",
+                old,
+                new,
+                nav,
+                language,
+                edition,
                 keep=16,
             )
         except NotFound:

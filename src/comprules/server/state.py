@@ -80,11 +80,15 @@ class Snapshot:
                 shelf.move_to_end(key)
                 return shelf[key]
         value = compute()
+        self._keep(key, value, keep)
+        return value
+
+    def _keep(self, key, value, keep: int) -> None:
         with self._memo_lock:
+            shelf = self.memo.setdefault(key[0], OrderedDict())
             shelf[key] = value
             while len(shelf) > keep:
                 shelf.popitem(last=False)
-        return value
 
     def recall(self, key):
         """The answer kept for ``key`` (:meth:`remember`), or ``None``."""
@@ -105,6 +109,18 @@ class Snapshot:
         from starlette.concurrency import run_in_threadpool
 
         return await run_in_threadpool(self.remember, key, compute, keep)
+
+    async def job(self, key, workers, name: str, *args, keep: int = 64) -> bytes:
+        """The bytes of the worker job ``name`` (:mod:`.work`) for ``args``, kept as
+        :meth:`remember` keeps answers: an answer kept is given at once; else the job is
+        handed to a worker process and awaited on the event loop (no thread waits for it)."""
+        found = self.recall(key) if keep > 0 else None
+        if found is not None:
+            return found
+        value = await workers.call(self, name, *args)
+        if keep > 0:
+            self._keep(key, value, keep)
+        return value
 
     def close(self) -> None:
         for fd in self._fds:

@@ -6,8 +6,9 @@ interpreter's lock and every other client (a static page, a rule) would wait. Th
 computed in a pool of worker processes instead (:class:`Workers`, one for two cores by
 default), each reading the same knowledge-base generation as the server, through the
 folders the server opened (``/proc/<server pid>/fd/N``), so an answer never mixes two
-builds. A route asks :meth:`Workers.run` from its thread and waits; the server goes on
-answering meanwhile.
+builds. A route awaits :meth:`Workers.call` (through :meth:`.state.Snapshot.job`, which
+keeps the answers) on the event loop, which goes on answering meanwhile; no thread waits
+for the worker.
 
 Each job is a function of this module named in :data:`JOBS`, given the knowledge base
 (:class:`comprules.server.state._SnapshotKB`) and plain arguments, returning the
@@ -21,6 +22,7 @@ own threads (a machine where processes cannot be started).
 
 from __future__ import annotations
 
+import asyncio
 import os
 import threading
 from collections.abc import Callable
@@ -218,6 +220,30 @@ class Workers:
             with self._lock:
                 self._pool = None
             return self._executor().submit(_run, name, snap.where, args).result()
+
+    async def call(self, snap, name: str, *args) -> bytes:
+        """:meth:`run` awaited on the event loop: the job's future is the loop's to wait
+        for, so no thread of the server sits blocked while a worker computes. A new pool's
+        first job is submitted from a thread (starting a process takes some milliseconds)."""
+        if self.count <= 0:
+            from starlette.concurrency import run_in_threadpool
+
+            return await run_in_threadpool(JOBS[name], snap.kb, *args)
+        for attempt in (1, 2):
+            pool = self._pool
+            try:
+                if pool is None:
+                    future = await asyncio.to_thread(lambda: self._executor().submit(_run, name, snap.where, args))
+                else:
+                    future = pool.submit(_run, name, snap.where, args)
+                return await asyncio.wrap_future(future)
+            except BrokenProcessPool:  # a worker died (killed, out of memory): a new pool, once
+                with self._lock:
+                    if self._pool is pool or attempt == 1:
+                        self._pool = None
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")
 
     def warm(self, snap) -> None:
         """Start the workers and import their modules now (not at the first request)."""
