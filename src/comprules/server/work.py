@@ -233,13 +233,14 @@ class Workers:
             pool = self._pool
             try:
                 if pool is None:
-                    future = await asyncio.to_thread(lambda: self._executor().submit(_run, name, snap.where, args))
+                    pool = await asyncio.to_thread(self._executor)
+                    future = await asyncio.to_thread(pool.submit, _run, name, snap.where, args)
                 else:
                     future = pool.submit(_run, name, snap.where, args)
                 return await asyncio.wrap_future(future)
             except BrokenProcessPool:  # a worker died (killed, out of memory): a new pool, once
                 with self._lock:
-                    if self._pool is pool or attempt == 1:
+                    if self._pool is pool:  # (not one another job made meanwhile)
                         self._pool = None
                 if attempt == 2:
                     raise
