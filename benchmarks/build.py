@@ -17,6 +17,12 @@ pages the forked workers share are counted once. Against the targets of issue 12
   the largest single process (what ``/usr/bin/time -v`` reports as "Maximum resident
   set size").
 
+And those of issue 21 (the site as a view of the knowledge base), each marked: the full
+build ≤ 60 s and ≤ 15× parsing alone; one edition changed ≤ 15 s and ≤ 15 % of the full
+build; nothing changed ≤ 1 s; a knowledge base of two editions (the two latest English)
+≤ 8 s; the site's size on disk ≤ 300 MB with its file count (each file once however many
+names it has, and not the files it shares with ``data/`` by hard links).
+
 The baseline, run in the same process: a process that only parses the same sources
 (``comprules check``-like: decode and parse, nothing written), for time and memory.
 Timings are upper bounds on a shared machine: the load average is printed.
@@ -39,6 +45,10 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from _common import corpus_dir, seeds_dir  # noqa: E402
 
 TARGET_NOOP, TARGET_NOOP_SHARE, TARGET_MEMORY = 3.0, 0.05, 1_000_000_000
+#: Issue 21: full build (s, × parsing alone), one edition changed (s, share), nothing changed
+#: (s), two editions (s), the site on disk (bytes).
+TARGET_FULL, TARGET_FULL_RATIO, TARGET_ONE, TARGET_ONE_SHARE = 60.0, 15.0, 15.0, 0.15
+TARGET_NOOP_21, TARGET_TWO, TARGET_SITE = 1.0, 8.0, 300_000_000
 COMPRULES = [sys.executable, "-m", "comprules.cli"]
 PARSE_ONLY = (
     "import sys; from comprules.corpus import load_sources; r = load_sources(sys.argv[1:]); print(len(r.editions))"
@@ -102,6 +112,32 @@ def _mark(ok: bool) -> str:
     return "ok" if ok else "OVER TARGET"
 
 
+def _stage_line(log: str) -> str:
+    """The build's own lines of its stages ("wrote site/ (100.3 s, pages 65.8 s, …)"), joined."""
+    said = [line.strip() for line in log.splitlines() if line.startswith(("parsed ", "resolved ", "wrote "))]
+    return "; ".join(said)
+
+
+def site_size(site: Path, data: Path) -> tuple[int, int]:
+    """(bytes on disk, files) of ``site``: each file once, whatever number of names it has
+    (``{lang}/latest/`` is hard links to the latest edition's pages), less the files that
+    are hard links to ``data/`` (the site's copies of the exports)."""
+    shared = {(st.st_dev, st.st_ino) for st in (p.stat() for p in data.rglob("*") if p.is_file())}
+    seen: set[tuple[int, int]] = set()
+    size = files = 0
+    for p in site.rglob("*"):
+        if not p.is_file():
+            continue
+        st = p.stat()
+        key = (st.st_dev, st.st_ino)
+        if key in seen or key in shared:
+            continue
+        seen.add(key)
+        files += 1
+        size += st.st_blocks * 512
+    return size, files
+
+
 def main() -> None:
     if sys.argv[1:] == ["--many-files"]:  # that case alone
         with tempfile.TemporaryDirectory(prefix="comprules-bench-build-") as tmp:
@@ -128,12 +164,24 @@ def main() -> None:
         parse_s, parse_mem, _, _ = measured([sys.executable, "-c", PARSE_ONLY, str(src / "en"), str(src / "seeds")])
         full_s, full_mem, full_each, log = measured(build)
         print(f"full build:          {full_s:6.1f} s, peak {full_mem / 1e9:.2f} GB ({log.strip().splitlines()[-1]})")
+        print(
+            f"                     {full_s / parse_s:.0f}× parsing alone ({parse_s:.1f} s); issue 21: ≤ "
+            f"{TARGET_FULL:g} s and ≤ {TARGET_FULL_RATIO:g}×: "
+            f"{_mark(full_s <= TARGET_FULL and full_s / parse_s <= TARGET_FULL_RATIO)}"
+        )
+        print(f"                     {_stage_line(log)}")
+        size, files = site_size(kb / "site", kb / "data")
+        print(
+            f"the site on disk:    {size / 1e6:.0f} MB in {files:,} files, less its hard links to data/ "
+            f"(issue 21: ≤ {TARGET_SITE / 1e6:.0f} MB: {_mark(size <= TARGET_SITE)})"
+        )
         noop_s, noop_mem, _, log = measured(build)
         share = noop_s / full_s
         print(
             f"no-op rebuild:       {noop_s:6.2f} s = {share:.1%} of the full build, peak {noop_mem / 1e6:.0f} MB"
             f"  (targets {TARGET_NOOP:g} s and {TARGET_NOOP_SHARE:.0%}: "
-            f"{_mark(noop_s <= TARGET_NOOP and share <= TARGET_NOOP_SHARE)})"
+            f"{_mark(noop_s <= TARGET_NOOP and share <= TARGET_NOOP_SHARE)}; issue 21, ≤ {TARGET_NOOP_21:g} s: "
+            f"{_mark(noop_s <= TARGET_NOOP_21)})"
         )
         changed = src / "en" / "2026-08-07.txt"
         text = changed.read_text(encoding="utf-8")
@@ -147,6 +195,19 @@ def main() -> None:
             f"timings {', '.join(f'{k} {v:.1f} s' for k, v in report['timings'].items())})"
         )
         print(f"                     data/ files rewritten: {', '.join(report['written'])}")
+        print(
+            f"                     issue 21: ≤ {TARGET_ONE:g} s and ≤ {TARGET_ONE_SHARE:.0%}: "
+            f"{_mark(one_s <= TARGET_ONE and one_s / full_s <= TARGET_ONE_SHARE)}"
+        )
+        two = Path(tmp) / "two"
+        two.mkdir()
+        for f in english[-2:]:
+            shutil.copy(f, two / f.name)
+        two_s, two_mem, _, log = measured([*COMPRULES, "build", str(two), "--kb", str(Path(tmp) / "two-kb")])
+        print(
+            f"two editions:        {two_s:6.1f} s ({', '.join(f.stem for f in english[-2:])}), peak "
+            f"{two_mem / 1e6:.0f} MB; {_stage_line(log)} (issue 21: ≤ {TARGET_TWO:g} s: {_mark(two_s <= TARGET_TWO)})"
+        )
         biggest = max(full_each.values())
         each = ", ".join(f"{name} {value / 1e9:.2f} GB" for name, value in sorted(full_each.items()))
         print(
