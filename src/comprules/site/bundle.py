@@ -250,7 +250,7 @@ def write_downloads(out: Path, index: Path | None, names: Iterable[str], jobs: i
         return {}
     _JOB = (Path(out), Path(index))
     try:
-        if jobs <= 1 or len(names) < 4:
+        if jobs <= 1 or len(names) < 2:  # two zips already take longer than a fork
             done = [_write_one(n) for n in names]
         else:
             with fork_pool(jobs) as pool:
