@@ -833,7 +833,9 @@ def test_diff_text_marks_play_deleted_and_cast_inserted_and_escapes():
     from comprules.site.markdown import make_markdown
 
     layout = SimpleNamespace(target=lambda kind, number: None)
-    site = SimpleNamespace(md=make_markdown(), extract=extract, layout=lambda e: (layout, {}))
+    site = SimpleNamespace(
+        md=make_markdown(), extract=extract, layout=lambda e: (layout, {}), known=lambda e: frozenset(e.by_id)
+    )
     old, new = (SimpleNamespace(name=f"en/{d}", lang="en", by_id={}) for d in ("2020-01-01", "2021-01-01"))
     texts = DiffText(site, "diff/en/2020-01-01..2021-01-01/index.html", old, new)
     a, b = texts.side_by_side("You may play this card <b>now</b>.", "You may cast this card <b>now</b>.")

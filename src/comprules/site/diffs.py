@@ -118,7 +118,7 @@ class DiffText:
             self._envs[edition.name] = {
                 "extract": self.site.extract,
                 "lang": edition.lang,
-                "known": frozenset(edition.by_id),
+                "known": self.site.known(edition),
                 "edition": edition.name,
                 "urls": U.Urls(self.path, self.site.layout(edition)[0]),
                 "stats": {},

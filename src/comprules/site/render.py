@@ -246,6 +246,15 @@ class SiteRenderer:
         self.english_of: dict[str, Edition] = {}
         self.documents: dict[str, DocumentView] = {}
         self.downloads: dict[str, str] = {}
+        self._known: dict[str, frozenset[str]] = {}
+
+    def known(self, edition: Edition) -> frozenset[str]:
+        """The ids of ``edition``'s units, the targets its references may link to (made
+        once: every step of a history page asks for its edition's)."""
+        found = self._known.get(edition.name)
+        if found is None:
+            found = self._known[edition.name] = frozenset(edition.by_id)
+        return found
 
     # -- whole site -----------------------------------------------------------
 
@@ -736,7 +745,7 @@ class _EditionPages:
         self.layout = layout
         self.out = out
         self.t = labels(edition.lang)
-        self.known = frozenset(edition.by_id)
+        self.known = site.known(edition)
         self.cited = site.cited.get(edition.name, {})
         self.terms = {} if layout.fragment else {g.slug: g.term for g in edition.glossary}
         # the references of a text, found once for its section page and for all.html
