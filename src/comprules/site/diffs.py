@@ -13,6 +13,7 @@ in ``<del>`` (old text) and ``<ins>`` (new text).
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Sequence
 from html import unescape
 from typing import TYPE_CHECKING, Any
@@ -150,18 +151,22 @@ class DiffText:
         if not runs:
             return self.text(self.new, new_text)
         deleted = [(point, old_text[o[0] : o[1]]) for o, _n, point in runs if o is not None]
-        placed: list[str] = []
-        index: list[int] = []  # position in ``placed`` of each character of the new text
-        q = 0
-        for k, ch in enumerate(new_text):
-            while q < len(deleted) and deleted[q][0] <= k:
-                placed.append(_POINT)
-                q += 1
-            index.append(len(placed))
-            placed.append(ch)
-        placed.extend(_POINT * (len(deleted) - q))
-        marks = [(index[n[0]], index[n[1] - 1] + 1, "ins") for _o, n, _p in runs if n is not None]
-        parts = str(self.text(self.new, "".join(placed), marks)).split(_POINT)
+        # each deleted run is a point placed before the character it stands at (in order:
+        # never before an earlier run's point; past the end, at the end)
+        at: list[int] = []
+        for point, _words in deleted:
+            at.append(max(min(max(point, 0), len(new_text)), at[-1] if at else 0))
+        pieces, last = [], 0
+        for pos in at:
+            pieces += [new_text[last:pos], _POINT]
+            last = pos
+        pieces.append(new_text[last:])
+
+        def index(k: int) -> int:  # where character k of the new text stands, points placed
+            return k + bisect_right(at, k)
+
+        marks = [(index(n[0]), index(n[1] - 1) + 1, "ins") for _o, n, _p in runs if n is not None]
+        parts = str(self.text(self.new, "".join(pieces), marks)).split(_POINT)
         out = [parts[0]]
         for k, (_point, words) in enumerate(deleted):
             before, after = _TAGS.sub("", out[-1])[-1:], _TAGS.sub("", parts[k + 1])[:1]
