@@ -121,6 +121,7 @@ def render_text(md: MarkdownIt, text: str, env: dict, marks: Sequence[tuple[int,
 MARK_CHARS = {"del": ("\ue000", "\ue001"), "ins": ("\ue002", "\ue003")}
 _MARK_TAGS = {"\ue000": ("del", True), "\ue001": ("del", False), "\ue002": ("ins", True), "\ue003": ("ins", False)}
 _MARK_RE = re.compile("[\ue000-\ue003]")
+_UNMARKED_RUN = re.compile("[^\ue000-\ue003]+")
 
 
 #: A symbol of the 2003–04 font with change marks inside: ``{``, mark, ``o3``, mark, ``}``.
@@ -147,8 +148,10 @@ def _unmarked(extract: Extract) -> Extract:
     def run(text: str, lang: str):
         if not _MARK_RE.search(text):
             return extract(text, lang)
-        back = [k for k, ch in enumerate(text) if ch not in _MARK_TAGS]
-        clean = "".join(text[k] for k in back)
+        back: list[int] = []  # position in ``text`` of each character of the clean text
+        for run in _UNMARKED_RUN.finditer(text):
+            back.extend(range(run.start(), run.end()))
+        clean = _MARK_RE.sub("", text)
 
         def end(e: int) -> int:
             return back[e - 1] + 1 if e else 0
