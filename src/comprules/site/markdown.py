@@ -149,8 +149,8 @@ def _unmarked(extract: Extract) -> Extract:
         if not _MARK_RE.search(text):
             return extract(text, lang)
         back: list[int] = []  # position in ``text`` of each character of the clean text
-        for run in _UNMARKED_RUN.finditer(text):
-            back.extend(range(run.start(), run.end()))
+        for piece in _UNMARKED_RUN.finditer(text):
+            back.extend(range(piece.start(), piece.end()))
         clean = _MARK_RE.sub("", text)
 
         def end(e: int) -> int:
