@@ -63,9 +63,14 @@ def site_data(index_dir: Path, lang: str, edition: str | None = None) -> dict:
     docnums = [d for d in range(len(table)) if flt.mask[d]]
     position = {d: i for i, d in enumerate(docnums)}
     everyone = searching._filter(handle, scope, None, None, None)
-    keys = sorted({_comparable(sort_key(table.rid[d])) for d in range(len(table)) if everyone.mask[d]})
+    comparable = handle.__dict__.setdefault("_comparable_of", {})  # document → its sort key, kept
+    in_scope = np.flatnonzero(everyone.mask).tolist()
+    for d in in_scope:
+        if d not in comparable:
+            comparable[d] = _comparable(sort_key(table.rid[d]))
+    keys = sorted({comparable[d] for d in in_scope})
     rank_of = {k: i for i, k in enumerate(keys)}  # sort_key order over every language's documents, ties equal
-    order = {d: rank_of[_comparable(sort_key(table.rid[d]))] for d in range(len(table)) if everyone.mask[d]}
+    order = {d: rank_of[comparable[d]] for d in in_scope}
     docs = []
     for d in docnums:
         unit = handle.unit(d)

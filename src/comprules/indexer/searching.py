@@ -915,7 +915,13 @@ def _number_docs(handle: _OpenIndex, number: str, flt: _Filter, *, children: boo
 
 
 def _latest(handle: _OpenIndex, d: int) -> int:
-    return max((_date_rank(handle.effective[e]) for e in handle.table.members[d]), default=0)
+    """The rank of the newest edition document ``d`` is in (kept per open index: the site's
+    search data asks it of every document of every edition)."""
+    kept = handle.__dict__.setdefault("_latest_of", {})
+    found = kept.get(d)
+    if found is None:
+        found = kept[d] = max((_date_rank(handle.effective[e]) for e in handle.table.members[d]), default=0)
+    return found
 
 
 def _head_docs(handle: _OpenIndex, text: str, tokens: list[str], code: str, query_lang: str, flt: _Filter) -> list[int]:
