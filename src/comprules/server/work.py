@@ -209,22 +209,12 @@ class Workers:
                 )
             return self._pool
 
-    def run(self, snap, name: str, *args) -> bytes:
-        """The bytes of job ``name`` on the generation ``snap`` reads (in this thread when
-        there are no workers). Raises what the job raises."""
-        if self.count <= 0:
-            return JOBS[name](snap.kb, *args)
-        try:
-            return self._executor().submit(_run, name, snap.where, args).result()
-        except BrokenProcessPool:  # a worker died (killed, out of memory): a new pool, once
-            with self._lock:
-                self._pool = None
-            return self._executor().submit(_run, name, snap.where, args).result()
-
     async def call(self, snap, name: str, *args) -> bytes:
-        """:meth:`run` awaited on the event loop: the job's future is the loop's to wait
-        for, so no thread of the server sits blocked while a worker computes. A new pool's
-        first job is submitted from a thread (starting a process takes some milliseconds)."""
+        """The bytes of job ``name`` on the generation ``snap`` reads, awaited on the event
+        loop: the job's future is the loop's to wait for, so no thread of the server sits
+        blocked while a worker computes (with no workers, the job runs in a thread). A new
+        pool's first job is submitted from a thread (starting a process takes some
+        milliseconds). Raises what the job raises."""
         if self.count <= 0:
             from starlette.concurrency import run_in_threadpool
 
