@@ -403,10 +403,9 @@ class KnowledgeBase:
         twin = store.rule(twin_name, rule.id) if twin_name is not None else None
         cites = store.citations(name, rule.id).get(rule.id, [])
         refs = list(dict.fromkeys(c["target"] for c in cites if c["status"] == "internal" and c["kind"] != "glossary"))
-        found = store.titles([c["resolved"] for c in cites if c.get("resolved") and c["kind"] != "glossary"])
-        titles = {
-            c["resolved"]: found[c["resolved"]] for c in cites if c.get("resolved") in found and c["kind"] != "glossary"
-        }
+        nodes = [c["resolved"] for c in cites if c.get("resolved") and c["kind"] != "glossary"]
+        found = store.titles(nodes)
+        titles = {node: found[node] for node in nodes if node in found}  # in the citations' order
         cited_by, glossary = store.citing(name, rule.id)
         restored = store.restorations(name, [rule.id, *(c.id for c in children)])
         if raw and restored:

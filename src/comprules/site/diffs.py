@@ -155,7 +155,8 @@ class DiffText:
         # never before an earlier run's point; past the end, at the end)
         at: list[int] = []
         for point, _words in deleted:
-            at.append(max(min(max(point, 0), len(new_text)), at[-1] if at else 0))
+            point = min(max(point, 0), len(new_text))
+            at.append(max(point, at[-1]) if at else point)
         pieces, last = [], 0
         for pos in at:
             pieces += [new_text[last:pos], _POINT]

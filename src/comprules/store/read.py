@@ -116,6 +116,14 @@ _FAMILY_COLUMNS = ", ".join(f"r.{c}" for c in _RULE_COLUMNS.split(", "))
 MMAP_BYTES = 1 << 30
 
 
+def _in_parts(ids: list[str], size: int = 500) -> Iterator[tuple[list[str], str]]:
+    """``ids`` in parts of at most ``size`` (under SQLite's bound on a query's parameters),
+    each with the ``?,?,…`` of its ``IN (…)``."""
+    for k in range(0, len(ids), size):
+        part = ids[k : k + size]
+        yield part, ",".join("?" * len(part))
+
+
 class Store:
     """The knowledge-base database at ``path``, read-only.
 
@@ -331,9 +339,7 @@ class Store:
     def _examples(self, edition: str, ids: list[str]) -> dict[str, tuple[str, ...]]:
         """Rule id → its examples, for the rules ``ids`` of an edition."""
         out: dict[str, list[str]] = {}
-        for k in range(0, len(ids), 500):
-            part = ids[k : k + 500]
-            marks = ",".join("?" * len(part))
+        for part, marks in _in_parts(ids):
             for rule, text in self.conn.execute(
                 f"SELECT rule, text FROM examples WHERE edition = ? AND rule IN ({marks}) ORDER BY rule, seq",
                 (edition, *part),
@@ -361,9 +367,7 @@ class Store:
                 by_edition.setdefault(edition, []).append(rule_id)
         out: dict[str, str] = {}
         for edition, ids in by_edition.items():
-            for k in range(0, len(ids), 500):
-                part = ids[k : k + 500]
-                marks = ",".join("?" * len(part))
+            for part, marks in _in_parts(ids):
                 for rule_id, title in self.conn.execute(
                     f"SELECT id, title FROM rules WHERE edition = ? AND id IN ({marks})", (edition, *part)
                 ):
