@@ -1004,11 +1004,59 @@ def _rule_change(m: _Matcher, i: int, j: int, mapping: dict[str, str], kind: str
 _PRINTED = re.compile(rf"\(TM\)|™|\d+(?:\.\d+[a-z]{{0,2}})?|[{_HAN}]|[^\W\d_{_HAN}]+(?:['’](?=[^\W\d_]))?|[^\w\s]|_")
 
 
+#: A "{" followed by an "o" word (spaces between or not): the symbol font of 2003–04
+#: may be printed (:func:`_printed_tokens` reads it past the "o").
+_SYMBOL_FONT_START = re.compile(r"\{\s*o")
+
+
+def _printed_words(text: str, parts) -> list[str] | None:
+    """The tokens of :func:`_printed_tokens` without their spans (``findall``: a third
+    of its time), or ``None`` for a text whose tokens are not all printed as they are
+    (a trademark ``(TM)``, the symbol font): ask :func:`_printed_tokens` then."""
+    if "(TM)" in text or ("{" in text and _SYMBOL_FONT_START.search(text)):
+        return None
+    if not parts:
+        return _PRINTED.findall(text)
+    toks: list[str] = []
+    for start, end, target in _segments(text, parts):
+        if target is None:
+            toks.extend(_PRINTED.findall(text, start, end))
+        else:
+            toks.append(_REF + target)
+    return toks
+
+
+def _printed_spans(text: str, toks: list[str], parts) -> list[tuple[int, int]]:
+    """The span of each token of :func:`_printed_words` (not ``None``) of ``text``: every
+    character but spaces is in a token, each printed as it is, so each is found from the
+    end of the one before; a reference's span is its printed member's."""
+    refs = iter([(s, e) for s, e, t in _segments(text, parts) if t is not None])
+    spans: list[tuple[int, int]] = []
+    pos = 0
+    find = text.find
+    for t in toks:
+        if t[0] == _REF:
+            start, pos = next(refs)
+        else:
+            start = find(t, pos)
+            pos = start + len(t)
+        spans.append((start, pos))
+    return spans
+
+
 def _printed_tokens(text: str, parts) -> tuple[list[str], list[tuple[int, int]]]:
     """Every printed mark of ``text`` as a token, with its span: quotes, dashes and
     underscores too; references as ``"\\x00" + number``; the trademark sign and the
     2003–04 symbol font read as the signs they print (``(TM)`` is ``™``, ``{o3}`` is
     ``{3}``)."""
+    words = _printed_words(text, parts)
+    if words is not None:
+        return words, _printed_spans(text, words, parts)
+    return _printed_tokens_read(text, parts)
+
+
+def _printed_tokens_read(text: str, parts) -> tuple[list[str], list[tuple[int, int]]]:
+    """:func:`_printed_tokens` match by match, reading ``(TM)`` and the symbol font."""
     toks: list[str] = []
     spans: list[tuple[int, int]] = []
     for start, end, target in _segments(text, parts):
@@ -1036,10 +1084,16 @@ def _printed_change(
     apostrophe, an underscore, spacing), ``references`` (only cited numbers, which
     followed the renumbering), or ``None`` (only the symbol font or the trademark sign
     changed its spelling)."""
-    a, a_spans = _printed_tokens(old_text, old_parts)
-    b, b_spans = _printed_tokens(new_text, new_parts)
-    a = _compare_tokens(tuple(a), mapping)
+    a_words, b = _printed_words(old_text, old_parts), _printed_words(new_text, new_parts)
+    if a_words is None or b is None:
+        a_words, a_spans = _printed_tokens(old_text, old_parts)
+        b, b_spans = _printed_tokens(new_text, new_parts)
+    else:  # the spans only when some mark changed
+        a_spans = b_spans = None
+    a = _compare_tokens(tuple(a_words), mapping)
     if a != b:
+        if a_spans is None or b_spans is None:
+            a_spans, b_spans = _printed_spans(old_text, a_words, old_parts), _printed_spans(new_text, b, new_parts)
         out = []
         for i1, i2, j1, j2 in _change_blocks(a, b):
             old = old_text[a_spans[i1][0] : a_spans[i2 - 1][1]] if i2 > i1 else ""

@@ -120,7 +120,7 @@ def ar_diff(kb, old: str | None, new: str | None, nav: bool, lang: str, edition:
 def ready(kb) -> bytes:
     """Nothing: a worker started and its modules imported (the server warms its pool)."""
     from .. import academy  # noqa: F401
-    from ..align import history  # noqa: F401
+    from ..align import alignment, history  # noqa: F401  (alignment: 50 ms of a first diff)
     from ..indexer import searching  # noqa: F401
 
     return b""
