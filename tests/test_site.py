@@ -1212,3 +1212,48 @@ def test_compare_page_and_the_texts_of_every_edition_are_written(site):
     assert head.startswith('(window.CR_TEXTS=window.CR_TEXTS||{})["en/2009-07-11"]={"name":"en/2009-07-11"')
     html = read(site / "diff/index.html")
     assert '<form class="compare" action="en/compare.html" method="get">' in html
+
+
+def test_compiled_templates_are_kept_between_sites_and_a_cache_fault_is_a_miss(tmp_path, editions, monkeypatch):
+    """The second site of 2026-08-07 reads its 22 templates compiled by the first (jinja2's
+    bytecode cache in ``$TMPDIR``), without compiling one, and is byte for byte the first;
+    a cache that cannot be written (a full disk) or holds garbage only costs the compiling."""
+    import errno
+    import tempfile
+
+    import jinja2
+
+    from comprules.site.render import template_cache
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
+    cache = template_cache()
+    assert cache is not None and Path(cache.directory).parent == tmp_path / "tmp"
+    assert Path(cache.directory).stat().st_mode & 0o777 == 0o700
+    edition = [editions["en/2026-08-07"]]
+
+    def tree(root: Path) -> dict[str, bytes]:
+        return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+    render_site(edition, tmp_path / "first", search=False, jobs=1)
+    kept = sorted(Path(cache.directory).iterdir())
+    assert len(kept) == 22  # the templates a site without search uses
+    compiled = jinja2.Environment.compile
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("a template was compiled again")
+
+    monkeypatch.setattr(jinja2.Environment, "compile", refuse)
+    render_site(edition, tmp_path / "second", search=False, jobs=1)
+    assert tree(tmp_path / "second") == tree(tmp_path / "first")
+    monkeypatch.setattr(jinja2.Environment, "compile", compiled)
+
+    for path in kept:
+        path.write_bytes(b"not bytecode")
+
+    def full(*args, **kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(tempfile, "NamedTemporaryFile", full)
+    render_site(edition, tmp_path / "third", search=False, jobs=1)
+    assert tree(tmp_path / "third") == tree(tmp_path / "first")
