@@ -119,3 +119,43 @@ def test_no_page_of_the_whole_site_titles_a_seed_by_its_file_stem(full_kb):
     home = (site / "index.html").read_text(encoding="utf-8")
     for title in ("Capacité=effet ?", "602. Capacités", "Les capacités", "Offrande, Ninjutsu, Folie, Mue"):
         assert f">{title}</a>" in home
+
+
+def test_the_site_reads_alignments_and_eras_from_the_database_not_the_json_exports(
+    en_dir, seeds_dir, tmp_path, monkeypatch
+):
+    """The site takes the alignments of consecutive editions, the English edition of a
+    French document and its era from the knowledge base's database: with the JSON
+    exports of data/alignments/ removed, nothing is aligned again and the answers are
+    those the exports printed (issue 21: the site is a view of the database)."""
+    import json
+
+    from comprules.align.history import alignment_path
+    from comprules.build import build
+    from comprules.site import lineage
+    from comprules.site.compare import compare_pairs
+    from comprules.site.documents import eras
+
+    kb = tmp_path / "kb"
+    seed = seeds_dir / "000_f51ad62258817a66.txt"
+    report = build([en_dir / "2002-10-07.txt", en_dir / "2003-03-15.txt", seed], kb, only=("data",))
+    data = kb / "data"
+    exported = json.loads(alignment_path(data, "en/2002-10-07", "en/2003-03-15").read_text(encoding="utf-8"))
+    index = json.loads((data / "alignments" / "index.json").read_text(encoding="utf-8"))
+    (era_row,) = [r for r in index["crosslang"] if r["old"] == "fr/000_f51ad62258817a66"]
+    shutil.rmtree(data / "alignments")
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("aligned again")
+
+    monkeypatch.setattr("comprules.align.crosslang.align_languages", refuse)
+    monkeypatch.setattr("comprules.align.crosslang.choose_english", refuse)
+    store = lineage.open_store(data)
+    editions = report.editions
+    found = lineage.load_alignments(editions, store=store, compute=False)
+    assert found[("en/2002-10-07", "en/2003-03-15")].to_json() == exported
+    ((fr, en, alignment),) = compare_pairs(editions, store=store)
+    assert (fr.name, en.name, alignment.new) == ("fr/000_f51ad62258817a66", era_row["new"], era_row["new"])
+    assert era_row["new"] == "en/2002-10-07"
+    assert eras(store) == {"fr/000_f51ad62258817a66": tuple(era_row["era"])}
+    assert lineage.open_store(tmp_path) is None  # no database there: the site aligns itself

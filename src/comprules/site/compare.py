@@ -15,20 +15,19 @@ checked-in table and the heading pairs the alignments found, with links).
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..model import Edition, Rule, sort_key
 from . import urls as U
-from .lineage import alignment_file
 
 if TYPE_CHECKING:
+    from ..store import Store
     from .render import SiteRenderer
 
 
 def compare_pairs(
-    editions: list[Edition], *, data_dir: Path | None = None, given: dict | None = None
+    editions: list[Edition], *, store: Store | None = None, given: dict | None = None
 ) -> list[tuple[Edition, Edition, Any]]:
     """``(french document, English edition, alignment)`` for every French document."""
     try:
@@ -45,7 +44,7 @@ def compare_pairs(
     for fr in editions:
         if fr.lang == "en":
             continue
-        stored = _stored(fr, data_dir, by_name, given)
+        stored = _stored(fr, store, by_name, given)
         if stored is not None:
             out.append((fr, by_name[stored.new], stored))
             continue
@@ -64,24 +63,18 @@ def compare_pairs(
     return out
 
 
-def _stored(fr: Edition, data_dir: Path | None, english: dict[str, Edition], given: dict | None):
+def _stored(fr: Edition, store: Store | None, english: dict[str, Edition], given: dict | None):
+    """The alignment of a document with its English edition: given, else stored in the
+    knowledge base's database (the first of ``english`` it was aligned with)."""
     if given:
         for (old, new), a in given.items():
             if old == fr.name and new in english:
                 return a
-    if data_dir is None:
+    if store is None:
         return None
-    folder = Path(data_dir) / "alignments" / f"{fr.lang}-en"
-    if not folder.is_dir():
-        return None
-    from ..align.changes import Alignment
-
-    stem = fr.name.partition("/")[2]
-    for path in sorted(folder.glob(f"{stem}..*.json")):
-        en = "en/" + path.stem.partition("..")[2]
-        if en in english and path == alignment_file(data_dir, fr.name, en):
-            with open(path, encoding="utf-8") as fh:
-                return Alignment.from_json(json.load(fh))
+    for en in store.aligned_into(fr.name, "en"):
+        if en in english:
+            return store.alignment(fr.name, en)
     return None
 
 

@@ -4,22 +4,22 @@ A fragment's title comes from the document (:mod:`comprules.corpus.describe`, or
 ``editions.toml``); its description says what it is (forum thread, rulebook extract,
 Comprehensive Rules extract), the rules it quotes, the dates its forum posts print,
 and its era: the English editions its text agrees with best, as the build's
-French ⇄ English alignment found them (``data/alignments/index.json``, rows
-``crosslang``), else the English edition the site pairs it with. Words come from the
-language table (``doc_*`` labels of ``comprules/data/languages.toml``), in the
+French ⇄ English alignment found them (stored in the knowledge base's database), else
+the English edition the site pairs it with. Words come from the language table (``doc_*`` labels of ``comprules/data/languages.toml``), in the
 document's language.
 """
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import languages
 from ..corpus.describe import Description, describe
 from ..model import Edition, sort_key
+
+if TYPE_CHECKING:
+    from ..store import Store
 
 #: Rules or terms named in a one-line description before "…".
 SHOWN = 4
@@ -45,22 +45,15 @@ class DocumentView:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}
 
 
-def eras(data_dir: Path | None) -> dict[str, tuple[str, str]]:
-    """Document name → (first, last) English edition of its era, from the build's
-    ``alignments/index.json``; empty when there is none."""
-    if data_dir is None:
-        return {}
-    path = Path(data_dir) / "alignments" / "index.json"
-    try:
-        with open(path, encoding="utf-8") as fh:
-            rows = json.load(fh).get("crosslang", [])
-    except (OSError, ValueError):
-        return {}
-    out = {}
-    for row in rows:
-        era = row.get("era") or [row.get("new"), row.get("new")]
-        if row.get("old") and all(isinstance(e, str) for e in era) and len(era) == 2:
-            out[row["old"]] = (era[0], era[1])
+def eras(store: Store | None) -> dict[str, tuple[str, str]]:
+    """Document name → (first, last) English edition of its era, as the build's
+    alignment across languages found it (:meth:`comprules.store.Store.translations`);
+    empty without a knowledge-base database."""
+    out: dict[str, tuple[str, str]] = {}
+    for old, new, details in store.translations() if store is not None else ():
+        era = details.get("era") or [new, new]
+        if all(isinstance(e, str) for e in era) and len(era) == 2:
+            out[old] = (era[0], era[1])
     return out
 
 

@@ -1,41 +1,56 @@
 """Lineage for the site: the alignments of every consecutive pair, read or computed.
 
 Alignments come, in this order, from the ``alignments`` given (tests, benchmarks),
-the knowledge base's ``data/alignments/{lang}/{old}..{new}.json`` (DESIGN.md's diff
-JSON, written by the build), or :func:`comprules.align.alignment.align` run here.
+the knowledge base's database (``data/comprules.sqlite``: its ``alignments`` tables, of
+which ``data/alignments/`` holds the JSON exports), or
+:func:`comprules.align.alignment.align` run here.
 Without any (alignment unavailable), same-number matching stands in. The keys
 themselves are built by :class:`comprules.align.lineage.Lineage`.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..align.history import alignment_path as alignment_file
 from ..align.lineage import SHOWN, Lineage, Step, chains, pairs
 from ..children import fork_pool
 from ..model import Edition
+from ..store import DB_NAME, Store, StoreError
 
-__all__ = ["SHOWN", "Lineage", "Step", "chains", "pairs", "alignment_file", "load_alignments", "compute_alignments"]
+__all__ = ["SHOWN", "Lineage", "Step", "chains", "pairs", "open_store", "load_alignments", "compute_alignments"]
+
+
+def open_store(data_dir: Path | None) -> Store | None:
+    """The knowledge base's database in ``data_dir`` (``comprules.sqlite``), or ``None``
+    when there is none there (a site rendered from editions alone) or it cannot be read
+    (one line on standard error names it; the alignments are then computed)."""
+    if data_dir is None or not (Path(data_dir) / DB_NAME).is_file():
+        return None
+    try:
+        return Store(Path(data_dir) / DB_NAME)
+    except StoreError as exc:
+        import sys
+
+        print(f"comprules: {exc}; the site aligns the editions itself", file=sys.stderr)
+        return None
 
 
 def load_alignments(
     editions: Sequence[Edition],
     *,
     given: Mapping[tuple[str, str], Any] | None = None,
-    data_dir: Path | None = None,
+    store: Store | None = None,
     compute: bool = True,
     jobs: int = 1,
 ) -> dict[tuple[str, str], Any]:
     """The alignment of every consecutive pair, by ``(old name, new name)``.
 
-    Taken from ``given``, else read from ``data_dir``, else computed (in ``jobs``
-    processes), else left out (the lineage then matches same numbers).
+    Taken from ``given``, else read from the knowledge base's database ``store``
+    (:func:`open_store`), else computed (in ``jobs`` processes), else left out (the
+    lineage then matches same numbers).
     """
-    from_json = _alignment_class()
     out: dict[tuple[str, str], Any] = {}
     missing = []
     for old, new in pairs(editions):
@@ -43,23 +58,14 @@ def load_alignments(
         if given is not None and key in given:
             out[key] = given[key]
             continue
-        path = alignment_file(data_dir, old.name, new.name) if data_dir is not None else None
-        if path is not None and path.is_file() and from_json is not None:
-            with open(path, encoding="utf-8") as fh:
-                out[key] = from_json(json.load(fh))
+        stored = store.alignment(old.name, new.name) if store is not None else None
+        if stored is not None:
+            out[key] = stored
         else:
             missing.append((old, new))
-    if missing and compute and from_json is not None:
+    if missing and compute:
         out.update(compute_alignments(missing, jobs=jobs))
     return out
-
-
-def _alignment_class() -> Callable[[dict], Any] | None:
-    try:
-        from ..align.changes import Alignment
-    except ImportError:  # pragma: no cover - alignment not installed
-        return None
-    return Alignment.from_json
 
 
 _PAIRS: list[tuple[Edition, Edition]] = []

@@ -34,7 +34,7 @@ from ..model import Edition, Rule, parent_number, restored_words, sort_key
 from . import urls as U
 from .documents import DocumentView, document_view, eras
 from .labels import KIND_LABELS, LABELS, LANG_NAMES, edition_label, labels, plain  # noqa: F401 (LABELS: kept importable from here)
-from .lineage import Lineage, chains, load_alignments, pairs
+from .lineage import Lineage, chains, load_alignments, open_store, pairs
 from .markdown import Extract, make_markdown, render_text
 from .terms import TermMatcher
 
@@ -293,10 +293,11 @@ class SiteRenderer:
         """Alignments, lineage keys, and the English edition of each French document."""
         t = time.perf_counter()
         self.pairs = pairs(self.editions)
+        store = open_store(self.data_dir)  # the alignments, as the build stored them
         self.alignments = load_alignments(
             self.editions,
             given=self.given_alignments,
-            data_dir=self.data_dir,
+            store=store,
             compute=self.compute_alignments,
             jobs=self.jobs,
         )
@@ -308,9 +309,9 @@ class SiteRenderer:
                 self.history_keys[last.lang] = {r.id for r in last.rules if r.kind != "chapter"}
         from .compare import compare_pairs
 
-        self.compares = compare_pairs(self.editions, data_dir=self.data_dir, given=self.given_alignments)
+        self.compares = compare_pairs(self.editions, store=store, given=self.given_alignments)
         self.english_of = {fr.name: en for fr, en, _ in self.compares}
-        known_eras = eras(self.data_dir)
+        known_eras = eras(store)
         self.documents = {
             e.name: document_view(
                 e,

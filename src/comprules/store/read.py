@@ -527,6 +527,28 @@ class Store:
         """The ``alignments`` row of a pair stored this way round, or ``None``."""
         return self.one("SELECT * FROM alignments WHERE old = ? AND new = ?", (old, new))
 
+    def translations(self) -> list[tuple[str, str, dict[str, Any]]]:
+        """``(document, English edition, details)`` of every alignment across languages
+        (``kind`` ``translation``), the details as ``alignments/index.json`` prints them
+        (``aligned``, ``score``, ``era``: the first and last English edition its text
+        agrees with best), by document name."""
+        return [
+            (old, new, json.loads(details) if details else {})
+            for old, new, details in self.conn.execute(
+                "SELECT old, new, details FROM alignments WHERE kind = 'translation' ORDER BY old, new"
+            )
+        ]
+
+    def aligned_into(self, old: str, lang: str) -> list[str]:
+        """The editions of language ``lang`` that ``old`` is stored aligned with (a French
+        document with the English edition of its era), by name."""
+        return [
+            n
+            for (n,) in self.conn.execute(
+                "SELECT new FROM alignments WHERE old = ? AND new LIKE ? ORDER BY new", (old, f"{lang}/%")
+            )
+        ]
+
     def alignment(self, old: str, new: str) -> Any:
         """The stored :class:`~comprules.align.alignment.Alignment` of ``old`` → ``new``
         (this way round only), or ``None``."""
