@@ -13,9 +13,8 @@ from datetime import date
 
 import pytest
 
-from comprules.corpus import load_sources, parse_file
+from comprules.corpus import load_sources
 from comprules.corpus.describe import describe
-from comprules.site import render_site
 from comprules.site.documents import document_view
 
 STEMS = (
@@ -42,7 +41,12 @@ def test_seed_titles_are_their_own_headings_or_the_rules_they_quote_never_the_fi
     }
 
 
-def test_seed_descriptions_say_what_each_is_what_it_quotes_and_when(seeds):
+def test_seed_descriptions_say_what_each_is_what_it_quotes_and_when(seeds, seed_files, tmp_path):
+    """What the corpus stage says of each seed, as the knowledge base's database holds it
+    (``editions.document``) and the site shows it."""
+    from comprules.build import build
+    from comprules.store import DB_NAME, Store
+
     facts = {k: describe(e.rules, e.glossary, e.lang) for k, e in seeds.items()}
     assert {k: d.kind for k, d in facts.items()} == {
         "000": "forum",
@@ -55,7 +59,18 @@ def test_seed_descriptions_say_what_each_is_what_it_quotes_and_when(seeds):
     assert facts["004"].dates == (date(2005, 5, 21),)  # "[ Edité par Sacha Le 21 mai 2005 ]"
     assert facts["002"].dates == (date(2006, 8, 18),)  # "Le 18/08/2006, gulain avait écrit ..."
     assert facts["003"].terms[:3] == ("Peur", "Initiative", "Vol")
-    views = {k: document_view(e, era=("en/2005-02-01", "en/2005-08-01")) for k, e in seeds.items()}
+    build(seed_files, tmp_path / "kb", only=("data",))
+    stored = Store(tmp_path / "kb" / "data" / DB_NAME).documents()
+    assert sorted(stored) == sorted(e.name for e in seeds.values())
+    assert stored[seeds["004"].name] == {
+        "kind": "forum",
+        "title": "Offrande, Ninjutsu, Folie, Mue",
+        "quotes": [[n, t] for n, t in facts["004"].quotes],
+        "terms": [],
+        "dates": ["2005-05-21"],
+    }
+    era = ("en/2005-02-01", "en/2005-08-01")
+    views = {k: document_view(e, stored[e.name], era=era) for k, e in seeds.items()}
     assert views["000"].summary.startswith("Discussion de forum · sections 402–406 · ")
     assert views["001"].summary.startswith("Extrait des Règles complètes · section 602 · ")
     assert views["004"].summary == (
@@ -84,9 +99,11 @@ def test_editions_toml_title_and_description_win_over_what_is_derived(seed_files
 
 
 def test_no_seed_page_names_a_document_by_its_file_stem(seed_files, tmp_path):
-    editions = [parse_file(f) for f in seed_files]
-    out = tmp_path / "site"
-    render_site(editions, out, search=False, jobs=1)
+    """The seeds' site as a build makes it: their descriptions from the database."""
+    from comprules.build import build
+
+    build(seed_files, tmp_path / "kb", only=("data", "site"))
+    out = tmp_path / "kb" / "site"
     home = (out / "index.html").read_text(encoding="utf-8")
     assert '<a href="fr/004_99dc3338bd3ea994/index.html">Offrande, Ninjutsu, Folie, Mue</a>' in home
     for path in out.rglob("*.html"):

@@ -847,3 +847,29 @@ def test_all_74_editions_and_seeds_index_together(full_kb, tmp_path):
     assert {h.lang for h in search(tmp_path / "index", "morph").hits} == {"en"}
     mue = search(tmp_path / "index", "morph", lang="fr").hits[0]
     assert (mue.edition, mue.number, mue.translation) == ("fr/004_99dc3338bd3ea994", "502.26", True)
+
+
+def test_headword_keys_come_in_the_same_order_whatever_the_hash_seed(en_dir):
+    """A document named twice ("Control" and its alias "Controller" in 2005-02-01) files
+    its headword keys in its names' order, not a set's: the site's search data (``heads``)
+    and the order of documents under a stemmed headword are the same in every process.
+    Two builds of the same 31 editions gave two search/en.js (2026-12-04) before."""
+    script = (
+        "import sys, types; from comprules.corpus import parse_file; from comprules.indexer.table import DocTable as Table\n"
+        "e = parse_file(sys.argv[1])\n"
+        "names = [(g.term, *g.aliases) for g in e.glossary]\n"
+        "t = types.SimpleNamespace(names=names, members=[1] * len(names), lang=['en'] * len(names))\n"
+        "heads = Table.heads.func(t)\n"
+        "print(list(heads)[:400], list(Table.stemmed_heads.func(types.SimpleNamespace(heads=heads, lang=t.lang))))\n"
+    )
+    seen = set()
+    for seed in ("1", "2", "3", "4"):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        run = subprocess.run(
+            [sys.executable, "-c", script, str(en_dir / "2005-02-01.txt")], env=env, capture_output=True, text=True
+        )
+        assert run.returncode == 0, run.stderr
+        seen.add(run.stdout)
+    assert len(seen) == 1
+    # seven entries of 2005-02-01 have two keys: "Control" and "Controller", "Life" and "Life Total"…
+    assert "'control', 'controller'" in next(iter(seen)) and "'life', 'life total'" in next(iter(seen))

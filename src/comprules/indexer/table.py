@@ -119,7 +119,7 @@ class DocTable:
         out: dict[str, list[int]] = defaultdict(list)
         for d, names in enumerate(self.names):
             if names and self.members[d]:
-                for key in {heading_key(n) for n in names}:
+                for key in dict.fromkeys(heading_key(n) for n in names):  # in the names' order, not a set's
                     if key:
                         out[key].append(d)
         return dict(out)

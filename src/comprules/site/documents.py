@@ -1,7 +1,8 @@
 """Documents as documents: the title and one-line description of each fragment.
 
-A fragment's title comes from the document (:mod:`comprules.corpus.describe`, or its
-``editions.toml``); its description says what it is (forum thread, rulebook extract,
+A fragment's title comes from the document (what the corpus stage described and the
+knowledge base's database holds: :meth:`comprules.store.Store.documents`), or its
+``editions.toml``; its description says what it is (forum thread, rulebook extract,
 Comprehensive Rules extract), the rules it quotes, the dates its forum posts print,
 and its era: the English editions its text agrees with best, as the build's
 French ⇄ English alignment found them (stored in the knowledge base's database), else
@@ -11,11 +12,12 @@ document's language.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import date
 from typing import TYPE_CHECKING, Any
 
 from .. import languages
-from ..corpus.describe import Description, describe
 from ..model import Edition, sort_key
 
 if TYPE_CHECKING:
@@ -57,31 +59,37 @@ def eras(store: Store | None) -> dict[str, tuple[str, str]]:
     return out
 
 
-def document_view(edition: Edition, era: tuple[str, str] | None = None) -> DocumentView:
-    """The :class:`DocumentView` of a fragment (``era``: its English editions)."""
-    facts: Description = describe(edition.rules, edition.glossary, edition.lang, edition.name.partition("/")[2])
+def document_view(
+    edition: Edition, facts: Mapping[str, Any] | None = None, era: tuple[str, str] | None = None
+) -> DocumentView:
+    """The :class:`DocumentView` of a fragment: ``facts`` what the knowledge base stored
+    of it (:meth:`comprules.store.Store.documents`; without them, a site rendered from
+    editions alone, only its title and "Comprehensive Rules extract"), ``era`` its
+    English editions."""
+    facts = facts or {}
     stem = edition.name.partition("/")[2]
-    title = edition.title if edition.title and edition.title != stem else facts.title
+    title = edition.title if edition.title and edition.title != stem else facts.get("title") or stem
+    kind = facts.get("kind", "rules")
+    terms = tuple(facts.get("terms", ()))
     t = languages.get(edition.lang).labels
-    sections = [(n, ti) for n, ti in facts.quotes if "." not in n]
-    quotes = tuple(sections or facts.quotes)
-    dates = tuple(d.isoformat() for d in sorted(facts.dates))
+    quoted = [(n, ti) for n, ti in facts.get("quotes", ())]
+    sections = [(n, ti) for n, ti in quoted if "." not in n]
+    quotes = tuple(sections or quoted)
+    dates = tuple(sorted(facts.get("dates", ()), key=date.fromisoformat))
     if edition.description:
         summary = edition.description
     else:
         summary = " · ".join(
             p
             for p in (
-                t.get(f"doc_{facts.kind}", facts.kind),
+                t.get(f"doc_{kind}", kind),
                 (", ".join(dates[:2]) + (" …" if len(dates) > 2 else "")) if dates else "",
-                _quoted(quotes, facts.terms, bool(sections), t),
+                _quoted(quotes, terms, bool(sections), t),
                 f"{t.get('doc_era', 'era')} {_era(era)}" if era else "",
             )
             if p
         )
-    return DocumentView(
-        edition.name, title, t.get(f"doc_{facts.kind}", facts.kind), quotes, facts.terms, dates, era, summary
-    )
+    return DocumentView(edition.name, title, t.get(f"doc_{kind}", kind), quotes, terms, dates, era, summary)
 
 
 def _quoted(quotes: tuple[tuple[str, str], ...], terms: tuple[str, ...], sections: bool, t: dict) -> str:

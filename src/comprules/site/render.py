@@ -312,9 +312,11 @@ class SiteRenderer:
         self.compares = compare_pairs(self.editions, store=store, given=self.given_alignments)
         self.english_of = {fr.name: en for fr, en, _ in self.compares}
         known_eras = eras(store)
+        facts = store.documents() if store is not None else {}
         self.documents = {
             e.name: document_view(
                 e,
+                facts.get(e.name),
                 known_eras.get(e.name) or ((self.english_of[e.name].name,) * 2 if e.name in self.english_of else None),
             )
             for e in self.editions

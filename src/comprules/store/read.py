@@ -539,6 +539,13 @@ class Store:
             )
         ]
 
+    def documents(self) -> dict[str, dict[str, Any]]:
+        """Each fragment's facts, by name, as the corpus stage described it
+        (:func:`comprules.corpus.describe.describe`): ``kind`` (``rulebook``, ``forum``,
+        ``rules``), ``title``, ``quotes`` (``[number, title]`` of each section and rule it
+        prints), ``terms`` (rulebook headings), ``dates`` (ISO, in order of appearance)."""
+        return {r["name"]: json.loads(r["document"]) for r in self.rows if r.get("document")}
+
     def aligned_into(self, old: str, lang: str) -> list[str]:
         """The editions of language ``lang`` that ``old`` is stored aligned with (a French
         document with the English edition of its era), by name."""

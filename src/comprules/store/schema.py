@@ -17,7 +17,7 @@ from __future__ import annotations
 import sqlite3
 
 #: The version of the tables below; bumped whenever a table or a column changes.
-FORMAT = 2
+FORMAT = 3
 
 #: The file's name inside ``data/``.
 DB_NAME = "comprules.sqlite"
@@ -47,6 +47,7 @@ CREATE TABLE editions (
     set_name    TEXT,                  -- Bloomburrow (data/editions.toml)
     set_code    TEXT,                  -- BLB
     file_date   TEXT,                  -- the date in the official file's name
+    document    TEXT,                  -- a fragment's facts, JSON: kind, title, quotes, terms, dates
     input_key   TEXT NOT NULL          -- what the rows of this edition were made from
 );
 

@@ -197,6 +197,22 @@ def _delete_edition(conn: sqlite3.Connection, name: str) -> None:
     conn.execute("DELETE FROM editions WHERE name = ?", (name,))
 
 
+def _document(e: Edition) -> dict[str, Any]:
+    """What a fragment is (:func:`comprules.corpus.describe.describe`), as the
+    ``document`` column holds it: ``kind``, ``title``, ``quotes`` (``[number, title]``),
+    ``terms``, ``dates`` (ISO)."""
+    from ..corpus.describe import describe
+
+    facts = describe(e.rules, e.glossary, e.lang, e.name.partition("/")[2])
+    return {
+        "kind": facts.kind,
+        "title": facts.title,
+        "quotes": [list(q) for q in facts.quotes],
+        "terms": list(facts.terms),
+        "dates": [d.isoformat() for d in facts.dates],
+    }
+
+
 def _insert_edition(
     conn: sqlite3.Connection, e: Edition, resolution: Any, input_key: str, facts: Mapping[str, Any], check: Any
 ) -> None:
@@ -205,7 +221,7 @@ def _insert_edition(
     conn.execute(
         "INSERT INTO editions (name, lang, kind, effective, title, description, source, sources, sha256,"
         " rules, glossary, dangling, printed_references, resolved_references, set_name, set_code, file_date,"
-        " input_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " document, input_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             name,
             e.lang,
@@ -224,6 +240,7 @@ def _insert_edition(
             facts.get("set_name") or None,
             facts.get("set_code"),
             facts.get("file_date"),
+            _json(_document(e)) if e.kind == "fragment" else None,
             input_key,
         ),
     )
