@@ -325,7 +325,9 @@ def test_home_lists_documents_first_then_editions_by_language_latest_first(small
         < html.index('<a href="fr/000_abcdef/index.html">Test rules 000_abcdef</a>')
         < html.index('<section class="lang" lang="en" id="en">')
     )
-    assert "Extrait des Règles complètes · section 402" in html  # what the document is, in its language
+    # what the document is, in its language (the sections it quotes come from a knowledge base's
+    # database: tests/test_documents.py; this site is rendered from editions alone)
+    assert "Extrait des Règles complètes<" in html or "Extrait des Règles complètes\n" in html
     assert 'href="en/latest/index.html"' in html
 
 

@@ -293,11 +293,11 @@ class SiteRenderer:
         """Alignments, lineage keys, and the English edition of each French document."""
         t = time.perf_counter()
         self.pairs = pairs(self.editions)
-        store = open_store(self.data_dir)  # the alignments, as the build stored them
+        store = open_store(self.data_dir)  # documents and their English editions, as the build stored them
         self.alignments = load_alignments(
             self.editions,
             given=self.given_alignments,
-            store=store,
+            data_dir=self.data_dir,
             compute=self.compute_alignments,
             jobs=self.jobs,
         )
@@ -322,6 +322,8 @@ class SiteRenderer:
             for e in self.editions
             if U.is_fragment(e)
         }
+        if store is not None:  # its pages mapped in memory are let go before the workers fork
+            store.close()
         for e in self.editions:
             self.layout(e)
         self.timings["prepare"] = time.perf_counter() - t
