@@ -6,8 +6,8 @@ knowledge base's database holds: :meth:`comprules.store.Store.documents`), or it
 Comprehensive Rules extract), the rules it quotes, the dates its forum posts print,
 and its era: the English editions its text agrees with best, as the build's
 French ⇄ English alignment found them (stored in the knowledge base's database), else
-the English edition the site pairs it with. Words come from the language table (``doc_*`` labels of ``comprules/data/languages.toml``), in the
-document's language.
+the English edition the site pairs it with. Words come from the language table (``doc_*``
+labels of ``comprules/data/languages.toml``), in the document's language.
 """
 
 from __future__ import annotations

@@ -31,7 +31,8 @@ __all__ = ["SHOWN", "Lineage", "Step", "chains", "pairs", "open_store", "load_al
 def open_store(data_dir: Path | None) -> Store | None:
     """The knowledge base's database in ``data_dir`` (``comprules.sqlite``), or ``None``
     when there is none there (a site rendered from editions alone) or it cannot be read
-    (one line on standard error names it; the alignments are then computed)."""
+    (one line on standard error names it; the documents' English editions are then
+    aligned here and their facts left out)."""
     if data_dir is None or not (Path(data_dir) / DB_NAME).is_file():
         return None
     try:
@@ -39,7 +40,7 @@ def open_store(data_dir: Path | None) -> Store | None:
     except StoreError as exc:
         import sys
 
-        print(f"comprules: {exc}; the site aligns the editions itself", file=sys.stderr)
+        print(f"comprules: {exc}; the site aligns the documents itself", file=sys.stderr)
         return None
 
 
