@@ -348,6 +348,76 @@ def test_one_changed_edition_rewrites_only_what_depends_on_it(three_editions, tm
     assert "two or more players" in next(r["text"] for r in data["rules"] if r["number"] == "100.1")
 
 
+def _site_files(site: Path) -> dict[str, bytes]:
+    """Every file of a site and its bytes, its own records (dot files) included."""
+    return {str(p.relative_to(site)): p.read_bytes() for p in sorted(site.rglob("*")) if p.is_file()}
+
+
+def _edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+# The site without the search index: an index updated in place numbers the changed
+# edition's documents after the others, and its search data (search/, the zips) keeps
+# that order (docs/measurements.md, "Pages kept by task"); the pages do not depend on it.
+SITE_ONLY = ("data", "site")
+
+
+@pytest.mark.parametrize(
+    "changed, kept, rendered",
+    [
+        # the latest edition: the two before it and their bulletin are kept
+        (
+            "2001-09-24.txt",
+            ["en/1999-04-23/", "en/1999-11-01/", "diff/en/1999-04-23..1999-11-01/"],
+            ["en/2001-09-24/100.html", "diff/en/1999-11-01..2001-09-24/index.html", "history/en/100.1.html"],
+        ),
+        # the middle one: the first edition's pages are kept (where its rules are now is the same)
+        (
+            "1999-11-01.txt",
+            ["en/1999-04-23/"],
+            ["en/1999-11-01/100.html", "en/2001-09-24/index.html", "diff/en/1999-04-23..1999-11-01/index.html"],
+        ),
+    ],
+)
+def test_a_rebuild_renders_again_only_the_pages_whose_inputs_changed(three_editions, tmp_path, changed, kept, rendered):
+    kb, scratch = tmp_path / "kb", tmp_path / "scratch"
+    build([three_editions], kb, only=SITE_ONLY)
+    before = _inodes(kb / "site")
+    record = json.loads((kb / "site" / ".tasks.json").read_text(encoding="utf-8"))
+    assert {"edition/en/1999-04-23", "diff/en/1999-04-23/en/1999-11-01", "history/en/0/600"} <= set(record["tasks"])
+    assert record["tasks"]["edition/en/1999-04-23"]["files"]["en/1999-04-23/100.html"] > 1000
+    _edit(three_editions / changed, "assume a game between two players", "assume a game between two or more players")
+    build([three_editions], kb, only=SITE_ONLY)
+    build([three_editions], scratch, only=SITE_ONLY)
+    ours, theirs = _site_files(kb / "site"), _site_files(scratch / "site")
+    assert sorted(ours) == sorted(theirs)
+    assert [k for k in ours if ours[k] != theirs[k]] == []  # byte for byte, .tasks.json too
+    after = _inodes(kb / "site")
+    same = {k for k in after if before.get(k) == after[k]}
+    for folder in kept:
+        pages = [k for k in after if k.startswith(folder)]
+        assert len(pages) > 20 and set(pages) <= same, folder
+    assert [k for k in rendered if k in same] == []
+    assert "or more</ins> players" in ours["history/en/100.1.html"].decode()  # the step the edit made
+
+
+def test_a_kept_page_changed_since_the_record_is_rendered_again(three_editions, tmp_path):
+    kb = tmp_path / "kb"
+    build([three_editions], kb, only=SITE_ONLY)
+    page = kb / "site" / "en" / "1999-04-23" / "100.html"
+    original = page.read_bytes()
+    page.write_bytes(original.replace(b"</main>", b"<p>a note of mine</p></main>"))
+    other = kb / "site" / "en" / "1999-04-23" / "101.html"
+    other_inode = other.stat().st_ino
+    _edit(three_editions / "2001-09-24.txt", "assume a game between two players", "assume a game of two players")
+    build([three_editions], kb, only=SITE_ONLY)
+    assert page.read_bytes() == original  # its task rendered again, not linked
+    assert other.stat().st_ino != other_inode
+
+
 def test_a_forked_worker_dies_of_sigterm_as_before_instead_of_raising():
     # The site's page-rendering pool is terminated with SIGTERM to each worker; a worker,
     # forked while a command runs, must not take the command's handler as its own (it printed

@@ -61,7 +61,8 @@ def render_site(
     inputs' fingerprint equals the one of the site in ``out_dir``, nothing is written
     (``SiteStats.skipped``) unless ``force``; equal to the one of the site in ``reuse``
     (the previous site, when rendering into a new folder), that site is copied (hard
-    links) instead of rendered.
+    links) instead of rendered. Otherwise each task whose inputs did not change since
+    the site in ``out_dir`` or ``reuse`` keeps that site's pages (hard links, :mod:`.reuse`).
     """
     import time
 
@@ -101,6 +102,7 @@ def render_site(
             alignments=alignments,
             jobs=jobs,
             search=search_index,
+            previous=[p for p in (out_dir, *candidates) if p is not None],  # pages kept by task (.reuse)
         )
         renderer.cited = cited
         stats = renderer.render(tmp)

@@ -322,6 +322,12 @@ def _glossary_parts(glossary: dict[str, list[dict[str, Any]]], used: int) -> lis
 def bulletin_href(site: "SiteRenderer", u: U.Urls, old: str, new: str, anchor: str) -> str:
     """The link to an entry of the bulletin ``old`` → ``new``, on the part that holds it
     (its first part when no entry has that anchor)."""
+    return u(bulletin_entry(site, old, new, anchor)) + "#" + anchor
+
+
+def bulletin_entry(site: "SiteRenderer", old: str, new: str, anchor: str) -> str:
+    """The site path of the bulletin part ``old`` → ``new`` that holds the entry
+    ``anchor`` (:func:`bulletin_href` without the page it is linked from)."""
     cache = site.__dict__.setdefault("_bulletin_parts", {})
     part_of = cache.get((old, new))
     if part_of is None:
@@ -331,7 +337,7 @@ def bulletin_href(site: "SiteRenderer", u: U.Urls, old: str, new: str, anchor: s
             parts = bulletin_parts(site.by_name[old], site.by_name[new], list(alignment.rules))
             part_of = {anchor_of(r): k + 1 for k, part in enumerate(parts) for _g, r in part}
         cache[(old, new)] = part_of
-    return u(bulletin_page(old, new, part_of.get(anchor, 1))) + "#" + anchor
+    return bulletin_page(old, new, part_of.get(anchor, 1))
 
 
 def _facet_order(counts: Counter) -> list[str]:

@@ -14,6 +14,7 @@ themselves are built by :class:`comprules.align.lineage.Lineage`.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -51,11 +52,13 @@ def load_alignments(
     data_dir: Path | None = None,
     compute: bool = True,
     jobs: int = 1,
+    digests: dict[tuple[str, str], str] | None = None,
 ) -> dict[tuple[str, str], Any]:
     """The alignment of every consecutive pair, by ``(old name, new name)``.
 
     Taken from ``given``, else read from the JSON exports in ``data_dir``, else computed
-    (in ``jobs`` processes), else left out (the lineage then matches same numbers).
+    (in ``jobs`` processes), else left out (the lineage then matches same numbers). The
+    hash of each file read goes into ``digests`` (what :mod:`.reuse` keys pages on).
     """
     from ..align.changes import Alignment
 
@@ -68,8 +71,10 @@ def load_alignments(
             continue
         path = alignment_path(data_dir, old.name, new.name) if data_dir is not None else None
         if path is not None and path.is_file():
-            with open(path, encoding="utf-8") as fh:
-                out[key] = Alignment.from_json(json.load(fh))
+            raw = path.read_bytes()
+            out[key] = Alignment.from_json(json.loads(raw))
+            if digests is not None:
+                digests[key] = hashlib.blake2b(raw, digest_size=16).hexdigest()
         else:
             missing.append((old, new))
     if missing and compute:

@@ -188,9 +188,9 @@ def _node_id(node: Any) -> tuple[str, str, str]:
 _WORKER: tuple["SiteRenderer", Path] | None = None
 
 
-def _work(task: tuple) -> tuple["_Tally", dict[str, int]]:
+def _work(task: tuple) -> tuple[tuple, "_Tally", dict[str, int], dict | None]:
     renderer, out = _WORKER
-    return renderer.run_task(task, out)
+    return (task, *renderer.run_task(task, out))
 
 
 class SiteRenderer:
@@ -208,6 +208,7 @@ class SiteRenderer:
         jobs: int | None = None,
         search: Path | None = None,
         compute_alignments: bool = True,
+        previous: Sequence[Path] = (),
     ):
         self.editions = list(editions)
         self.by_name = {e.name: e for e in self.editions}
@@ -278,6 +279,15 @@ class SiteRenderer:
         self.documents: dict[str, DocumentView] = {}
         self.downloads: dict[str, str] = {}
         self._known: dict[str, frozenset[str]] = {}
+        #: The previous sites whose pages a task may keep (:mod:`.reuse`), the record
+        #: found in one of them, each task's key, and the records of this render.
+        self.previous_sites = [Path(p) for p in previous]
+        self.previous: tuple[Path, float, dict[str, dict]] | None = None
+        self.alignment_digests: dict[tuple[str, str], str] = {}
+        self.keys: dict[tuple, str | None] = {}
+        self.records: dict[str, dict] = {}
+        self.kept_tasks = 0
+        self._files: dict[str, int] | None = None
 
     def known(self, edition: Edition) -> frozenset[str]:
         """The ids of ``edition``'s units, the targets its references may link to (made
@@ -300,6 +310,7 @@ class SiteRenderer:
             data_dir=self.data_dir,
             compute=self.compute_alignments,
             jobs=self.jobs,
+            digests=self.alignment_digests,
         )
         self.lineage = Lineage.build(self.editions, self.alignments)
         self.next_edition = {p: n for n, p in self.lineage.previous.items()}
@@ -336,8 +347,16 @@ class SiteRenderer:
         data = self.copy_data(out)
         self.data_hrefs = data
         self.prepare()
+        tasks = self.tasks()
         t = time.perf_counter()
-        self.run_tasks(self.tasks(), out)
+        from . import reuse
+
+        keys = reuse.Keys(self, self.alignment_digests, now_target)
+        self.keys = {task: keys.of(task) for task in tasks}
+        self.previous = reuse.read_record(self.previous_sites)
+        self.timings["keys"] = time.perf_counter() - t
+        t = time.perf_counter()
+        self.run_tasks(tasks, out)
         self.timings["pages"] = time.perf_counter() - t
         t = time.perf_counter()
         for lang, edition in self.latest.items():
@@ -355,6 +374,7 @@ class SiteRenderer:
         self.downloads = bundle.site_downloads(self, out)  # each edition as a zip, listed by the Data page
         self.render_home(out, graph_href=data.get("graph"))
         offline.finish(self, out)  # feeds, manifest, service worker: last, it hashes the site
+        reuse.write_record(out, self.records)
         # the rest: latest/ aliases, shared pages, home (downloads and offline timed apart)
         apart = search_seconds + self.timings.get("downloads", 0.0) + self.timings.get("offline", 0.0)
         self.timings["shared"] = time.perf_counter() - t - apart
@@ -394,7 +414,7 @@ class SiteRenderer:
         global _WORKER
         if self.jobs <= 1 or len(tasks) < 8:
             for task in tasks:
-                self._merge(*self.run_task(task, out))
+                self._merge(task, *self.run_task(task, out))
             return
         import gc
 
@@ -410,55 +430,89 @@ class SiteRenderer:
             gc.unfreeze()
             _WORKER = None
 
-    def _merge(self, tally: "_Tally", stats: dict[str, int]) -> None:
+    def _merge(self, task: tuple, tally: "_Tally", stats: dict[str, int], record: dict | None = None) -> None:
+        if record is not None:
+            from .reuse import task_id
+
+            self.records[task_id(task)] = record
+            self.kept_tasks += bool(record.pop("kept", False))
         if tally is not self.tally:
             self.tally.merge(tally)
         for k, v in stats.items():
             if stats is not self.stats:
                 self.stats[k] = self.stats.get(k, 0) + v
 
-    def run_task(self, task: tuple, out: Path) -> tuple["_Tally", dict[str, int]]:
-        """Run one task; return what it wrote."""
-        saved = self.tally, self.stats
+    def run_task(self, task: tuple, out: Path) -> tuple["_Tally", dict[str, int], dict | None]:
+        """Run one task, or keep its files from the previous site (:mod:`.reuse`);
+        return what it wrote and, for a task with a key, its record."""
+        key = self.keys.get(task)
+        if self.previous is not None and key is not None:
+            from .reuse import take
+
+            kept = take(self.previous, task, key, out, _link_or_copy)
+            if kept is not None:
+                pages, size, largest, largest_section = kept["tally"]
+                tally = _Tally(pages, size, tuple(largest), tuple(largest_section))
+                return tally, dict(kept["stats"]), {**kept, "kept": True}
+        saved = self.tally, self.stats, self._files
         self.tally, self.stats = _Tally(), {"links": 0, "dangling": 0}
+        self._files = {} if key is not None else None
         try:
-            kind = task[0]
-            if kind == "edition":
-                edition = self.by_name[task[1]]
-                self.render_edition(edition, out, data_href=self.data_hrefs.get(edition.name))
-                from .changes import write_edition_texts
-
-                write_edition_texts(self, out, edition)
-            elif kind == "diff":
-                from .changes import render_diff
-
-                render_diff(self, out, self.by_name[task[1]], self.by_name[task[2]])
-            elif kind == "history":
-                from .changes import render_history
-
-                render_history(self, out, task[1], task[2], task[3])
-            elif kind == "compare":
-                from .compare import render_compare
-
-                render_compare(self, out, *self.compares[task[1]])
-            return self.tally, self.stats
+            self._run(task, out)
+            record = None
+            if key is not None:
+                t = self.tally
+                record = {
+                    "key": key,
+                    "files": dict(sorted(self._files.items())),
+                    "tally": [t.pages, t.bytes, list(t.largest), list(t.largest_section)],
+                    "stats": dict(self.stats),
+                }
+            return self.tally, self.stats, record
         finally:
-            self.tally, self.stats = saved
+            self.tally, self.stats, self._files = saved
+
+    def _run(self, task: tuple, out: Path) -> None:
+        kind = task[0]
+        if kind == "edition":
+            edition = self.by_name[task[1]]
+            self.render_edition(edition, out, data_href=self.data_hrefs.get(edition.name))
+            from .changes import write_edition_texts
+
+            write_edition_texts(self, out, edition)
+        elif kind == "diff":
+            from .changes import render_diff
+
+            render_diff(self, out, self.by_name[task[1]], self.by_name[task[2]])
+        elif kind == "history":
+            from .changes import render_history
+
+            render_history(self, out, task[1], task[2], task[3])
+        elif kind == "compare":
+            from .compare import render_compare
+
+            render_compare(self, out, *self.compares[task[1]])
 
     def write(self, out: Path, path: str, html: str, *, section: bool = False) -> None:
         data = html.encode("utf-8")
-        target = out / path
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(data)
+        self._put(out, path, data)
         self.tally.add(path, len(data), section)
 
     def write_text(self, out: Path, path: str, text: str) -> None:
         """A file that is not a page (a script): counted in the total only."""
         data = text.encode("utf-8")
+        self._put(out, path, data)
+        self.tally.bytes += len(data)
+
+    def _put(self, out: Path, path: str, data: bytes) -> None:
+        """Write a file of the site, never into a file already there (it may be a hard
+        link to a page of the previous site), and note it for the task's record."""
         target = out / path
         target.parent.mkdir(parents=True, exist_ok=True)
+        target.unlink(missing_ok=True)
         target.write_bytes(data)
-        self.tally.bytes += len(data)
+        if self._files is not None:
+            self._files[path] = len(data)
 
     def copy_static(self, out: Path) -> None:
         dest = out / U.STATIC
@@ -937,35 +991,20 @@ class _EditionPages:
         }
 
     def now(self, r: Rule, key: str, u: U.Urls) -> dict[str, Any] | None:
-        """Where a rule of an old edition is in the latest one, from its lineage key:
-        ``{"number", "href", "date"}`` when its number changed since, ``{"removed": date,
-        "href"}`` (the edition that dropped it) when it did not survive; else ``None``."""
-        if not self.dated or self.ed["is_latest"] or r.kind == "chapter" or key == r.id:
+        """Where a rule of an old edition is in the latest one (:func:`now_target`), its
+        links made from the page ``u``."""
+        if not self.dated or self.ed["is_latest"]:
             return None
-        lang = self.edition.lang
-        latest = self.site.latest.get(lang)
-        if latest is None:
+        found = now_target(self.site, self.edition, r, key)
+        if found is None:
             return None
-        if "@" in key:
-            last = f"{lang}/{key.rpartition('@')[2]}"
-            gone = self.site.next_edition.get(last)
-            if gone is None:
-                return None
-            old_id = key.rpartition("@")[0]
-            alignment = self.site.alignments.get((last, gone))
-            rows = alignment.forward.get(old_id, []) if alignment is not None else []
-            row = rows[0] if rows else None
-            anchor = f"{old_id}>{row.new or ''}" if row is not None else f"{old_id}>"
-            from .changes import bulletin_href
-
-            return {
-                "removed": gone.partition("/")[2],
-                "into": row.new if row is not None else None,
-                "kind": row.kind if row is not None else "removed",
-                "href": bulletin_href(self.site, u, last, gone, anchor),
-            }
-        path = self.site.place(latest.name, key)
-        return {"number": key, "href": u(path) if path else None, "date": latest.name.partition("/")[2]}
+        view = dict(found)
+        path = view.pop("path")
+        if "removed" in view:
+            view["href"] = u(path) + "#" + view.pop("anchor")
+        else:
+            view["href"] = u(path) if path else None
+        return view
 
     def cited_by(self, rule_id: str, u: U.Urls) -> list[tuple[str, str]]:
         """(label, link) of each rule or glossary entry citing a rule (from the graph)."""
@@ -1317,6 +1356,41 @@ class _EditionPages:
             english=edition_label(english) if english is not None else None,
         )
         self.site.write(self.out, path, html)
+
+
+def now_target(site: SiteRenderer, edition: Edition, r: Rule, key: str) -> dict[str, Any] | None:
+    """Where the rule ``r`` of the dated, not latest ``edition`` (lineage key ``key``) is
+    in its language's latest edition: ``{"number", "path", "date"}`` when its number
+    changed since (``path`` the site path of its page, or ``None``), ``{"removed": date,
+    "into", "kind", "path", "anchor"}`` (the bulletin entry of the edition that dropped
+    it) when it did not survive; else ``None``. Site paths, not links: the same for
+    every page, so that what a page shows can be hashed before it is rendered."""
+    if r.kind == "chapter" or key == r.id:
+        return None
+    lang = edition.lang
+    latest = site.latest.get(lang)
+    if latest is None:
+        return None
+    if "@" in key:
+        last = f"{lang}/{key.rpartition('@')[2]}"
+        gone = site.next_edition.get(last)
+        if gone is None:
+            return None
+        old_id = key.rpartition("@")[0]
+        alignment = site.alignments.get((last, gone))
+        rows = alignment.forward.get(old_id, []) if alignment is not None else []
+        row = rows[0] if rows else None
+        anchor = f"{old_id}>{row.new or ''}" if row is not None else f"{old_id}>"
+        from .changes import bulletin_entry
+
+        return {
+            "removed": gone.partition("/")[2],
+            "into": row.new if row is not None else None,
+            "kind": row.kind if row is not None else "removed",
+            "path": bulletin_entry(site, last, gone, anchor),
+            "anchor": anchor,
+        }
+    return {"number": key, "path": site.place(latest.name, key), "date": latest.name.partition("/")[2]}
 
 
 def latest_editions(editions: Iterable[Edition]) -> dict[str, Edition]:
