@@ -117,13 +117,13 @@ def render_site(
 
 def _copy_site(source: Path, out_dir: Path) -> None:
     """Copy a whole site (hard links when possible) into ``out_dir``, swapped in."""
-    from .render import _link_or_copy
+    from .reuse import link_or_copy
 
     out_dir.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.new-", dir=out_dir.parent))
     try:
         os.rmdir(tmp)
-        shutil.copytree(source, tmp, copy_function=_link_or_copy)
+        shutil.copytree(source, tmp, copy_function=link_or_copy)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise

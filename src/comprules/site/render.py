@@ -36,6 +36,7 @@ from .documents import DocumentView, document_view, eras
 from .labels import KIND_LABELS, LABELS, LANG_NAMES, edition_label, labels, plain  # noqa: F401 (LABELS: kept importable from here)
 from .lineage import Lineage, chains, load_alignments, open_store, pairs
 from .markdown import Extract, make_markdown, render_text
+from .reuse import link_or_copy
 from .terms import TermMatcher
 
 #: Characters of rule text per page before a long section is cut into parts; keeps
@@ -282,7 +283,7 @@ class SiteRenderer:
         #: The previous sites whose pages a task may keep (:mod:`.reuse`), the record
         #: found in one of them, each task's key, and the records of this render.
         self.previous_sites = [Path(p) for p in previous]
-        self.previous: tuple[Path, float, dict[str, dict]] | None = None
+        self.previous: tuple[Path, int, dict[str, Any]] | None = None
         self.alignment_digests: dict[tuple[str, str], str] = {}
         self.keys: dict[tuple, str | None] = {}
         self.records: dict[str, dict] = {}
@@ -449,7 +450,7 @@ class SiteRenderer:
         if self.previous is not None and key is not None:
             from .reuse import take
 
-            kept = take(self.previous, task, key, out, _link_or_copy)
+            kept = take(self.previous, task, key, out)
             if kept is not None:
                 pages, size, largest, largest_section = kept["tally"]
                 tally = _Tally(pages, size, tuple(largest), tuple(largest_section))
@@ -536,7 +537,7 @@ class SiteRenderer:
         for key, path in wanted.items():
             source = self.data_dir / path.removeprefix("data/")
             if source.is_file():
-                _link_or_copy(source, out / path)
+                link_or_copy(source, out / path)
                 self.tally.bytes += source.stat().st_size
                 found[key] = path
         return found
@@ -549,7 +550,7 @@ class SiteRenderer:
         """
         source = out / U.edition_dir(edition.name)
         dest = out / U.latest_dir(lang)
-        shutil.copytree(source, dest, copy_function=_link_or_copy)
+        shutil.copytree(source, dest, copy_function=link_or_copy)
         for path in dest.rglob("*.html"):
             self.tally.add(path.relative_to(out).as_posix(), path.stat().st_size, False)
 
@@ -1445,11 +1446,3 @@ def _rule_integer(number: str) -> int:
 
 def _lang_order(lang: str) -> tuple[int, str]:
     return (0 if lang == "en" else 1 if lang == "fr" else 2, lang)
-
-
-def _link_or_copy(source: str | Path, dest: str | Path) -> None:
-    Path(dest).parent.mkdir(parents=True, exist_ok=True)
-    try:
-        os.link(source, dest)
-    except OSError:
-        shutil.copy2(source, dest)

@@ -29,6 +29,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -218,9 +219,10 @@ class Keys:
         return _hash(*parts)
 
 
-def read_record(sites: Iterable[Path | None]) -> tuple[Path, float, dict[str, dict]] | None:
+def read_record(sites: Iterable[Path | None]) -> tuple[Path, int, dict[str, Any]] | None:
     """The first readable task record among the previous ``sites``: ``(site folder, the
-    record's modification time in ns, task id → {"key", "files", "tally", "stats"})``."""
+    record's modification time in ns, {"tasks": task id → {"key", "files", "tally",
+    "stats"}})``."""
     for folder in sites:
         if folder is None:
             continue
@@ -231,39 +233,47 @@ def read_record(sites: Iterable[Path | None]) -> tuple[Path, float, dict[str, di
         except (OSError, ValueError):
             continue
         if isinstance(data, dict) and data.get("format") == FORMAT and isinstance(data.get("tasks"), dict):
-            return Path(folder), stamp, data["tasks"]
+            return Path(folder), stamp, data
     return None
 
 
-def take(
-    previous: tuple[Path, float, dict[str, dict]],
-    task: tuple,
-    key: str | None,
-    out: Path,
-    link: Callable[[Path, Path], None],
-) -> dict | None:
-    """Hard link (``link``: a hard link, else a copy) the files the previous site recorded
-    for ``task`` into ``out`` when its key is ``key`` and every file is there as written
-    (same size, not modified since the record); the record, or ``None`` (nothing linked:
-    render it)."""
-    if key is None:
-        return None
-    folder, stamp, tasks = previous
-    record = tasks.get(task_id(task))
-    if not isinstance(record, dict) or record.get("key") != key or not isinstance(record.get("files"), dict):
-        return None
-    files: dict[str, int] = record["files"]
+def link_or_copy(source: str | Path, dest: str | Path) -> None:
+    """``dest`` a hard link to ``source`` (a copy where links cannot be made)."""
+    Path(dest).parent.mkdir(parents=True, exist_ok=True)
+    try:
+        os.link(source, dest)
+    except OSError:
+        shutil.copy2(source, dest)
+
+
+def unchanged(folder: Path, files: dict[str, int], stamp: int) -> bool:
+    """Every file of ``files`` (path in ``folder`` → size) is there with that size and
+    was not modified after ``stamp`` (ns)."""
     for path, size in files.items():
         try:
             st = os.stat(folder / path)
         except OSError:
-            return None
+            return False
         if st.st_size != size or st.st_mtime_ns > stamp:
-            return None
+            return False
+    return True
+
+
+def take(previous: tuple[Path, int, dict[str, Any]], task: tuple, key: str | None, out: Path) -> dict | None:
+    """Hard link the files the previous site recorded for ``task`` into ``out`` when its
+    key is ``key`` and every file is there as written (:func:`unchanged`); the record, or
+    ``None`` (nothing linked: render it)."""
+    if key is None:
+        return None
+    folder, stamp, data = previous
+    record = data["tasks"].get(task_id(task))
+    if not isinstance(record, dict) or record.get("key") != key or not isinstance(record.get("files"), dict):
+        return None
+    files: dict[str, int] = record["files"]
+    if not unchanged(folder, files, stamp):
+        return None
     for path in files:
-        target = out / path
-        target.parent.mkdir(parents=True, exist_ok=True)
-        link(folder / path, target)
+        link_or_copy(folder / path, out / path)
     return record
 
 
