@@ -354,9 +354,6 @@ class SiteRenderer:
 
         keys = reuse.Keys(self, self.alignment_digests, now_target)
         self.keys = {task: keys.of(task) for task in tasks}
-        # the bulletins' parts found for the keys: each worker finds those it needs, as before
-        self.__dict__.pop("_bulletin_parts", None)
-        del keys
         self.previous = reuse.read_record(self.previous_sites)
         self.timings["keys"] = time.perf_counter() - t
         t = time.perf_counter()
