@@ -29,6 +29,8 @@ from pathlib import Path
 
 import pytest
 
+from comprules.indexer.export import edition_script_file, site_data
+
 ROOT = Path(__file__).resolve().parent.parent
 FIRST = ["en/2009-05-01.txt", "en/2009-07-11.txt", "en/2026-06-19.txt", "zh/2026-04-17.txt"]
 NEXT = "en/2026-08-07.txt"
@@ -407,6 +409,11 @@ def test_the_zip_of_2026_08_07_is_small_whole_and_the_same_as_comprules_export_s
     data = json.loads(search[search.index("=", search.index("CR_SEARCH[")) + 1 : -2])
     assert {d[7] for d in data["docs"]} == {"en/2026-08-07"}
     assert sum(1 for d in data["docs"] if d[0] == "702.19") == 1
+    # written by the index stage (issue 21): the export of that edition alone, as comprules search --edition ranks
+    assert data == json.loads(
+        json.dumps(site_data(rebuilt / "index", "en", edition="en/2026-08-07"), ensure_ascii=False)
+    )
+    assert search.encode("utf-8") == (rebuilt / "index" / edition_script_file("en/2026-08-07")).read_bytes()
     bad = subprocess.run(
         [sys.executable, "-m", "comprules.cli", "export", "en/2026-08-07", "--site", "--kb", str(rebuilt)],
         capture_output=True,

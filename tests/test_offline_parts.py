@@ -182,3 +182,14 @@ def test_app_head_links_the_feed_of_the_site_and_of_the_page_language():
     assert [f["path"] for f in app.feeds("en")] == ["feed.xml", "en/feed.xml"]
     assert [f["path"] for f in app.feeds("fr")] == ["feed.xml"]  # no dated French edition
     assert app.manifest == "manifest.webmanifest"
+
+
+def test_a_zip_of_an_edition_the_index_has_no_search_data_of_says_so_in_one_line(tmp_path):
+    """The index stage writes each dated edition's search data (issue 21): an index
+    folder without it is named, with what to do."""
+    from comprules.errors import UsageError
+
+    with pytest.raises(UsageError) as caught:
+        bundle.search_scripts(tmp_path, "en/2026-08-07")
+    message = str(caught.value)
+    assert "\n" not in message and str(tmp_path) in message and "no search data of en/2026-08-07" in message

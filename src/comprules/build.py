@@ -240,8 +240,8 @@ def unexpected_site_file(site: Path) -> str | None:
 
 
 #: The files of an index generation (whoosh's segments, table of contents and lock;
-#: comprules' own tables): anything else in one is a user's.
-_INDEX_FILE = re.compile(r"^(?:MAIN_WRITELOCK|MAIN_\w+\.seg|_MAIN_\d+\.toc|[\w-]+\.(?:pkl|json|bin|idx))$")
+#: comprules' own tables, the site's search data): anything else in one is a user's.
+_INDEX_FILE = re.compile(r"^(?:MAIN_WRITELOCK|MAIN_\w+\.seg|_MAIN_\d+\.toc|[\w-]+\.(?:pkl|json|bin|idx|js))$")
 
 
 def unexpected_index_file(kb: Path, index: Path) -> str | None:
@@ -923,7 +923,12 @@ class _Build:
 
                 # re-indexes only the editions whose sha256 changed; swapped in with data/ and site/
                 generation = build_index(
-                    report.editions, kb / "index", alignments=data_dir / "alignments", swap=False
+                    report.editions,
+                    kb / "index",
+                    alignments=data_dir / "alignments",
+                    swap=False,
+                    jobs=self.jobs,
+                    scripts=True,  # the site's search data, which the site copies
                 ).generation
             report.timings["index"] = time.perf_counter() - t
             say(f"wrote index/ ({report.timings['index']:.1f} s)")

@@ -66,6 +66,7 @@ from .documents import (
     whoosh_document,
 )
 from .expand import EXPANSIONS_FILE, KEYWORD_EFFECTS, PLAYER_TERMS, index_expansions
+from .export import write_site_scripts
 from .impacts import ALL, RAW_FILE, Impacts, RawPostings, write_impacts
 from .languages import WORD_SENSES
 from .lexicon import LEXICON_FILE, lexicon_pairs
@@ -131,6 +132,8 @@ def build_index(
     full: bool = False,
     wait: float = LOCK_WAIT,
     swap: bool = True,
+    jobs: int = 1,
+    scripts: bool = False,
 ) -> IndexStats:
     """Index the rules and glossary entries of ``editions`` into ``index_dir``.
 
@@ -139,7 +142,9 @@ def build_index(
     queries (default: :func:`comprules.align.crosslang.lexicon`). Only the editions whose
     sha256 changed are re-indexed, unless ``full``. With ``swap=False`` the new
     generation is left beside ``index_dir`` (``IndexStats.generation``) for the caller
-    to read (the site's search data) and then swap in with :func:`swap_index`.
+    to read (the site's search data) and then swap in with :func:`swap_index`. With
+    ``scripts`` (the build's) the generation holds the site's search data too
+    (:func:`comprules.indexer.export.write_site_scripts`, in ``jobs`` forked workers).
     """
     start = time.perf_counter()
     index_dir = Path(index_dir)
@@ -147,6 +152,7 @@ def build_index(
     with index_lock(index_dir, wait):
         _remove_stale_builds(index_dir)
         plan = _plan(list(unique(editions)), index_dir, full, alignments, lexicon)
+        plan.extras["site_scripts"] = _scripts_digest() if scripts else ""
         if plan.previous is not None and not plan.changed and not plan.removed and _same_extras(plan):
             meta = _read_meta(plan.previous)
             return IndexStats(
@@ -162,6 +168,9 @@ def build_index(
         try:
             with segment.using(plan.segmenter):
                 meta = _write(work, plan)
+                if scripts:
+                    dated = [e.name for e in plan.editions if e.effective is not None and e.kind != "fragment"]
+                    write_site_scripts(work, dated, jobs)
             generation = work.with_name(f".{index_dir.name}.gen-{time.time_ns()}")
             os.rename(work, generation)
         except BaseException:
@@ -285,6 +294,15 @@ def _same_extras(plan: _Plan) -> bool:
 
 def _digest(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def _scripts_digest() -> str:
+    """What the site's search data are made by: the code of the index and the tables it
+    reads (another version of them writes other scripts, in a new generation)."""
+    here = Path(__file__).parent
+    files = sorted(here.glob("*.py")) + sorted((here.parent / "data").glob("*.toml"))
+    files += [here.parent / name for name in ("languages.py", "model.py", "segment.py")]
+    return _digest("\x1f".join(path.read_text(encoding="utf-8") for path in files))
 
 
 def _alignments_digest(alignments) -> str:

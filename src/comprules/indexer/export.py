@@ -27,10 +27,15 @@ Shape (``format`` 1)::
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterable
 from pathlib import Path
 
 import numpy as np
 
+from .. import segment
+from ..children import fork_pool
+from ..languages import codes
 from ..languages import get as table_language
 from ..model import parent_number, sort_key
 from . import expand, rank, searching
@@ -175,6 +180,81 @@ def site_data(index_dir: Path, lang: str, edition: str | None = None) -> dict:
         if lang in LANGUAGES
         else [],
     }
+
+
+#: The site's search data of a language, in the index generation (``site-en.js``).
+SITE_PREFIX = "site-"
+#: The vocabulary Chinese is cut with, as the site's script (``window.CR_SEGMENT``).
+SEGMENT_SCRIPT = "site-segment.js"
+#: The search data of one edition, for its zip (``edition-en-2026-08-07.js``).
+EDITION_PREFIX = "edition-"
+
+
+def script_file(lang: str) -> str:
+    """``en`` → ``site-en.js``: the file of the index generation holding the site's
+    search data of ``lang`` (the default scope), as the site loads it."""
+    return f"{SITE_PREFIX}{lang}.js"
+
+
+def edition_script_file(name: str) -> str:
+    """``en/2026-08-07`` → ``edition-en-2026-08-07.js``: the file of the index generation
+    holding the search data of that edition alone (its zip's ``search/en.js``)."""
+    return EDITION_PREFIX + name.replace("/", "-") + ".js"
+
+
+def search_script(data: dict) -> bytes:
+    """:func:`site_data`'s dict as the script the site loads (sets ``window.CR_SEARCH[lang]``)."""
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    lang = json.dumps(data["lang"])
+    return f"window.CR_SEARCH=window.CR_SEARCH||{{}};window.CR_SEARCH[{lang}]={text};\n".encode("utf-8")
+
+
+_SCRIPTS_DIR: Path | None = None
+
+
+def _write_script(task: tuple[str, str]) -> tuple[str, int]:
+    """One file of :func:`write_site_scripts` (run in a forked worker): its name and size,
+    size 0 for a language without documents in the default scope (no file)."""
+    assert _SCRIPTS_DIR is not None
+    kind, key = task
+    if kind == "lang":
+        data, name = site_data(_SCRIPTS_DIR, key), script_file(key)
+        if not data["docs"]:
+            return name, 0
+    else:
+        data, name = site_data(_SCRIPTS_DIR, key.partition("/")[0], edition=key), edition_script_file(key)
+    raw = search_script(data)
+    (_SCRIPTS_DIR / name).write_bytes(raw)
+    return name, len(raw)
+
+
+def write_site_scripts(directory: Path, editions: Iterable[str], jobs: int = 1) -> dict[str, int]:
+    """Write the site's search data into the index generation ``directory`` (issue 21: the
+    site copies these files, it computes nothing of the index): :func:`script_file` of each
+    language with documents in the default scope, :data:`SEGMENT_SCRIPT` when the index
+    has Chinese documents, and :func:`edition_script_file` of each of ``editions`` (edition
+    names: the dated editions, whose zips the site writes). The work runs in ``jobs``
+    forked workers (at least one: the open index stays out of the caller's memory); file
+    name → bytes written."""
+    global _SCRIPTS_DIR
+    directory = Path(directory)
+    written: dict[str, int] = {}
+    tasks = [("lang", lang) for lang in codes()] + [("edition", name) for name in sorted(editions)]
+    _SCRIPTS_DIR = directory
+    try:
+        with fork_pool(max(1, min(jobs, len(tasks)))) as pool:
+            for name, size in pool.imap_unordered(_write_script, tasks):
+                if size:
+                    written[name] = size
+    finally:
+        _SCRIPTS_DIR = None
+    if any(not table_language(lang).spaced for kind, lang in tasks if kind == "lang" and script_file(lang) in written):
+        vocabulary = segment.load(directory / segment.FILE)
+        words = json.dumps(vocabulary.to_json(), ensure_ascii=False, separators=(",", ":"))
+        raw = f"window.CR_SEGMENT={words};\n".encode("utf-8")
+        (directory / SEGMENT_SCRIPT).write_bytes(raw)
+        written[SEGMENT_SCRIPT] = len(raw)
+    return dict(sorted(written.items()))
 
 
 def _comparable(key: tuple) -> tuple:

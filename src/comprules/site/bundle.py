@@ -18,7 +18,6 @@ and ``comprules export EDITION --site -o FILE.zip`` are the same bytes.
 from __future__ import annotations
 
 import io
-import json
 import posixpath
 import re
 import zipfile
@@ -169,23 +168,22 @@ def members(site_dir: Path, name: str, search_js: Mapping[str, bytes]) -> dict[s
 
 
 def search_scripts(index_dir: Path, name: str) -> dict[str, bytes]:
-    """The search data of one edition, as the site writes its own (``window.CR_SEARCH``;
-    the Chinese vocabulary too for a language written without spaces): key → bytes."""
-    from .. import segment
-    from ..indexer.export import site_data
+    """The search data of one edition, as the index stage wrote it for the zip
+    (``edition-en-2026-08-07.js``, ``window.CR_SEARCH``; the Chinese vocabulary too,
+    ``site-segment.js``, for a language written without spaces): key → bytes. Raises
+    :class:`UsageError` when the index holds none of that edition."""
     from ..languages import get
 
+    index_dir = Path(index_dir)
     lang = name.partition("/")[0]
     try:
-        data = site_data(Path(index_dir), lang, edition=name)
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-    out = {lang: f"window.CR_SEARCH=window.CR_SEARCH||{{}};window.CR_SEARCH[{json.dumps(lang)}]={text};\n".encode()}
-    if not get(lang).spaced:
-        vocabulary = segment.load(Path(index_dir) / segment.FILE)
-        words = json.dumps(vocabulary.to_json(), ensure_ascii=False, separators=(",", ":"))
-        out["segment"] = f"window.CR_SEGMENT={words};\n".encode()
+        out = {lang: (index_dir / ("edition-" + name.replace("/", "-") + ".js")).read_bytes()}
+        if not get(lang).spaced:
+            out["segment"] = (index_dir / "site-segment.js").read_bytes()
+    except OSError:
+        raise UsageError(
+            f"{index_dir}: no search data of {name} in the index (build the knowledge base again)"
+        ) from None
     return out
 
 
