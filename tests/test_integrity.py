@@ -14,6 +14,7 @@ import signal
 import stat
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -402,6 +403,37 @@ def test_a_rebuild_renders_again_only_the_pages_whose_inputs_changed(three_editi
         assert len(pages) > 20 and set(pages) <= same, folder
     assert [k for k in rendered if k in same] == []
     assert "or more</ins> players" in ours["history/en/100.1.html"].decode()  # the step the edit made
+
+
+def test_a_rebuild_writes_the_zips_as_from_scratch_and_mends_the_pages_of_only_the_changed_edition(
+    three_editions, tmp_path, monkeypatch
+):
+    from comprules.site import bundle
+
+    kb = tmp_path / "kb"
+    build([three_editions], kb)
+    zips = sorted((kb / "site" / "download" / "en").glob("*.zip"))
+    assert [z.name for z in zips] == ["1999-04-23.zip", "1999-11-01.zip", "2001-09-24.zip"]
+    log = tmp_path / "mended.txt"  # the zips are written in forked workers: they say it in a file
+    real = bundle._mended
+
+    def mended(name, *args):
+        with log.open("a", encoding="utf-8") as f:
+            f.write(name + "\n")
+        return real(name, *args)
+
+    monkeypatch.setattr(bundle, "_mended", mended)
+    _edit(three_editions / "2001-09-24.txt", "assume a game between two players", "assume a game of two players")
+    build([three_editions], kb)
+    # the other editions' zips took their pages from the previous zips, compressed
+    assert log.read_text(encoding="utf-8").split() == ["en/2001-09-24"]
+    for path in zips:
+        name = f"en/{path.stem}"
+        assert path.read_bytes() == bundle.bundle(kb / "site", kb / "index", name), name  # as from scratch
+    assert len(log.read_text(encoding="utf-8").split()) == 4
+    archive = zipfile.ZipFile(zips[2])
+    assert "of two players" in archive.read("comprules-en-2001-09-24/en/2001-09-24/100.html").decode()
+    assert archive.comment.startswith(b"comprules ") and archive.testzip() is None
 
 
 def test_a_kept_page_changed_since_the_record_is_rendered_again(three_editions, tmp_path):

@@ -111,6 +111,33 @@ def test_zip_bytes_are_the_same_for_the_same_files_in_any_order():
     assert archive.read("comprules-en-2026-08-07/a/x.js") == b"var x;"
 
 
+def test_a_zip_made_again_from_its_previous_copy_is_the_zip_made_from_scratch():
+    name, day, comment = "en/2026-08-07", (2026, 8, 7), b"comprules 0123"
+    pages = {"en/2026-08-07/702.html": b"<p>trample</p>" * 300, "search.html": b"<p>s</p>", "static/x.js": b"var x;"}
+    old = bundle.zip_bytes(name, {**pages, "search/en.js": b"window.CR_SEARCH={idf:1.5}"}, day, comment)
+    new = bundle.zip_bytes(name, {**pages, "search/en.js": b"window.CR_SEARCH={idf:1.25}"}, day, comment)
+    assert old != new and zipfile.ZipFile(io.BytesIO(new)).comment == comment
+    assert zipfile.ZipFile(io.BytesIO(new)).namelist()[-1] == "comprules-en-2026-08-07/search/en.js"  # last
+    again = bundle.zip_reusing(old, name, {"en": b"window.CR_SEARCH={idf:1.25}"}, day, comment)
+    assert again == new
+    assert zipfile.ZipFile(io.BytesIO(again)).read("comprules-en-2026-08-07/static/x.js") == b"var x;"
+    # pages made of other inputs, another edition's zip, not a zip: made from scratch
+    assert bundle.zip_reusing(old, name, {"en": b"x"}, day, b"comprules 4567") is None
+    assert bundle.zip_reusing(old, "en/2026-06-19", {"en": b"x"}, day, comment) is None
+    assert bundle.zip_reusing(b"PK not a zip", name, {"en": b"x"}, day, comment) is None
+
+
+def test_the_zips_comment_changes_with_any_byte_of_its_inputs():
+    inputs = {"en/2026-08-07/702.html": b"<p>a</p>", "static/x.js": b"var x;"}
+    one = bundle.inputs_comment("en/2026-08-07", inputs, ["en"])
+    assert one.startswith(b"comprules ") and len(one) == 42
+    assert one == bundle.inputs_comment("en/2026-08-07", dict(reversed(list(inputs.items()))), ["en"])
+    assert one != bundle.inputs_comment("en/2026-08-07", {**inputs, "static/x.js": b"var y;"}, ["en"])
+    assert one != bundle.inputs_comment("en/2026-08-07", {**inputs, "static/y.js": b""}, ["en"])
+    assert one != bundle.inputs_comment("en/2026-08-07", inputs, ["en", "segment"])
+    assert one != bundle.inputs_comment("en/2026-06-19", inputs, ["en"])
+
+
 def test_manifest_has_the_installability_fields():
     data = offline.manifest("en/latest/index.html")
     assert data["name"] == "Magic: The Gathering Comprehensive Rules" and len(data["short_name"]) <= 12

@@ -12,11 +12,15 @@ history page, the Data page) loses its address and reads as plain text, a script
 link to such a file is left out, and the ``{lang}/latest/`` links of the go-to box point
 at the edition itself. The zip is a pure function of the built site and index: entries
 sorted, dated by the edition's effective date, the same permissions, so the build's zip
-and ``comprules export EDITION --site -o FILE.zip`` are the same bytes.
+and ``comprules export EDITION --site -o FILE.zip`` are the same bytes. The search data
+comes last and the zip's comment digests what the rest is made of
+(:func:`inputs_comment`), so that a build copies the rest from the previous zip
+(:func:`zip_reusing`).
 """
 
 from __future__ import annotations
 
+import hashlib
 import io
 import posixpath
 import re
@@ -26,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from ..children import fork_pool
+from ..codehash import code_hash
 from ..errors import UsageError
 from . import urls as U
 
@@ -134,10 +139,9 @@ def _readme(name: str) -> str:
     )
 
 
-def members(site_dir: Path, name: str, search_js: Mapping[str, bytes]) -> dict[str, bytes]:
-    """The zip's files (paths inside its folder → bytes) of edition ``name`` of the site at
-    ``site_dir``, ``search_js`` the search data written for it (``search/{lang}.js``,
-    ``search/segment.js`` → bytes)."""
+def _inputs(site_dir: Path, name: str) -> dict[str, bytes]:
+    """The files of the site that the zip of ``name`` holds besides its search data, as the
+    site has them (paths inside the zip's folder → bytes, links not yet mended)."""
     site = Path(site_dir)
     folder = site / U.edition_dir(name)
     if not (folder / "index.html").is_file():
@@ -156,15 +160,48 @@ def members(site_dir: Path, name: str, search_js: Mapping[str, bytes]) -> dict[s
             files[rel] = (site / rel).read_bytes()
     for path in sorted((site / "goto" / lang).glob("n*.js")):
         files[f"goto/{lang}/{path.name}"] = path.read_bytes()
+    return files
+
+
+def _mended(name: str, inputs: Mapping[str, bytes], search: Iterable[str]) -> dict[str, bytes]:
+    """The zip's files but its search data: ``inputs`` (:func:`_inputs`) with their links
+    mended for a zip that also holds ``search/{key}.js`` for each key of ``search``."""
+    files = dict(inputs)
     files[U.editions_script()] = b"window.CR_EDITIONS={};\n"  # one edition: no switcher
-    files.update({f"search/{k}.js": v for k, v in search_js.items()})
     files[U.HOME] = _index_page(name, f"Comprehensive Rules {name}").encode("utf-8")
-    fixer = _Fixer(name, set(files))
+    fixer = _Fixer(name, set(files) | {_search_member(k) for k in search})
     for rel in sorted(files):
         if rel.endswith(".html") and rel != U.HOME:
             files[rel] = fixer.page(rel, files[rel].decode("utf-8")).encode("utf-8")
     files["README.txt"] = _readme(name).encode("utf-8")
     return files
+
+
+def _search_member(key: str) -> str:
+    return f"search/{key}.js"
+
+
+def members(site_dir: Path, name: str, search_js: Mapping[str, bytes]) -> dict[str, bytes]:
+    """The zip's files (paths inside its folder → bytes) of edition ``name`` of the site at
+    ``site_dir``, ``search_js`` the search data written for it (``search/{lang}.js``,
+    ``search/segment.js`` → bytes). Raises :class:`UsageError` when the site has no pages
+    of ``name``."""
+    files = _mended(name, _inputs(site_dir, name), search_js)
+    files.update({_search_member(k): v for k, v in search_js.items()})
+    return files
+
+
+def inputs_comment(name: str, inputs: Mapping[str, bytes], search: Iterable[str]) -> bytes:
+    """The zip's comment: ``comprules`` and a digest of what its files but the search data
+    are made of (the site's files :func:`_inputs`, the search data's names, the code), so
+    that a later build finds, in the zip itself, whether those files would be the same."""
+    h = hashlib.blake2b(digest_size=16)
+    for part in (code_hash(), name, *sorted(search)):
+        h.update(part.encode("utf-8") + b"\0")
+    for rel in sorted(inputs):
+        h.update(rel.encode("utf-8") + b"\0" + len(inputs[rel]).to_bytes(8, "little"))
+        h.update(inputs[rel])
+    return b"comprules " + h.hexdigest().encode("ascii")
 
 
 def search_scripts(index_dir: Path, name: str) -> dict[str, bytes]:
@@ -187,18 +224,66 @@ def search_scripts(index_dir: Path, name: str) -> dict[str, bytes]:
     return out
 
 
-def zip_bytes(name: str, files: Mapping[str, bytes], day: tuple[int, int, int]) -> bytes:
-    """``files`` as a zip under :func:`folder_name`, sorted, each dated ``day`` at noon,
-    deflated at :data:`LEVEL`, mode 644: the same bytes for the same files."""
+def _zip_info(top: str, rel: str, day: tuple[int, int, int]) -> zipfile.ZipInfo:
+    info = zipfile.ZipInfo(f"{top}/{rel}", date_time=(*day, 12, 0, 0))
+    info.compress_type = zipfile.ZIP_DEFLATED
+    info.create_system = 3
+    info.external_attr = 0o100644 << 16
+    return info
+
+
+def _is_search(rel: str) -> bool:
+    return rel.startswith("search/")
+
+
+def zip_bytes(name: str, files: Mapping[str, bytes], day: tuple[int, int, int], comment: bytes = b"") -> bytes:
+    """``files`` as a zip under :func:`folder_name`, sorted but the search data
+    (``search/…``), which comes last, each dated ``day`` at noon, deflated at
+    :data:`LEVEL`, mode 644: the same bytes for the same files and ``comment``."""
     buffer = io.BytesIO()
     top = folder_name(name)
     with zipfile.ZipFile(buffer, "w") as archive:
-        for rel in sorted(files):
-            info = zipfile.ZipInfo(f"{top}/{rel}", date_time=(*day, 12, 0, 0))
-            info.compress_type = zipfile.ZIP_DEFLATED
-            info.create_system = 3
-            info.external_attr = 0o100644 << 16
-            archive.writestr(info, files[rel], compresslevel=LEVEL)
+        archive.comment = comment
+        for rel in sorted(files, key=lambda r: (_is_search(r), r)):
+            archive.writestr(_zip_info(top, rel, day), files[rel], compresslevel=LEVEL)
+    return buffer.getvalue()
+
+
+def zip_reusing(
+    previous: bytes, name: str, search: Mapping[str, bytes], day: tuple[int, int, int], comment: bytes
+) -> bytes | None:
+    """The zip :func:`zip_bytes` writes for the files of the zip ``previous`` (its bytes)
+    but the search data, ``search`` instead (``search/{key}.js`` → bytes), or ``None``
+    when ``previous`` is not a zip of ``name`` whose comment is ``comment``. Its members
+    before the search data are copied as they are, compressed: only the search data is
+    deflated (an edition changed changes every edition's search data, through the
+    index-wide idf of its words, and nothing else of the other editions' zips)."""
+    try:
+        with zipfile.ZipFile(io.BytesIO(previous)) as old:
+            if old.comment != comment:
+                return None
+            infos = old.infolist()
+    except (zipfile.BadZipFile, OSError, ValueError):
+        return None
+    top = folder_name(name) + "/"
+    kept = [i for i in infos if not _is_search(i.filename.removeprefix(top))]
+    if not kept or any(not i.filename.startswith(top) for i in infos) or infos[: len(kept)] != kept:
+        return None
+    tail = infos[len(kept) :]
+    if not tail:
+        return None
+    cut = tail[0].header_offset
+    buffer = io.BytesIO()
+    buffer.write(previous[:cut])
+    # zipfile writes the members it is given after the bytes already there (mode "w" starts
+    # where the file object stands); those copied are listed as the old zip's directory had them
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.filelist.extend(kept)
+        archive.NameToInfo.update((i.filename, i) for i in kept)
+        archive.comment = comment
+        for key in sorted(search):
+            rel = _search_member(key)
+            archive.writestr(_zip_info(folder_name(name), rel, day), search[key], compresslevel=LEVEL)
     return buffer.getvalue()
 
 
@@ -211,42 +296,78 @@ def _day(name: str) -> tuple[int, int, int]:
         return (1980, 1, 1)
 
 
-def bundle(site_dir: Path, index_dir: Path, name: str) -> bytes:
+def bundle(site_dir: Path, index_dir: Path, name: str, previous: bytes | None = None) -> bytes:
     """The zip of edition ``name`` (``en/2026-08-07``) of the knowledge base whose site and
-    search index are ``site_dir`` and ``index_dir``. Raises :class:`UsageError` when the
-    site has no pages of it or the index does not hold it."""
-    return zip_bytes(name, members(site_dir, name, search_scripts(index_dir, name)), _day(name))
+    search index are ``site_dir`` and ``index_dir``; ``previous``, the bytes of an earlier
+    zip of it, lends the members that are the same (:func:`zip_reusing`: the same bytes as
+    without it). Raises :class:`UsageError` when the site has no pages of it or the index
+    does not hold it."""
+    search = search_scripts(index_dir, name)
+    inputs = _inputs(site_dir, name)
+    comment = inputs_comment(name, inputs, search)
+    if previous is not None:
+        data = zip_reusing(previous, name, search, _day(name), comment)
+        if data is not None:
+            return data
+    files = _mended(name, inputs, search)
+    files.update({_search_member(k): v for k, v in search.items()})
+    return zip_bytes(name, files, _day(name), comment)
 
 
-def write_bundle(site_dir: Path, index_dir: Path, name: str, target: Path) -> int:
+def write_bundle(site_dir: Path, index_dir: Path, name: str, target: Path, previous: Path | None = None) -> int:
     """:func:`bundle` written to ``target`` (through a temporary file beside it, renamed);
-    the bytes written."""
+    the bytes written. ``previous``, an earlier zip of the edition that nothing changed
+    since the build wrote it, lends its members, and is hard linked when it is the same."""
     from ..export import write_atomic
+    from .reuse import link_or_copy
 
-    data = bundle(site_dir, index_dir, name)
-    write_atomic(Path(target), data)
+    before = None
+    if previous is not None:
+        try:
+            before = previous.read_bytes()
+        except OSError:
+            before = None
+    data = bundle(site_dir, index_dir, name, previous=before)
+    if data == before and previous is not None:
+        link_or_copy(previous, target)
+    else:
+        write_atomic(Path(target), data)
     return len(data)
 
 
-_JOB: tuple[Path, Path] | None = None
+#: (the site, the index, the previous site and the time of its record, in ns) of the zips written
+_JOB: tuple[Path, Path, tuple[Path, int] | None] | None = None
 
 
 def _write_one(name: str) -> tuple[str, str, int]:
     assert _JOB is not None
-    out, index = _JOB
+    out, index, previous = _JOB
     path = U.download_file(name)
-    return name, path, write_bundle(out, index, name, out / path)
+    before = None
+    if previous is not None:  # a zip of the previous site, as its build wrote it
+        folder, stamp = previous
+        try:
+            if (folder / path).stat().st_mtime_ns <= stamp:
+                before = folder / path
+        except OSError:
+            pass
+    return name, path, write_bundle(out, index, name, out / path, previous=before)
 
 
-def write_downloads(out: Path, index: Path | None, names: Iterable[str], jobs: int = 1) -> dict[str, str]:
+def write_downloads(
+    out: Path, index: Path | None, names: Iterable[str], jobs: int = 1, previous: tuple[Path, int] | None = None
+) -> dict[str, str]:
     """The zip of every edition of ``names`` into the site at ``out``
     (``download/{lang}/{date}.zip``), in ``jobs`` forked processes; edition name → site
-    path. Nothing without a search index (``index`` ``None``)."""
+    path. Nothing without a search index (``index`` ``None``). ``previous``: a previous
+    site and the time (ns) its build finished it: its zips not modified since lend their
+    members (:func:`zip_reusing`)."""
     global _JOB
     names = sorted(names)
     if index is None or not names:
         return {}
-    _JOB = (Path(out), Path(index))
+    _JOB = (Path(out), Path(index), previous)
+    code_hash()  # once, before the workers fork
     try:
         if jobs <= 1 or len(names) < 2:  # two zips already take longer than a fork
             done = [_write_one(n) for n in names]
@@ -265,6 +386,7 @@ def site_downloads(site: Any, out: Path) -> dict[str, str]:
 
     started = time.perf_counter()
     names = [e.name for e in site.editions if not U.is_fragment(e) and e.effective is not None]
-    written = write_downloads(out, site.search, names, jobs=site.jobs)
+    previous = site.previous[:2] if site.previous is not None else None  # reuse.read_record's site and time
+    written = write_downloads(out, site.search, names, jobs=site.jobs, previous=previous)
     site.timings["downloads"] = time.perf_counter() - started
     return written
