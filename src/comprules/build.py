@@ -914,7 +914,7 @@ class _Build:
         index_stamp = stamps.get("index") if fresh["index"] else None
         generation = None
         if "index" in only:
-            t = time.perf_counter()
+            t, part = time.perf_counter(), ""
             self.stage, self.writing = "writing index/", None
             if fresh["index"]:
                 report.kept.append("index")
@@ -922,16 +922,18 @@ class _Build:
                 from .indexer import build_index
 
                 # re-indexes only the editions whose sha256 changed; swapped in with data/ and site/
-                generation = build_index(
+                indexed = build_index(
                     report.editions,
                     kb / "index",
                     alignments=data_dir / "alignments",
                     swap=False,
                     jobs=self.jobs,
                     scripts=True,  # the site's search data, which the site copies
-                ).generation
+                )
+                generation = indexed.generation
+                part = f", search data {indexed.search_data_seconds:.1f} s"
             report.timings["index"] = time.perf_counter() - t
-            say(f"wrote index/ ({report.timings['index']:.1f} s)")
+            say(f"wrote index/ ({report.timings['index']:.1f} s{part})")
         site_stamp = None
         if "site" in only:
             from .site import render_site

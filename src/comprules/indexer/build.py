@@ -107,6 +107,8 @@ class IndexStats:
     #: With ``swap=False``: the new generation, to hand to :func:`swap_index` (``None``
     #: when nothing changed).
     generation: Path | None = None
+    #: Of ``seconds``: writing the site's search data (``scripts``).
+    search_data_seconds: float = 0.0
 
 
 @dataclass
@@ -165,12 +167,15 @@ def build_index(
             )
         work = index_dir.parent / f".{index_dir.name}.build-{os.getpid()}-{time.time_ns()}"
         work.mkdir()
+        scripts_seconds = 0.0
         try:
             with segment.using(plan.segmenter):
                 meta = _write(work, plan)
                 if scripts:
+                    t = time.perf_counter()
                     dated = [e.name for e in plan.editions if e.effective is not None and e.kind != "fragment"]
                     write_site_scripts(work, dated, jobs)
+                    scripts_seconds = time.perf_counter() - t
             generation = work.with_name(f".{index_dir.name}.gen-{time.time_ns()}")
             os.rename(work, generation)
         except BaseException:
@@ -188,6 +193,7 @@ def build_index(
         reindexed=tuple(plan.changed),
         removed=tuple(plan.removed),
         generation=None if swap else generation,
+        search_data_seconds=scripts_seconds,
     )
 
 
