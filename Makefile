@@ -10,7 +10,9 @@ BIN    := $(VENV)/bin
 CORPUS ?=
 KB     ?= build
 JOBS   ?= 1
-# pytest-xdist: one test worker per core (auto), each test file in one worker
+# pytest-xdist: one test worker per core (auto), each test file in one worker, handed out in
+# the order tests/conftest.py gives them (the files that do not read the whole-corpus
+# knowledge base first, while it is built beside them)
 TEST_WORKERS ?= auto
 
 .PHONY: site test lint docs install bench clean
@@ -31,7 +33,7 @@ site: install
 	@echo "open $(KB)/site/index.html"
 
 test: install
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
 
 lint: install
 	$(BIN)/ruff check .

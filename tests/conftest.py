@@ -95,6 +95,45 @@ def editions(en_files, seed_files) -> dict:
     return {e.name: e for e in result.editions}
 
 
+def _full_sources() -> tuple[list[Path], Path | None] | None:
+    """The sources and card file of ``full_kb`` as the fixtures find them, ``None`` when
+    a folder is missing (the fixture then skips or fails) or a developer's knowledge base
+    is reused (``COMPRULES_TEST_KB``)."""
+    if os.environ.get("COMPRULES_TEST_KB") and os.environ.get("CI") != "true":
+        return None
+    corpus = Path(os.environ.get("COMPRULES_CORPUS", ROOT / "../shared/corpus")).resolve()
+    seeds = Path(os.environ.get("COMPRULES_SEEDS", ROOT / "../shared/seeds")).resolve()
+    sources = [corpus / "en", corpus / "zh", seeds]
+    if not all(p.is_dir() for p in sources):
+        return None
+    cards = Path(os.environ.get("COMPRULES_CARDS", ROOT / "../shared/cards/oracle-cards.json"))
+    return sources, cards if cards.is_file() else None
+
+
+def _shared_dir(config: pytest.Config) -> Path:
+    """The folder the xdist workers share (their temporary folders' parent)."""
+    return config._tmp_path_factory.getbasetemp().parent / "full"  # type: ignore[attr-defined]
+
+
+def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under pytest-xdist: the test files that do not read ``full_kb`` first (the Makefile
+    runs ``--dist loadfile --no-loadscope-reorder``: files go out in this order), and the
+    knowledge base of ``full_kb`` built beside them from the end of the collection
+    (``tests/_full_kb.py``), not by a worker that would leave the other waiting."""
+    if os.environ.get("PYTEST_XDIST_WORKER") is None:
+        return
+    reads = [("full_kb" in getattr(item, "fixturenames", ())) for item in items]
+    files = {}
+    for item, read in zip(items, reads):
+        files[item.nodeid.partition("::")[0]] = files.get(item.nodeid.partition("::")[0], False) or read
+    items.sort(key=lambda item: files[item.nodeid.partition("::")[0]])  # stable: each file's order kept
+    found = _full_sources()
+    if any(reads) and found is not None:
+        import _full_kb
+
+        _full_kb.start(_shared_dir(config), *found)
+
+
 @pytest.fixture(scope="session")
 def full_kb(tmp_path_factory, en_dir, zh_dir, seeds_dir):
     """The knowledge base of all 74 English editions, the 18 Chinese ones and the 5
@@ -106,7 +145,9 @@ def full_kb(tmp_path_factory, en_dir, zh_dir, seeds_dir):
     there (``data/cards.sqlite``). Returns ``(kb_dir, report)``: the
     :class:`~comprules.build.BuildReport`, or under pytest-xdist (``make test`` runs a
     worker per core) its summary (``errors``, ``notices``, ``timings``, ``editions`` with their
-    ``name``): the first worker to ask builds it, the others wait for it and read it.
+    ``name``): built beside the tests from the end of the collection
+    (:func:`pytest_collection_modifyitems`), or by the first worker to ask when that
+    build failed; the others wait for it and read it.
 
     ``COMPRULES_TEST_KB=DIR`` (outside CI) uses a knowledge base already built from
     those sources instead, with no report: for iterating on the tests that only read it.
@@ -121,6 +162,7 @@ def full_kb(tmp_path_factory, en_dir, zh_dir, seeds_dir):
     if os.environ.get("PYTEST_XDIST_WORKER") is None:
         kb = tmp_path_factory.mktemp("full") / "kb"
         return kb, build(sources, kb, cards=card_file)
+    import _full_kb
     from filelock import FileLock
 
     shared = tmp_path_factory.getbasetemp().parent / "full"  # the workers' common temporary folder
@@ -128,10 +170,7 @@ def full_kb(tmp_path_factory, en_dir, zh_dir, seeds_dir):
     summary = shared / "report.json"
     with FileLock(str(shared / ".lock")):
         if not summary.is_file():
-            report = build(sources, shared / "kb", cards=card_file)
-            kept = {"errors": [str(e) for e in report.errors], "notices": report.notices, "timings": report.timings}
-            kept["editions"] = [e.name for e in report.editions]
-            summary.write_text(json.dumps(kept), encoding="utf-8")
+            _full_kb.build_shared(shared, sources, card_file)
     kept = json.loads(summary.read_text(encoding="utf-8"))
     kept["editions"] = [SimpleNamespace(name=n) for n in kept["editions"]]
     return shared / "kb", SimpleNamespace(**kept)
