@@ -94,6 +94,7 @@ def main(argv: list[str]) -> int:
     threading.Thread(target=_watch, args=(run,), daemon=True).start()
     with FileLock(str(shared / ".lock")):
         print("locked", flush=True)
+        os.dup2(2, 1)  # nobody reads the pipe any more: whatever the build prints goes to the log
         if not (shared / "report.json").exists():
             build_shared(shared, sources, cards)
     return 0
