@@ -46,7 +46,6 @@ def start(shared: Path, sources: list[Path], cards: Path | None) -> None:
     :data:`START_TIMEOUT` seconds, is killed; the fixture then builds as before."""
     from filelock import FileLock
 
-    shared.mkdir(exist_ok=True)
     with FileLock(str(shared / ".start")):
         marker = shared / "started"
         if marker.exists() or (shared / "report.json").exists():
@@ -68,8 +67,6 @@ def start(shared: Path, sources: list[Path], cards: Path | None) -> None:
         if said.strip() != b"locked":
             child.kill()
             child.wait()
-            return
-        (shared / "builder.pid").write_text(str(child.pid), encoding="utf-8")
 
 
 def _watch(pid: int) -> None:

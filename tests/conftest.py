@@ -95,6 +95,13 @@ def editions(en_files, seed_files) -> dict:
     return {e.name: e for e in result.editions}
 
 
+def _card_file() -> Path | None:
+    """The cards of ``full_kb``: ``$COMPRULES_CARDS`` (default
+    ``../shared/cards/oracle-cards.json``), ``None`` when that file is not there."""
+    cards = Path(os.environ.get("COMPRULES_CARDS", ROOT / "../shared/cards/oracle-cards.json"))
+    return cards if cards.is_file() else None
+
+
 def _full_sources() -> tuple[list[Path], Path | None] | None:
     """The sources and card file of ``full_kb`` as the fixtures find them, ``None`` when
     a folder is missing (the fixture then skips or fails) or a developer's knowledge base
@@ -106,13 +113,14 @@ def _full_sources() -> tuple[list[Path], Path | None] | None:
     sources = [corpus / "en", corpus / "zh", seeds]
     if not all(p.is_dir() for p in sources):
         return None
-    cards = Path(os.environ.get("COMPRULES_CARDS", ROOT / "../shared/cards/oracle-cards.json"))
-    return sources, cards if cards.is_file() else None
+    return sources, _card_file()
 
 
-def _shared_dir(config: pytest.Config) -> Path:
-    """The folder the xdist workers share (their temporary folders' parent)."""
-    return config._tmp_path_factory.getbasetemp().parent / "full"  # type: ignore[attr-defined]
+def _shared_dir(factory: pytest.TempPathFactory) -> Path:
+    """The folder the xdist workers share (their temporary folders' parent), made."""
+    shared = factory.getbasetemp().parent / "full"
+    shared.mkdir(exist_ok=True)
+    return shared
 
 
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -122,16 +130,17 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     (``tests/_full_kb.py``), not by a worker that would leave the other waiting."""
     if os.environ.get("PYTEST_XDIST_WORKER") is None:
         return
-    reads = [("full_kb" in getattr(item, "fixturenames", ())) for item in items]
-    files = {}
-    for item, read in zip(items, reads):
-        files[item.nodeid.partition("::")[0]] = files.get(item.nodeid.partition("::")[0], False) or read
-    items.sort(key=lambda item: files[item.nodeid.partition("::")[0]])  # stable: each file's order kept
+
+    def file_of(item: pytest.Item) -> str:
+        return item.nodeid.partition("::")[0]
+
+    reading = {file_of(item) for item in items if "full_kb" in getattr(item, "fixturenames", ())}
+    items.sort(key=lambda item: file_of(item) in reading)  # stable: each file's order kept
     found = _full_sources()
-    if any(reads) and found is not None:
+    if reading and found is not None:
         import _full_kb
 
-        _full_kb.start(_shared_dir(config), *found)
+        _full_kb.start(_shared_dir(config._tmp_path_factory), *found)  # type: ignore[attr-defined]
 
 
 @pytest.fixture(scope="session")
@@ -157,16 +166,14 @@ def full_kb(tmp_path_factory, en_dir, zh_dir, seeds_dir):
     reuse = os.environ.get("COMPRULES_TEST_KB")
     if reuse and os.environ.get("CI") != "true":  # a developer's KB of the same sources, reused
         return Path(reuse).resolve(), None
-    cards = Path(os.environ.get("COMPRULES_CARDS", ROOT / "../shared/cards/oracle-cards.json"))
-    sources, card_file = [en_dir, zh_dir, seeds_dir], cards if cards.is_file() else None
+    sources, card_file = [en_dir, zh_dir, seeds_dir], _card_file()
     if os.environ.get("PYTEST_XDIST_WORKER") is None:
         kb = tmp_path_factory.mktemp("full") / "kb"
         return kb, build(sources, kb, cards=card_file)
     import _full_kb
     from filelock import FileLock
 
-    shared = tmp_path_factory.getbasetemp().parent / "full"  # the workers' common temporary folder
-    shared.mkdir(exist_ok=True)
+    shared = _shared_dir(tmp_path_factory)
     summary = shared / "report.json"
     with FileLock(str(shared / ".lock")):
         if not summary.is_file():
