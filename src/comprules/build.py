@@ -492,6 +492,21 @@ def _edition_keys(editions: list[Edition], sources: list[dict], common: str) -> 
     return {name: (key if name.startswith("en/") else _digest([key, english])) for name, key in own.items()}
 
 
+def _stored_counts(data: Path) -> dict[str, tuple[str, int]]:
+    """Edition name → (its input key, its dangling citations) in the database of the
+    knowledge base's ``data`` (the last build's); empty when there is none readable."""
+    from .store import DB_NAME, Store, StoreError
+
+    try:
+        store = Store(data / DB_NAME)
+    except StoreError:
+        return {}
+    try:
+        return {r["name"]: (r["input_key"], r["dangling"]) for r in store.rows}
+    finally:
+        store.close()
+
+
 def write_data(
     editions: list[Edition],
     out: Path,
@@ -862,9 +877,21 @@ class _Build:
 
         eras = english_eras(report.editions)
         resolutions = graph.resolve_all(report.editions, eras={k: v.english for k, v in eras.items()})
-        report.dangling = {name: len(r.dangling) for name, r in resolutions.items()}
+        keys = _edition_keys(report.editions, inputs, common)
+        # Only the editions whose rows the database writes anew need their references
+        # resolved: the others keep their rows, and their counts, from the last build.
+        stored = _stored_counts(kb / "data")
+        for e in report.editions:
+            if e.name not in stored or stored[e.name][0] != keys[e.name]:
+                resolutions[e.name]
+        report.dangling = {
+            e.name: stored[e.name][1] if e.name not in resolutions.resolved() else len(resolutions[e.name].dangling)
+            for e in report.editions
+        }
         report.timings["references"] = time.perf_counter() - t
-        say(f"resolved references ({report.timings['references']:.1f} s)")
+        done = len(resolutions.resolved())
+        part = "" if done == len(report.editions) else f" of {done} edition{'' if done == 1 else 's'}"
+        say(f"resolved references{part} ({report.timings['references']:.1f} s)")
 
         # Everything is written into `work` first; the index swaps itself in when complete,
         # then data/ and site/ are swapped in: a build stopped before leaves the old ones.
@@ -873,7 +900,6 @@ class _Build:
             t = time.perf_counter()
             self.stage = "writing data/"
             self.writing = kb / "data" / "comprules.sqlite"  # the name it will have: the user's path
-            keys = _edition_keys(report.editions, inputs, common)
             if fresh["data"]:
                 report.kept.append("data")
                 say("data/ is up to date: kept")
