@@ -26,6 +26,7 @@ from comprules.model import Edition, GlossaryEntry, Rule, number_kind, parent_nu
 from comprules.references import Reference
 from comprules.site import SiteRenderer, render_site
 from comprules.site import urls as U
+from comprules.site.changes import read_texts_script
 from comprules.site.markdown import make_markdown, render_text
 
 STATIC_JS = Path(__file__).resolve().parent.parent / "src/comprules/site/static/site.js"
@@ -1210,8 +1211,14 @@ def test_compare_page_and_the_texts_of_every_edition_are_written(site):
     assert (site / "diff/en/compare.html").is_file()
     scripts = sorted((site / "diff/data/en").glob("*.js"))
     assert len(scripts) == 74
-    head = read(site / "diff/data/en/2009-07-11.js")[:200]
-    assert head.startswith('(window.CR_TEXTS=window.CR_TEXTS||{})["en/2009-07-11"]={"name":"en/2009-07-11"')
+    script = read(site / "diff/data/en/2009-07-11.js")
+    assert script.startswith('(window.CR_TEXTS=window.CR_TEXTS||{})["en/2009-07-11"]="')
+    name, data = read_texts_script(script)  # deflated JSON in base64: a third of its size
+    assert name == "en/2009-07-11" and data["name"] == name and data["p"]["old"] == "en/2009-05-01"
+    raw = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    assert len(script) < 0.4 * len(raw)
+    bands = next(row for row in data["r"] if row[0] == "702.19b")  # 702.19 was Banding then
+    assert "Bands with other" in bands[1] and "a special form of banding" in bands[1]
     html = read(site / "diff/index.html")
     assert '<form class="compare" action="en/compare.html" method="get">' in html
 

@@ -1,7 +1,7 @@
 /* comprules: any two editions of a language compared in the browser (issue 13).
 
    The page diff/{lang}/compare.html?old=DATE&new=DATE loads the two editions' texts
-   (diff/data/{lang}/{date}.js, scripts: they load from disk). Two consecutive
+   (diff/data/{lang}/{date}.js, scripts: they load from disk; compressed, see texts()). Two consecutive
    editions (either way) show the alignment the build stored, which each script carries
    from its previous edition (the rows of the bulletin and of `comprules diff`); other
    pairs pair the units that share a lineage key, as comprules.align.lineage.Lineage.join
@@ -38,6 +38,21 @@
       s.onerror = function () { reject(new Error("cannot load " + src)); };
       document.head.appendChild(s);
     });
+  }
+
+  /* An edition's data as its script holds it: JSON deflated (zlib) in base64, which the
+     browser's DecompressionStream inflates (comprules.site.changes.texts_script). */
+  function texts(name) {
+    var raw = window.CR_TEXTS && window.CR_TEXTS[name];
+    if (typeof raw !== "string") return Promise.reject(new Error("no texts of " + name));
+    if (typeof DecompressionStream === "undefined") {
+      return Promise.reject(new Error("This browser cannot inflate the editions' texts (no DecompressionStream): " +
+                                      "open the page in a browser of 2023 or later."));
+    }
+    var bin = atob(raw), bytes = new Uint8Array(bin.length);
+    for (var i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+    var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate"));
+    return new Response(stream).text().then(JSON.parse);
   }
 
   /* An edition's texts: units by id, lineage keys, order. */
@@ -397,7 +412,9 @@
     var names = [cfg.lang + "/" + oldDate, cfg.lang + "/" + newDate];
     Promise.all([loadScript(src(oldDate)), newDate === oldDate ? null : loadScript(src(newDate)),
                  fromServer(cfg.lang, oldDate, newDate)]).then(function (got) {
-      var A = prepare(window.CR_TEXTS[names[0]]), B = prepare(window.CR_TEXTS[names[1]]);
+      return Promise.all([texts(names[0]), texts(names[1]), got[2]]);
+    }).then(function (got) {
+      var A = prepare(got[0]), B = prepare(got[1]);
       var result = got[2] || storedPair(A, B) || alignInBrowser(A, B);
       if (!result.mapping) {  /* the server's rows: cited numbers follow its pairs */
         result.mapping = {};
