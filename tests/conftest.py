@@ -123,9 +123,24 @@ def _shared_dir(factory: pytest.TempPathFactory) -> Path:
     return shared
 
 
+#: The files reading ``full_kb`` that take longest (seconds on two workers, 2026-12-06),
+#: handed out first once the knowledge base is built: the last file to finish was
+#: tests/test_site_browser.py (67 s), begun when the other worker had 52 s of work left.
+LONGEST_FIRST = [
+    "tests/test_site_browser.py",  # 67 s
+    "tests/test_offline.py",  # 44 s
+    "tests/test_search_site.py",  # 39 s
+    "tests/test_browser.py",  # 31 s
+    "tests/test_site.py",  # 28 s
+    "tests/test_docs.py",  # 25 s
+    "tests/test_chinese_search.py",  # 13 s
+]
+
+
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
     """Under pytest-xdist: the test files that do not read ``full_kb`` first (the Makefile
-    runs ``--dist loadfile --no-loadscope-reorder``: files go out in this order), and the
+    runs ``--dist loadfile --no-loadscope-reorder``: files go out in this order), then
+    those that do, the longest first (:data:`LONGEST_FIRST`), and the
     knowledge base of ``full_kb`` built beside them from the end of the collection
     (``tests/_full_kb.py``), not by a worker that would leave the other waiting."""
     if os.environ.get("PYTEST_XDIST_WORKER") is None:
@@ -135,7 +150,13 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
         return item.nodeid.partition("::")[0]
 
     reading = {file_of(item) for item in items if "full_kb" in getattr(item, "fixturenames", ())}
-    items.sort(key=lambda item: file_of(item) in reading)  # stable: each file's order kept
+
+    def place(item: pytest.Item) -> tuple[bool, int]:
+        name = file_of(item)
+        longest = LONGEST_FIRST.index(name) if name in LONGEST_FIRST else len(LONGEST_FIRST)
+        return (name in reading, longest if name in reading else 0)
+
+    items.sort(key=place)  # stable: each file's order kept
     found = _full_sources()
     if reading and found is not None:
         import _full_kb
