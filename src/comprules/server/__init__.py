@@ -72,6 +72,13 @@ def create_app(kb_dir: Path, *, holder=None):
     async def lifespan(app):
         limit_threads()
         holder.workers.warm(holder.get())
+        import gc
+
+        # what the server holds from here on (the knowledge base's tables, the routes) is
+        # left out of the garbage collections each request's objects start: 2026-12-06,
+        # 50 clients, three runs each, cold rules 4,487–4,736 → 5,056–5,080 req/s, answers
+        # kept 6,238–6,893 → 7,355–7,517
+        gc.freeze()
         try:
             yield
         finally:
