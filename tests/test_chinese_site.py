@@ -66,6 +66,16 @@ def test_the_build_pairs_each_chinese_edition_with_its_english_twin(kb):
     assert pairs["zh/2022-06-10"][:2] == ("en/2022-04-29", False)
     lexicon = json.loads(read(kb / "data" / "alignments" / "lexicon.json"))
     assert lexicon["translations"]["zh"]["Trample"] == ["践踏"]
+    # what the site reads instead of aligning (issue 21): each translation's glossary entries
+    # paired with the English ones, and the term pairs of the latest Chinese edition
+    pairs_of = {tuple(p) for p in rows["zh/2026-04-17"]["glossary"]}
+    assert {("践踏", "trample"), ("死触", "deathtouch")} <= pairs_of and len(pairs_of) == 714
+    latest = lexicon["latest"]["zh"]
+    assert {t["fr_edition"] for t in latest} == {"zh/2026-04-17"}
+    assert {"fr": "践踏", "en": "Trample", "fr_id": "702.19", "en_id": "702.19"}.items() <= next(
+        t for t in latest if t["en"] == "Trample"
+    ).items()
+    assert ["Morph", ["Mue"]] in lexicon["table"]
     assert lexicon["translations"]["zh"]["Deathtouch"] == ["死触"]
     assert "践踏" not in lexicon["lexicon"].get("Trample", [])
 

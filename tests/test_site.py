@@ -1266,3 +1266,17 @@ def test_compiled_templates_are_kept_between_sites_and_a_cache_fault_is_a_miss(t
     monkeypatch.setattr(tempfile, "NamedTemporaryFile", full)
     render_site(edition, tmp_path / "third", search=False, jobs=1)
     assert tree(tmp_path / "third") == tree(tmp_path / "first")
+
+
+def test_a_site_of_editions_without_a_database_aligns_nothing_across_languages(editions, tmp_path):
+    """Issue 21: the site computes nothing of the alignment stage. Rendered from seed 000
+    and its English edition alone (no knowledge base: no database), it has the document's
+    own pages but no side-by-side pages and no aligned terms, which only the database
+    holds; the whole corpus's site has them (test_whole_site_has_every_kind_of_page…)."""
+    seed = editions["fr/000_f51ad62258817a66"]
+    render_site([editions["en/2002-10-07"], seed], tmp_path / "site", search=False, jobs=1)
+    site = tmp_path / "site"
+    assert (site / "fr/000_f51ad62258817a66/index.html").is_file()
+    assert [p for p in (site / "compare").rglob("*.html") if p.parent != site / "compare"] == []
+    lexicon = read(site / "compare/lexicon.html") if (site / "compare/lexicon.html").is_file() else ""
+    assert "Capacités de mana" not in lexicon

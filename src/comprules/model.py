@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import date
 from functools import cached_property, lru_cache
+from typing import Any
 
 #: Kinds of numbered or positional units, from the coarsest to the finest.
 #: ``passage`` is an unnumbered paragraph of a fragment document (``602¶1``).
@@ -306,6 +307,57 @@ class Edition:
 #: or a quoted title, for comparing them.
 DROP_QUOTES = str.maketrans("", "", "“”‘’\"'?")
 _QUALIFIER = re.compile(r"\s*\((?:informal|obsolete|officieux|obsolète)\)\s*$", re.I)
+
+
+def is_translation(doc: Edition) -> bool:
+    """True for a complete edition (not a fragment) in a language other than English: the
+    Chinese CR, aligned with its English twin by number (``comprules.align.translation``)."""
+    return doc.lang != "en" and doc.kind == "edition" and doc.effective is not None
+
+
+@dataclass(frozen=True)
+class TermPair:
+    """One bilingual pair found by alignment (``comprules.align.crosslang`` and
+    ``translation``): French (or translated) and English headings (or section titles) of
+    two aligned units, and where (``fr_id`` in ``fr_edition``). Stored in the database's
+    ``lexicon`` table (``terms``), read back by the site with :meth:`from_json`."""
+
+    fr: str
+    en: str
+    fr_edition: str
+    fr_id: str
+    en_edition: str
+    en_id: str
+    similarity: float
+    #: The language of ``fr`` (the translated term): ``fr``, or ``zh`` for a pair of a
+    #: Chinese edition (this module).
+    lang: str = "fr"
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "fr": self.fr,
+            "en": self.en,
+            "fr_edition": self.fr_edition,
+            "fr_id": self.fr_id,
+            "en_edition": self.en_edition,
+            "en_id": self.en_id,
+            "similarity": round(self.similarity, 4),
+            "lang": self.lang,
+        }
+
+    @classmethod
+    def from_json(cls, row: dict[str, Any]) -> "TermPair":
+        """The pair :meth:`to_json` gave. Raises :class:`KeyError` for a missing field."""
+        return cls(
+            row["fr"],
+            row["en"],
+            row["fr_edition"],
+            row["fr_id"],
+            row["en_edition"],
+            row["en_id"],
+            row["similarity"],
+            row.get("lang", "fr"),
+        )
 
 
 def clean_term(term: str) -> str:

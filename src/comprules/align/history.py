@@ -26,7 +26,7 @@ from typing import Callable, Sequence
 
 from ..errors import NotFound, UsageError
 from ..export import names_a_file
-from ..model import Edition, section_filter
+from ..model import Edition, is_translation, section_filter
 from .changes import Alignment, RuleChange, WordChange
 from .lineage import MANY_FRAGMENTS
 
@@ -286,7 +286,7 @@ def english_eras(editions: Sequence[Edition]) -> dict:
     (:func:`~comprules.align.translation.english_twin`, a ``TwinChoice``); for a
     fragment, the English edition of its era by structure."""
     from .crosslang import choose_english
-    from .translation import english_twin, is_translation
+    from .translation import english_twin
 
     english = [e for e in editions if e.lang == "en" and e.kind != "fragment"]
     if not english:
@@ -390,8 +390,27 @@ def compute_alignments(
         "lexicon": lexicon(terms),
         "aligned": [t.to_json() for t in terms if t.lang == "fr"],
         "translations": translations,
+        # what the site's lexicon pages show: the checked-in table alone (in its order), and
+        # the term pairs of the latest translated edition of each language, with their units
+        "table": [[en, frs] for en, frs in lexicon().items()],
+        "latest": {
+            lang: [t.to_json() for t in terms if t.fr_edition == latest]
+            for lang, latest in _latest_translations([e for e in editions if e.name in eras]).items()
+        },
     }
     return Alignments(chain_rows, rows, kept, [d for _, d in crosslang], lex)
+
+
+def _latest_translations(editions: Sequence[Edition]) -> dict[str, str]:
+    """Language → its latest complete translated edition among ``editions`` (the Chinese
+    CR's newest aligned with an English edition)."""
+    out: dict[str, Edition] = {}
+    for e in editions:
+        if is_translation(e) and (
+            e.lang not in out or (e.effective, e.name) > (out[e.lang].effective, out[e.lang].name)
+        ):
+            out[e.lang] = e
+    return {lang: e.name for lang, e in sorted(out.items())}
 
 
 def write_alignments(
@@ -454,6 +473,7 @@ def _align_crosslang(editions: Sequence[Edition], eras: dict, stored, kept: list
     details of the choice (``{"old", "new", "score", "era", "aligned", …}``), and the
     term pairs found. ``stored(old, new)``: the previous build's alignment, if kept."""
     from .crosslang import align_languages, aligned_terms
+    from .translation import glossary_pairs
 
     by_name = {e.name: e for e in editions}
     rows, terms = [], []
@@ -479,6 +499,8 @@ def _align_crosslang(editions: Sequence[Edition], eras: dict, stored, kept: list
                 same_date=choice.same_date,
                 only_translation=list(choice.only_translation),
                 only_english=list(choice.only_english),
+                # its glossary entries paired with the English ones (the site's side-by-side glossary)
+                glossary=[[g.slug, e.slug] for g, e in glossary_pairs(doc, by_name[choice.english])],
             )
         rows.append((a, row))
     return rows, terms

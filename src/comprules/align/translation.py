@@ -27,7 +27,7 @@ from functools import lru_cache
 from typing import Iterable, Sequence
 
 from .. import references
-from ..model import Edition, GlossaryEntry, Rule
+from ..model import Edition, GlossaryEntry, Rule, TermPair, is_translation
 from .alignment import Alignment, RuleChange, SectionChange
 
 __all__ = [
@@ -41,11 +41,6 @@ __all__ = [
     "lexicon_of",
     "rule_similarity",
 ]
-
-
-def is_translation(doc: Edition) -> bool:
-    """True for a complete edition (not a fragment) in a language other than English."""
-    return doc.lang != "en" and doc.kind == "edition" and doc.effective is not None
 
 
 @dataclass(frozen=True)
@@ -195,37 +190,6 @@ class _Pair:
     en_edition: str
     en_unit: str
     similarity: float
-
-
-@dataclass(frozen=True)
-class TermPair:
-    """One bilingual pair found by alignment: French (or translated) and English headings
-    (or section titles) of two aligned units, and where (``fr_id`` in ``fr_edition``).
-    Here rather than in :mod:`~comprules.align.crosslang`, which imports this module and
-    re-exports it (no import cycle)."""
-
-    fr: str
-    en: str
-    fr_edition: str
-    fr_id: str
-    en_edition: str
-    en_id: str
-    similarity: float
-    #: The language of ``fr`` (the translated term): ``fr``, or ``zh`` for a pair of a
-    #: Chinese edition (this module).
-    lang: str = "fr"
-
-    def to_json(self) -> dict:
-        return {
-            "fr": self.fr,
-            "en": self.en,
-            "fr_edition": self.fr_edition,
-            "fr_id": self.fr_id,
-            "en_edition": self.en_edition,
-            "en_id": self.en_id,
-            "similarity": round(self.similarity, 4),
-            "lang": self.lang,
-        }
 
 
 def translation_terms(doc: Edition, en: Edition, alignment: Alignment | None = None):

@@ -3,9 +3,10 @@ each complete translated edition (the Chinese CR) beside the English edition of 
 
 The English edition is chosen, and the French units paired with English rules, by
 :mod:`comprules.align.crosslang` (structure: same numbers, cited rules, the lexicon); a
-Chinese edition is paired by date and aligned by number
-(:mod:`comprules.align.translation`); a stored alignment
-(``data/alignments/{lang}-en/{doc}..{en}.json``) is used when the build wrote one.
+Chinese edition is paired by date and aligned by number, its glossary entries with the
+English ones (:mod:`comprules.align.translation`). The site computes none of it: it
+reads the alignments, the term pairs and the glossary pairs from the knowledge base's
+database (:class:`CompareFacts`); a site rendered without one has no compare pages.
 Chinese pages live under ``/compare/zh/{date}..{en-date}/``. Pages: ``/compare/{fr}..{en}/index.html`` (the units outside any section,
 the rulebook's glossary, and the list of sections), one page per section
 (``/compare/{fr}..{en}/502.html``) with each French unit beside its English rule,
@@ -15,10 +16,11 @@ checked-in table and the heading pairs the alignments found, with links).
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..model import Edition, Rule, sort_key
+from ..model import Edition, Rule, TermPair, is_translation, sort_key
 from . import urls as U
 
 if TYPE_CHECKING:
@@ -29,13 +31,9 @@ if TYPE_CHECKING:
 def compare_pairs(
     editions: list[Edition], *, store: Store | None = None, given: dict | None = None
 ) -> list[tuple[Edition, Edition, Any]]:
-    """``(french document, English edition, alignment)`` for every French document."""
-    try:
-        from ..align import crosslang
-    except ImportError:  # pragma: no cover - the alignment stage is not installed
-        return []
-    from ..align import translation
-
+    """``(document, English edition, alignment)`` for every non-English document that the
+    knowledge base's database (``store``) aligned with an English edition among
+    ``editions``, or that ``given`` alignments (``(old, new)`` → alignment) pair."""
     english = [e for e in editions if e.lang == "en" and not U.is_fragment(e)]
     if not english:
         return []
@@ -47,20 +45,38 @@ def compare_pairs(
         stored = _stored(fr, store, by_name, given)
         if stored is not None:
             out.append((fr, by_name[stored.new], stored))
-            continue
-        if translation.is_translation(fr):
-            try:
-                choice = translation.english_twin(fr, english)
-            except ValueError:  # older than every English edition
-                continue
-        else:
-            try:
-                choice = crosslang.choose_english(fr, english)
-            except ValueError:  # no English edition of its era among those given
-                continue
-        en = by_name[choice.english]
-        out.append((fr, en, crosslang.align_languages(fr, en)))
     return out
+
+
+@dataclass
+class CompareFacts:
+    """What the compare and lexicon pages show of the alignment stage's work, read from
+    the database: the checked-in lexicon (English term → French names, in its order),
+    the term pairs found in the French documents and in the latest translated edition of
+    each language, and each translation's glossary entries paired with its
+    English twin's (document → ``[(its slug, English slug)]``)."""
+
+    table: list[tuple[str, list[str]]] = field(default_factory=list)
+    terms: list[TermPair] = field(default_factory=list)
+    glossary: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+
+    @classmethod
+    def read(cls, store: Store | None) -> "CompareFacts":
+        """The facts of ``store`` (empty without a database)."""
+        if store is None:
+            return cls()
+        table = [(en, list(frs)) for en, frs in store.lexicon("table") or []]
+        found = [*(store.lexicon("aligned") or []), *(t for ts in (store.lexicon("latest") or {}).values() for t in ts)]
+        terms = [TermPair.from_json(t) for t in found]
+        glossary = {}
+        for old, _new, details in store.translations():
+            if details.get("glossary"):
+                glossary[old] = [(a, b) for a, b in details["glossary"]]
+        return cls(table, terms, glossary)
+
+    def terms_of(self, doc: str) -> list[TermPair]:
+        """The term pairs found in document ``doc``, in the order found."""
+        return [t for t in self.terms if t.fr_edition == doc]
 
 
 def _stored(fr: Edition, store: Store | None, english: dict[str, Edition], given: dict | None):
@@ -146,15 +162,17 @@ def _split_pages(groups: dict[str, list], weight) -> dict[str, list]:
 def render_compare(site: "SiteRenderer", out: Path, fr: Edition, en: Edition, alignment: Any) -> None:
     """The pages of one French document beside its English edition, full width, both
     texts with their references linked."""
-    from ..align import translation
     from .changes import rule_href
     from .labels import edition_label, labels
 
     pairs = _english_units(en, alignment)
     glossary_units = {f"glossary/{g.slug}": g for g in fr.glossary}
     english_entries: dict[str, Any] = {}
-    if translation.is_translation(fr):  # a whole glossary: a page of its own, entries paired in order
-        english_entries = {f"glossary/{g.slug}": e for g, e in translation.glossary_pairs(fr, en)}
+    if is_translation(fr):  # a whole glossary: a page of its own, entries paired in order
+        theirs = {g.slug: g for g in en.glossary}
+        english_entries = {
+            f"glossary/{a}": theirs[b] for a, b in site.compare_facts.glossary.get(fr.name, ()) if b in theirs
+        }
     groups: dict[str, list[tuple[str, Any]]] = {}
     for r in fr.rules:
         groups.setdefault(_section(fr, r, r.id), []).append((r.id, r))
@@ -201,7 +219,7 @@ def render_compare(site: "SiteRenderer", out: Path, fr: Edition, en: Edition, al
                 label = unit.number if unit.kind in ("section", "rule", "subrule") else ""
                 fr_href = (
                     rule_href(site, u, fr, unit.id)
-                    if english_entries or translation.is_translation(fr)
+                    if english_entries or is_translation(fr)
                     else u(f"{U.edition_index(fr.name)}#{unit.id}")
                 )
                 kind = unit.kind
@@ -291,22 +309,17 @@ def lexicon_rows(site: "SiteRenderer", u: U.Urls) -> list[dict[str, Any]]:
     from .labels import edition_label
 
     found: dict[tuple[str, str], list[tuple[str, str]]] = {}
-    try:
-        from ..align import crosslang
-    except ImportError:  # pragma: no cover
-        return []
-    for fr, en, alignment in site.compares:
+    for fr, en, _alignment in site.compares:
         if fr.lang != "fr":  # the other languages have tables of their own (translation_lexicon_rows)
             continue
-        for pair in crosslang.aligned_terms(fr, en, alignment):
+        for pair in site.compare_facts.terms_of(fr.name):
             links = found.setdefault((pair.en, pair.fr), [])
             fr_anchor = pair.fr_id.partition("/")[2] if pair.fr_id.startswith("glossary/") else pair.fr_id
             links.append((edition_label(fr), u(f"{U.edition_index(fr.name)}#{fr_anchor}"), "fr"))
             en_href = rule_href(site, u, en, pair.en_id)
             if en_href:
                 links.append((f"{pair.en_id} ({en.effective.isoformat()})", en_href, "en"))
-    table = crosslang.lexicon()
-    pairs = [(en, fr) for en, frs in table.items() for fr in frs]
+    pairs = [(en, fr) for en, frs in site.compare_facts.table for fr in frs]
     pairs += [key for key in found if key not in set(pairs)]
     # every French document, paired with an English edition or not (one beside no English
     # edition of its era still prints its terms)
@@ -397,15 +410,14 @@ def translation_lexicon_rows(site: "SiteRenderer", u: U.Urls, lang: str) -> list
     """English ⇄ ``lang`` terms of the latest complete translated edition of ``lang``:
     keyword headings, section titles, glossary headwords (:mod:`comprules.align.translation`),
     each linked to both rules (or glossary entries)."""
-    from ..align import translation
     from .changes import rule_href
 
-    docs = [(d, en, a) for d, en, a in site.compares if d.lang == lang and translation.is_translation(d)]
+    docs = [(d, en, a) for d, en, a in site.compares if d.lang == lang and is_translation(d)]
     if not docs:
         return []
-    doc, en, alignment = max(docs, key=lambda x: x[0].effective)
+    doc, en, _alignment = max(docs, key=lambda x: x[0].effective)
     rows: dict[tuple[str, str], list[tuple[str, str]]] = {}
-    for p in translation.translation_terms(doc, en, alignment):
+    for p in site.compare_facts.terms_of(doc.name):
         links = rows.setdefault((p.en, p.fr), [])
         if p.fr_id.startswith("glossary/"):
             links.append((doc.name.partition("/")[2], u(f"{U.glossary_page(doc.name)}#{p.fr_id[9:]}")))
@@ -479,46 +491,3 @@ def render_lexicon(site: "SiteRenderer", out: Path) -> None:
             all=U.relative(name, U.compare_index()),
         )
         site.write(out, name, html)
-
-
-def english_words(site: "SiteRenderer") -> dict[str, dict[str, list[str]]]:
-    """French document → unit id → the English words that name it (its aligned
-    English heading, and the English names of the lexicon terms it prints): indexed
-    with the French text, so that "trample" finds "Piétinement"."""
-    try:
-        from ..align import crosslang
-    except ImportError:  # pragma: no cover
-        return {}
-    import re
-
-    fr_to_en = crosslang.lexicon_fr()
-    patterns = [
-        (re.compile(r"(?<!\w)" + re.escape(fr) + r"(?!\w)", re.IGNORECASE), ens)
-        for fr, ens in fr_to_en.items()
-        if len(fr) >= 3
-    ]
-    out: dict[str, dict[str, list[str]]] = {}
-    for fr, en, alignment in site.compares:
-        pairs = _english_units(en, alignment)
-        words: dict[str, list[str]] = {}
-        if fr.lang != "fr":  # a complete translation: the English titles of its headings
-            for unit_id, en_id in pairs.items():
-                title = en.by_id[en_id].title
-                if title:
-                    words[unit_id] = [title]
-            out[fr.name] = words
-            continue
-        units = [(r.id, (r.title or "") + " " + r.text) for r in fr.rules]
-        units += [(f"glossary/{g.slug}", g.term + " " + g.text) for g in fr.glossary]
-        for unit_id, text in units:
-            found: list[str] = []
-            en_rule = en.get(pairs[unit_id]) if unit_id in pairs else None
-            if en_rule is not None and en_rule.title:
-                found.append(en_rule.title)
-            for pattern, ens in patterns:
-                if pattern.search(text):
-                    found.extend(e for e in ens if e not in found)
-            if found:
-                words[unit_id] = found
-        out[fr.name] = words
-    return out

@@ -32,8 +32,8 @@ __all__ = ["SHOWN", "Lineage", "Step", "chains", "pairs", "open_store", "load_al
 def open_store(data_dir: Path | None) -> Store | None:
     """The knowledge base's database in ``data_dir`` (``comprules.sqlite``), or ``None``
     when there is none there (a site rendered from editions alone) or it cannot be read
-    (one line on standard error names it; the documents' English editions are then
-    aligned here and their facts left out)."""
+    (one line on standard error names it; the site then has no side-by-side pages of
+    the documents, and their facts are left out)."""
     if data_dir is None or not (Path(data_dir) / DB_NAME).is_file():
         return None
     try:
@@ -41,7 +41,7 @@ def open_store(data_dir: Path | None) -> Store | None:
     except StoreError as exc:
         import sys
 
-        print(f"comprules: {exc}; the site aligns the documents itself", file=sys.stderr)
+        print(f"comprules: {exc}; the site is rendered without the documents' side-by-side pages", file=sys.stderr)
         return None
 
 

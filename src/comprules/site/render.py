@@ -274,6 +274,7 @@ class SiteRenderer:
         self.history_keys: dict[str, set[str]] = {}
         self.pairs: list[tuple[Edition, Edition]] = []
         self.compares: list[tuple[Edition, Edition, Any]] = []
+        self.compare_facts: Any = None  # compare.CompareFacts, read by prepare()
         self.layouts: dict[str, tuple[U.Layout, dict[str, list[list[Rule]]]]] = {}
         self.data_hrefs: dict[str, str] = {}
         self.english_of: dict[str, Edition] = {}
@@ -319,9 +320,10 @@ class SiteRenderer:
             last = chain[-1]
             if not U.is_fragment(last):
                 self.history_keys[last.lang] = {r.id for r in last.rules if r.kind != "chapter"}
-        from .compare import compare_pairs
+        from .compare import CompareFacts, compare_pairs
 
         self.compares = compare_pairs(self.editions, store=store, given=self.given_alignments)
+        self.compare_facts = CompareFacts.read(store)
         self.english_of = {fr.name: en for fr, en, _ in self.compares}
         known_eras = eras(store)
         facts = store.documents() if store is not None else {}

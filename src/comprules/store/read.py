@@ -681,7 +681,8 @@ class Store:
         ]
 
     def lexicon(self, name: str) -> Any:
-        """A lexicon document (``lexicon``, ``aligned``, ``translations``), or ``None``."""
+        """A lexicon document (``lexicon``, ``aligned``, ``translations``, ``table``,
+        ``latest``: docs/database.md), or ``None``."""
         row = self.one("SELECT value FROM lexicon WHERE name = ?", (name,))
         return json.loads(row[0]) if row else None
 

@@ -75,7 +75,7 @@ def write_store(
     ``kept_alignments``, the ``(old, new)`` pairs kept from ``previous`` as they were.
     ``chains`` lists ``(chain name, edition names in order)``; ``lineage`` is the
     :class:`~comprules.align.lineage.Lineage` of every chain (written whole each time);
-    ``lexicon`` the term pairs (``{"lexicon", "aligned", "translations"}``); ``facts``
+    ``lexicon`` the term pairs (``{"lexicon", "aligned", "translations", "table", "latest"}``); ``facts``
     the published facts of each edition (``{"set_name", "set_code", "file_date"}``);
     ``checks`` the :class:`~comprules.check.EditionReport` of each edition written anew.
     Raises :class:`OSError` (the previous file is left as it was) or
