@@ -23,13 +23,18 @@ def edition(en_dir):
 
 @pytest.fixture(scope="module")
 def real_site(edition, seed_files, tmp_path_factory) -> Path:
+    from comprules.build import build
     from comprules.corpus import parse_file
     from comprules.graph import kb_graph
 
     seeds = [parse_file(f) for f in seed_files]
     era = parse_file(edition.source.replace("2026-08-07", "2005-02-01"))  # seed 004's English
-    out = tmp_path_factory.mktemp("reading") / "site"
-    render_site([edition, era, *seeds], out, graph=kb_graph([edition]), search=False)
+    root = tmp_path_factory.mktemp("reading")
+    # the database of these editions: the documents' alignments and terms, which the site
+    # reads (it aligns nothing itself)
+    build([edition.source, era.source, *seed_files], root / "kb", only=("data",))
+    out = root / "site"
+    render_site([edition, era, *seeds], out, graph=kb_graph([edition]), search=False, data_dir=root / "kb" / "data")
     return out
 
 
