@@ -229,7 +229,7 @@ def names_in(index: CardIndex, text: str) -> list[Found]:
         if best is not None:
             n, card, _ = best
             span = tokens[i : i + n]
-            if _written_as_name(text, span, n, index.rule_word(card)):
+            if _written_as_name(text, span, n, index.rule_word(card)) and not _inside_longer_name(text, tokens, i, n):
                 start, end = span[0].start(), span[-1].end()
                 if all(f.card != card for f in out):
                     out.append(Found(card, store.card(index.db, card).name, start, end))
@@ -248,6 +248,31 @@ def names_in(index: CardIndex, text: str) -> list[Found]:
             start = text.index(whole)
             out.append(Found(named.card, named.name, start, start + len(whole)))
     return sorted(out, key=lambda f: f.start)
+
+
+def _inside_longer_name(text: str, tokens: list[re.Match[str]], i: int, n: int) -> bool:
+    """Whether tokens ``i`` to ``i + n`` are the end or the middle of a longer name written
+    as one: the word before them capitalised inside a sentence and joined to them by a
+    space or a hyphen ("Titanic Brawl", a card the file lacks, is not the card Brawl), or
+    the word after them joined by a hyphen ("Prosper, Tome-Bound" is not Bound)."""
+    start, end = tokens[i].start(), tokens[i + n - 1].end()
+    if i > 0:
+        before = tokens[i - 1]
+        gap = text[before.end() : start]
+        word = before.group(0)
+        if (
+            gap in (" ", "-")
+            and word[:1].isupper()
+            and word.lower() not in SMALL_WORDS
+            and len(word) > 1
+            and not _sentence_start(text, before.start())
+        ):
+            return True
+    if i + n < len(tokens):
+        after = tokens[i + n]
+        if text[end : after.start()] == "-" and after.group(0)[:1].isupper():
+            return True
+    return False
 
 
 def _sentence_start(text: str, pos: int) -> bool:
