@@ -355,6 +355,43 @@ def test_one_changed_edition_rewrites_only_what_depends_on_it(three_editions, tm
     assert "two or more players" in next(r["text"] for r in data["rules"] if r["number"] == "100.1")
 
 
+def test_a_document_is_scored_again_only_against_the_english_edition_that_changed(
+    three_editions, tmp_path, monkeypatch
+):
+    """The era of seed 002 is chosen among the three English editions by a score against
+    each (none of 1999–2001 is of its era: it is paired with none); the scores are kept
+    with the knowledge base (``.stamps.json``), so that a build after one English edition
+    changed computes one score, not three, and chooses as a build from scratch does."""
+    from comprules.align import crosslang
+
+    computed: list[str] = []
+    score = crosslang._era_score
+    monkeypatch.setattr(crosslang, "_era_score", lambda fr, en: computed.append(en.edition.name) or score(fr, en))
+    kb = tmp_path / "kb"
+    build([three_editions], kb, only=("data",))
+    assert sorted(computed) == ["en/1999-04-23", "en/1999-11-01", "en/2001-09-24"]
+    kept = json.loads((kb / ".stamps.json").read_text(encoding="utf-8"))["eras"]["scores"]
+    assert len(kept) == 3 and all(0 <= v <= 1 for v in kept.values())
+    computed.clear()
+    _edit(
+        three_editions / "1999-11-01.txt",
+        "assume a game between two players",
+        "assume a game between two or more players",
+    )
+    build([three_editions], kb, only=("data",))
+    assert computed == ["en/1999-11-01"]
+    computed.clear()
+    build([three_editions], tmp_path / "scratch", only=("data",))
+    assert len(computed) == 3
+
+    def kept_of(root: Path) -> tuple[dict, dict]:
+        scores = json.loads((root / ".stamps.json").read_text(encoding="utf-8"))["eras"]["scores"]
+        index = json.loads((root / "data" / "alignments" / "index.json").read_text(encoding="utf-8"))
+        return scores, index["crosslang"]
+
+    assert kept_of(kb) == kept_of(tmp_path / "scratch")  # the same scores, the same choice
+
+
 def _site_files(site: Path) -> dict[str, bytes]:
     """Every file of a site and its bytes, its own records (dot files) included."""
     return {str(p.relative_to(site)): p.read_bytes() for p in sorted(site.rglob("*")) if p.is_file()}

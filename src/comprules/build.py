@@ -733,6 +733,9 @@ class _Build:
         self.stage = "reading the sources"
         #: The file being written when it is not named by the error (the database).
         self.writing: Path | None = None
+        #: The documents' era scores ("{document key} {English key}" → score), kept in
+        #: ``.stamps.json`` for the next build (:func:`comprules.align.crosslang.choose_english`).
+        self.era_scores: dict[str, float] = {}
 
     def run(self, sources) -> BuildReport:
         work = self.kb / ".build-none"
@@ -875,7 +878,15 @@ class _Build:
         t = time.perf_counter()
         from .align.history import english_eras
 
-        eras = english_eras(report.editions)
+        # the documents' era scores against each English edition, kept by the two editions'
+        # texts from the last build (with this code): only a changed edition is scored again
+        known = stamps.get("eras") if isinstance(stamps.get("eras"), dict) else {}
+        scores: dict[tuple[str, str], float] = {}
+        if known.get("code") == code_hash() and isinstance(known.get("scores"), dict):
+            scores = {tuple(k.split(" ", 1)): v for k, v in known["scores"].items() if isinstance(v, (int, float))}
+        eras = english_eras(report.editions, scores=scores)
+        keys_now = {e.content_key for e in report.editions}
+        self.era_scores = {f"{a} {b}": v for (a, b), v in sorted(scores.items()) if a in keys_now and b in keys_now}
         resolutions = graph.resolve_all(report.editions, eras={k: v.english for k, v in eras.items()})
         keys = _edition_keys(report.editions, inputs, common)
         # Only the editions whose rows the database writes anew need their references
@@ -1004,6 +1015,8 @@ class _Build:
                 self.swapping[stage] = (work / stage).stat().st_ino
                 swap_dir(work / stage, kb / stage)
         new_stamps = {k: v for k, v in stamps.items() if k in STAGES}
+        if self.era_scores:
+            new_stamps["eras"] = {"code": code_hash(), "scores": self.era_scores}
         if index_stamp is not None:
             new_stamps["index"] = index_stamp
         if site_stamp is not None:

@@ -32,7 +32,7 @@ import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
-from typing import Iterable, Sequence
+from typing import Iterable, MutableMapping, Sequence
 
 from .. import references
 from ..model import Edition, Rule
@@ -280,7 +280,9 @@ ERA_TOLERANCE = 0.005
 ERA_MIN = 0.35
 
 
-def choose_english(fr: Edition, english: Sequence[Edition]) -> EraChoice:
+def choose_english(
+    fr: Edition, english: Sequence[Edition], scores: MutableMapping[tuple[str, str], float] | None = None
+) -> EraChoice:
     """The English edition of ``fr``'s era among ``english`` (complete editions).
 
     Each edition scores the mean agreement of the French units with it: a numbered
@@ -291,6 +293,9 @@ def choose_english(fr: Edition, english: Sequence[Edition]) -> EraChoice:
     :data:`ERA_TOLERANCE` of it, the earliest. Raises ``ValueError`` without English
     editions, or when the best scores under :data:`ERA_MIN` (the knowledge base holds no
     English edition of the document's era: a 2002 extract beside the 2026 editions only).
+    ``scores`` keeps each score by the two editions' ``content_key``: a score found there
+    is not computed again, one computed is put there (a build keeps them from one build to
+    the next: one English edition changed, each document is scored against it alone).
     """
     dated = sorted(
         (e for e in english if e.lang == "en" and e.kind != "fragment"),
@@ -298,8 +303,17 @@ def choose_english(fr: Edition, english: Sequence[Edition]) -> EraChoice:
     )
     if not dated:
         raise ValueError("no English edition to compare with")
-    side = _Side(fr)
-    scored = [(_era_score(side, _Side(e)), i) for i, e in enumerate(dated)]
+    side: _Side | None = None
+    scored = []
+    for i, e in enumerate(dated):
+        key = (fr.content_key, e.content_key)
+        score = scores.get(key) if scores is not None else None
+        if score is None:
+            side = side or _Side(fr)
+            score = _era_score(side, _Side(e))
+            if scores is not None:
+                scores[key] = score
+        scored.append((score, i))
     best = max(s for s, _ in scored)
     if best < ERA_MIN:
         raise ValueError(f"no English edition of its era (the best, {dated[max(scored)[1]].name}, agrees {best:.2f})")

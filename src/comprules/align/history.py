@@ -280,11 +280,12 @@ def chains(editions: Sequence[Edition], eras: dict[str, str] | None = None) -> l
     return out
 
 
-def english_eras(editions: Sequence[Edition]) -> dict:
+def english_eras(editions: Sequence[Edition], scores: dict | None = None) -> dict:
     """Each non-English document's :class:`~comprules.align.crosslang.EraChoice`: for a
     complete translated edition, the English edition of its date or the nearest earlier
     (:func:`~comprules.align.translation.english_twin`, a ``TwinChoice``); for a
-    fragment, the English edition of its era by structure."""
+    fragment, the English edition of its era by structure (``scores``: the scores known,
+    :func:`~comprules.align.crosslang.choose_english`)."""
     from .crosslang import choose_english
     from .translation import english_twin
 
@@ -302,7 +303,7 @@ def english_eras(editions: Sequence[Edition]) -> dict:
                 continue
         else:
             try:
-                out[d.name] = choose_english(d, english)
+                out[d.name] = choose_english(d, english, scores)
             except ValueError:  # no English edition of its era among those given
                 continue
     return out
