@@ -370,3 +370,40 @@ def test_a_bad_card_file_is_one_error_line_and_the_rest_is_built(tmp_path, en_di
     assert (kb / "data" / "editions.json").is_file() and not (kb / "data" / "cards.sqlite").exists()
     missing = run("build", en_dir / "2026-08-07.txt", "--kb", tmp_path / "kb2", "--cards", tmp_path / "none.json")
     assert missing.exit_code == 2 and "--cards" in missing.output and "no such file" in missing.output
+
+
+def test_a_rebuild_with_cards_resolves_the_references_of_the_changed_edition_alone(
+    tmp_path, en_dir, card_file, monkeypatch
+):
+    """The cards read the rules each glossary entry cites from the database the build has
+    just written, so that an edition kept from the last build is not resolved again for
+    them; the card tables are those of a build from scratch."""
+    import shutil
+    import sqlite3
+
+    from comprules import graph
+    from comprules.build import build
+
+    src = tmp_path / "src"
+    src.mkdir()
+    for name in ("2026-06-19.txt", "2026-08-07.txt"):
+        shutil.copy(en_dir / name, src / name)
+    kb = tmp_path / "kb"
+    build([src], kb, only=("data",), cards=card_file)
+    resolved: list[str] = []
+    real = graph.resolve
+    monkeypatch.setattr(graph, "resolve", lambda e: resolved.append(e.name) or real(e))
+    changed = src / "2026-08-07.txt"
+    changed.write_text(changed.read_text(encoding="utf-8").replace(" modifies ", " changes ", 1), encoding="utf-8")
+    build([src], kb, only=("data",), cards=card_file)
+    assert resolved == ["en/2026-08-07"]
+    build([src], tmp_path / "scratch", only=("data",), cards=card_file)
+
+    def rows(root):
+        conn = sqlite3.connect(root / "data" / "cards.sqlite")
+        try:
+            return sorted(conn.iterdump())
+        finally:
+            conn.close()
+
+    assert rows(kb) == rows(tmp_path / "scratch")

@@ -755,19 +755,27 @@ class _Build:
             shutil.rmtree(work, ignore_errors=True)
         return self.report
 
-    def write_cards(self, resolutions, data: Path) -> None:
+    def write_cards(self, data: Path) -> None:
         """``data/cards.sqlite``: the cards of the card file and the rules they call on in
-        each edition (:mod:`comprules.cards`); a card file that cannot be read is an error
-        of the build, reported as a bad source is."""
+        each edition (:mod:`comprules.cards`), the rules each glossary entry cites read from
+        the database just written (the references of an edition kept from the last build
+        are not resolved again); a card file that cannot be read is an error of the build,
+        reported as a bad source is."""
         from .cards import build_cards
+        from .store import DB_NAME, Store
 
         t = time.perf_counter()
+        store = Store(data / DB_NAME)
+        try:
+            refs = {e.name: store.glossary_refs(e.name) for e in self.report.editions}
+        finally:
+            store.close()
         try:
             cards = build_cards(
                 self.cards,
                 self.report.editions,
                 data / CARDS_DB,
-                glossary_refs={name: r.glossary_refs for name, r in resolutions.items()},
+                glossary_refs=refs,
                 alignments=data / "alignments",
             )
         except SourceError as exc:
@@ -930,7 +938,7 @@ class _Build:
                     previous_keys=previous.get("editions", {}),
                 )
                 if self.cards is not None:
-                    self.write_cards(resolutions, work / "data")
+                    self.write_cards(work / "data")
                 errors = [
                     {"path": e.path, "reason": e.reason, "line": e.line} for e in loaded.errors[len(expand_errors) :]
                 ]
