@@ -250,3 +250,30 @@ def test_own_forum_post_passage_under_702_notes_signature_and_english_quote_head
     assert edition.get("702¶3").text == "Ma signature, deux lignes\net la seconde"
     assert edition.get("702¶4").text == "Bob wrote:"
     assert edition.get("702.9a").text == "Le vol est une capacité d'évasion."
+
+
+def test_the_site_takes_the_fragments_alignments_from_the_database_as_comprules_diff_does(full_kb, editions):
+    """Issue 21: the site aligns nothing. Its chain of the French documents goes by name
+    (000 → 001 → 002 …), the build stored the pairs in its own order (002 → 001): the site
+    reads each pair either way, the other way mirrored, and shows the rows `comprules diff`
+    gives."""
+    from comprules.align.history import diff
+    from comprules.kb import KnowledgeBase
+    from comprules.site.lineage import load_alignments
+    from comprules.store import DB_NAME, Store
+
+    kb_dir = full_kb[0]
+    store = Store(kb_dir / "data" / DB_NAME)
+    try:
+        seeds = [editions[n] for n in sorted(editions) if n.startswith("fr/")]
+        digests: dict = {}
+        found = load_alignments(seeds, store=store, digests=digests)
+        names = [s.name for s in seeds]
+        assert sorted(found) == list(zip(names, names[1:]))  # every consecutive pair, none computed
+        assert set(digests) == set(found) and len(set(digests.values())) == 4
+        one, two = "fr/001_efcdb25c5e4b3248", "fr/002_89b48a7ac2467f84"
+        assert store.alignment(one, two) is None and store.alignment(two, one) is not None
+        library = diff(KnowledgeBase(kb_dir), one, two)
+        assert found[(one, two)].to_json()["rules"] == library.to_json()["rules"]
+    finally:
+        store.close()

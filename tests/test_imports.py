@@ -183,15 +183,11 @@ def test_each_stage_names_modules_that_exist(stage: str) -> None:
 #: shrinks (2026-12-04: corpus.describe paid back, the database holds a document's facts;
 #: 2026-12-05: indexer.export and segment, the index stage writes the site's search data;
 #: 2026-12-06: align.crosslang and translation, the database holds the term pairs and a
-#: translation's glossary pairs; the
-#: alignments of consecutive editions are still read from their JSON exports, whose path
-#: align.history names: site/lineage.py says why).
+#: translation's glossary pairs; align.alignment, changes and history from site/lineage.py,
+#: the alignments of consecutive editions read from the database, none computed).
 SITE_REACHES_BACK = {
     ("comprules.site.changes", "comprules.align.alignment"),
     ("comprules.site.diffs", "comprules.align.alignment"),
-    ("comprules.site.lineage", "comprules.align.alignment"),
-    ("comprules.site.lineage", "comprules.align.changes"),
-    ("comprules.site.lineage", "comprules.align.history"),
     ("comprules.site.lineage", "comprules.align.lineage"),
     ("comprules.site.render", "comprules.references"),
 }

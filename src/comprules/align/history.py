@@ -549,12 +549,9 @@ def _stored_diff(kb, old: str, new: str) -> Alignment | None:
     """A stored pair (either way: rows only, no edition loaded), or the lineage join of
     two editions of one chain, from the database (:meth:`comprules.store.Store.joined`)."""
     store = kb.store
-    a = store.alignment(old, new)
+    a = store.alignment(old, new, either_way=True)
     if a is not None:
         return a
-    a = store.alignment(new, old)
-    if a is not None:
-        return a.mirror(store.order(new), store.order(old))
     found = store.chain_of(old)
     if found is None or found[0].endswith("/fragments") or new not in found[1]:
         return None

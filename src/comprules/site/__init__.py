@@ -54,7 +54,8 @@ def render_site(
     exports (``{lang}/{date}.json``, ``graph.graphml``) to publish under ``data/``;
     ``extract`` replaces ``comprules.references.extract`` (tests); ``alignments``
     (``(old name, new name)`` → ``comprules.align.alignment.Alignment``) stand in for those
-    stored in ``data_dir/alignments/`` or computed; ``jobs`` worker processes render
+    stored in the database ``data_dir/comprules.sqlite`` (the site aligns nothing: a pair
+    with neither is matched by number); ``jobs`` worker processes render
     (default: the CPUs, at most 4); with ``search`` and a search ``index`` (the
     knowledge base's ``index/``), the search page and its data (:mod:`.search`, the
     index's own ranking data for the JavaScript ranker) are written. When the

@@ -208,7 +208,6 @@ class SiteRenderer:
         alignments: dict | None = None,
         jobs: int | None = None,
         search: Path | None = None,
-        compute_alignments: bool = True,
         previous: Sequence[Path] = (),
     ):
         self.editions = list(editions)
@@ -218,7 +217,6 @@ class SiteRenderer:
         self.extract = extract if extract is not None else default_extract()
         self.page_budget = page_budget
         self.given_alignments = alignments
-        self.compute_alignments = compute_alignments
         self.jobs = max(1, jobs if jobs is not None else min(4, os.cpu_count() or 1))
         #: The search index whose data the search page ranks (``None``: no search page).
         self.search = Path(search) if search else None
@@ -307,12 +305,7 @@ class SiteRenderer:
         self.pairs = pairs(self.editions)
         store = open_store(self.data_dir)  # documents and their English editions, as the build stored them
         self.alignments = load_alignments(
-            self.editions,
-            given=self.given_alignments,
-            data_dir=self.data_dir,
-            compute=self.compute_alignments,
-            jobs=self.jobs,
-            digests=self.alignment_digests,
+            self.editions, given=self.given_alignments, store=store, digests=self.alignment_digests
         )
         self.lineage = Lineage.build(self.editions, self.alignments)
         self.next_edition = {p: n for n, p in self.lineage.previous.items()}

@@ -556,13 +556,19 @@ class Store:
             )
         ]
 
-    def alignment(self, old: str, new: str) -> Any:
-        """The stored :class:`~comprules.align.alignment.Alignment` of ``old`` → ``new``
-        (this way round only), or ``None``."""
+    def alignment(self, old: str, new: str, either_way: bool = False) -> Any:
+        """The stored :class:`~comprules.align.alignment.Alignment` of ``old`` → ``new``, or
+        ``None``; with ``either_way``, the one stored the other way round mirrored when
+        this way is not (``comprules diff`` and the site alike: the fragments of a chain
+        are stored in the chain's order, 002 → 001, and the site pairs them by name)."""
         from ..align.changes import Alignment, RuleChange, SectionChange, WordChange
 
         info = self.alignment_info(old, new)
         if info is None:
+            if either_way:
+                back = self.alignment(new, old)
+                if back is not None:
+                    return back.mirror(self.order(new), self.order(old))
             return None
         ident = info["id"]
         rules = tuple(
