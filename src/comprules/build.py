@@ -903,13 +903,12 @@ class _Build:
         for e in report.editions:
             if e.name not in stored or stored[e.name][0] != keys[e.name]:
                 resolutions[e.name]
+        done = set(resolutions.resolved())
         report.dangling = {
-            e.name: stored[e.name][1] if e.name not in resolutions.resolved() else len(resolutions[e.name].dangling)
-            for e in report.editions
+            e.name: len(resolutions[e.name].dangling) if e.name in done else stored[e.name][1] for e in report.editions
         }
         report.timings["references"] = time.perf_counter() - t
-        done = len(resolutions.resolved())
-        part = "" if done == len(report.editions) else f" of {done} edition{'' if done == 1 else 's'}"
+        part = "" if len(done) == len(report.editions) else f" of {len(done)} edition{'' if len(done) == 1 else 's'}"
         say(f"resolved references{part} ({report.timings['references']:.1f} s)")
 
         # Everything is written into `work` first; the index swaps itself in when complete,
