@@ -7,6 +7,7 @@ editions (``2026-08-07``) or from the fixture edition of ``test_robustness``.
 from __future__ import annotations
 
 import errno
+import hashlib
 import json
 import os
 import shutil
@@ -390,6 +391,24 @@ def test_a_document_is_scored_again_only_against_the_english_edition_that_change
         return scores, index["crosslang"]
 
     assert kept_of(kb) == kept_of(tmp_path / "scratch")  # the same scores, the same choice
+    # a file edited by hand: a score out of [0, 1], or not a number, is scored again
+    stamps = json.loads((kb / ".stamps.json").read_text(encoding="utf-8"))
+    scores = stamps["eras"]["scores"]
+    for name, bad in (("1999-04-23.txt", float("nan")), ("1999-11-01.txt", "0.5")):
+        sha = hashlib.sha256((three_editions / name).read_bytes()).hexdigest()
+        (key,) = [k for k in scores if k.endswith(" " + sha)]
+        scores[key] = bad
+    (kb / ".stamps.json").write_text(json.dumps(stamps), encoding="utf-8")
+    computed.clear()
+    _edit(
+        three_editions / "2001-09-24.txt",
+        "assume a game between two players",
+        "assume a game between two or more players",
+    )
+    build([three_editions], kb, only=("data",))
+    assert sorted(computed) == ["en/1999-04-23", "en/1999-11-01", "en/2001-09-24"]
+    scores = kept_of(kb)[0]
+    assert len(scores) == 3 and all(isinstance(v, float) and 0 <= v <= 1 for v in scores.values())
 
 
 def _site_files(site: Path) -> dict[str, bytes]:

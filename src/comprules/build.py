@@ -891,7 +891,11 @@ class _Build:
         known = stamps.get("eras") if isinstance(stamps.get("eras"), dict) else {}
         scores: dict[tuple[str, str], float] = {}
         if known.get("code") == code_hash() and isinstance(known.get("scores"), dict):
-            scores = {tuple(k.split(" ", 1)): v for k, v in known["scores"].items() if isinstance(v, (int, float))}
+            scores = {  # a score is in [0, 1]: anything else in the file is not one
+                tuple(k.split(" ", 1)): float(v)
+                for k, v in known["scores"].items()
+                if isinstance(v, (int, float)) and 0.0 <= v <= 1.0
+            }
         eras = english_eras(report.editions, scores=scores)
         keys_now = {e.content_key for e in report.editions}
         self.era_scores = {f"{a} {b}": v for (a, b), v in sorted(scores.items()) if a in keys_now and b in keys_now}
