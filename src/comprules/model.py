@@ -320,7 +320,7 @@ class TermPair:
     """One bilingual pair found by alignment (``comprules.align.crosslang`` and
     ``translation``): French (or translated) and English headings (or section titles) of
     two aligned units, and where (``fr_id`` in ``fr_edition``). Stored in the database's
-    ``lexicon`` table (``terms``), read back by the site with :meth:`from_json`."""
+    ``lexicon`` table (``aligned``, ``latest``), read back by the site with :meth:`from_json`."""
 
     fr: str
     en: str
@@ -330,7 +330,7 @@ class TermPair:
     en_id: str
     similarity: float
     #: The language of ``fr`` (the translated term): ``fr``, or ``zh`` for a pair of a
-    #: Chinese edition (this module).
+    #: Chinese edition (``comprules.align.translation``).
     lang: str = "fr"
 
     def to_json(self) -> dict[str, object]:

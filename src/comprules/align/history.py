@@ -474,7 +474,6 @@ def _align_crosslang(editions: Sequence[Edition], eras: dict, stored, kept: list
     details of the choice (``{"old", "new", "score", "era", "aligned", …}``), and the
     term pairs found. ``stored(old, new)``: the previous build's alignment, if kept."""
     from .crosslang import align_languages, aligned_terms
-    from .translation import glossary_pairs
 
     by_name = {e.name: e for e in editions}
     rows, terms = [], []
@@ -487,7 +486,8 @@ def _align_crosslang(editions: Sequence[Edition], eras: dict, stored, kept: list
             kept.append((doc.name, choice.english))
         else:
             a = align_languages(doc, by_name[choice.english])
-        terms.extend(aligned_terms(doc, by_name[choice.english], a))
+        found = aligned_terms(doc, by_name[choice.english], a)
+        terms.extend(found)
         row = {
             "old": doc.name,
             "new": choice.english,
@@ -500,8 +500,14 @@ def _align_crosslang(editions: Sequence[Edition], eras: dict, stored, kept: list
                 same_date=choice.same_date,
                 only_translation=list(choice.only_translation),
                 only_english=list(choice.only_english),
-                # its glossary entries paired with the English ones (the site's side-by-side glossary)
-                glossary=[[g.slug, e.slug] for g, e in glossary_pairs(doc, by_name[choice.english])],
+                # its glossary entries paired with the English ones (the site's side-by-side
+                # glossary): the pairs translation_terms found with translation.glossary_pairs
+                glossary=[
+                    list(pair)
+                    for pair in dict.fromkeys(
+                        (t.fr_id[9:], t.en_id[9:]) for t in found if t.fr_id.startswith("glossary/")
+                    )
+                ],
             )
         rows.append((a, row))
     return rows, terms

@@ -74,7 +74,8 @@ def write_store(
     no resolution. ``alignments`` are the alignments computed by this build;
     ``kept_alignments``, the ``(old, new)`` pairs kept from ``previous`` as they were.
     ``chains`` lists ``(chain name, edition names in order)``; ``lineage`` is the
-    :class:`~comprules.align.lineage.Lineage` of every chain (written whole each time);
+    :class:`~comprules.align.lineage.Lineage` of every chain (each edition's rows written
+    where they differ from ``previous``'s);
     ``lexicon`` the term pairs (``{"lexicon", "aligned", "translations", "table", "latest"}``); ``facts``
     the published facts of each edition (``{"set_name", "set_code", "file_date"}``);
     ``checks`` the :class:`~comprules.check.EditionReport` of each edition written anew.
@@ -396,19 +397,15 @@ def _lineage_rows(name: str, chain: str, lineage: Any) -> list[tuple[Any, ...]]:
     own = lineage.key.get(name, {})
     rows: list[tuple[Any, ...]] = []
     for k, (key, rule) in enumerate(lineage.at.get(name, {}).items()):
+        head = (name, key, rule, chain, k, int(own.get(rule) == key))
         step = lineage.rows.get((name, rule))
-        if step is None:
-            rows.append((name, key, rule, chain, k, int(own.get(rule) == key), None, None, None, None, None))
+        if step is None:  # the rule's first appearance: no step
+            rows.append((*head, None, None, None, None, None))
             continue
         changes = tuple(getattr(step, "changes", ()) or ())
         rows.append(
             (
-                name,
-                key,
-                rule,
-                chain,
-                k,
-                int(own.get(rule) == key),
+                *head,
                 step.old,
                 step.kind,
                 round(float(step.similarity), 4),
