@@ -77,3 +77,45 @@ print([p for p in workers if alive(p)] == [])
 """
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert out.stdout.split() == ["True", "True", "True"], out.stderr[-2000:]
+
+
+# A worker of `serve --workers N` is spawned: it imports for a second or more before it
+# loads the application and starts watching. Killed in between, the supervisor had left
+# it to init, and the worker watched init for ever (a flaky failure of
+# tests/test_server.py's kill -9 case on a loaded machine).
+LATE_WORKER = """
+import os, subprocess, sys
+worker = subprocess.Popen(
+    [sys.executable, "-c", "import time; time.sleep(1.0)\\nfrom comprules.server import app_from_env\\n"
+     "try:\\n    app_from_env()\\nexcept Exception:\\n    pass\\ntime.sleep(60)"],
+    env={**os.environ, "COMPRULES_SERVE_KB": sys.argv[1], "COMPRULES_SERVE_SUPERVISOR": str(os.getpid())},
+    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+)
+print(worker.pid, flush=True)
+os._exit(0)  # the supervisor gone before its worker reached the application
+"""
+
+
+def test_a_worker_that_loads_the_application_after_its_supervisor_died_ends_at_once(tmp_path):
+    import os
+    import time
+
+    out = subprocess.run([sys.executable, "-c", LATE_WORKER, str(tmp_path)], capture_output=True, text=True, timeout=60)
+    pid = int(out.stdout.split()[0])
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline and _alive(pid):
+        time.sleep(0.1)
+    if _alive(pid):
+        os.kill(pid, 9)
+        raise AssertionError("the worker outlived its supervisor by 20 s")
+
+
+def _alive(pid: int) -> bool:
+    """Running or sleeping; not gone, not a zombie left to init."""
+    from pathlib import Path
+
+    try:
+        stat = (Path("/proc") / str(pid) / "stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] not in ("Z", "X")

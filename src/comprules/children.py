@@ -30,7 +30,9 @@ _FOR_THE_MAIN_THREAD = frozenset({signal.SIGTERM, signal.SIGINT, signal.SIGHUP, 
 def die_with_parent(parent: int | None = None) -> None:
     """End this process (SIGKILL: nothing of an orphan's is worth finishing) when its
     parent (``parent``, default the current one) is gone, looked at every
-    :data:`POLL` seconds; at once when it is gone already."""
+    :data:`POLL` seconds; at once when it is gone already. Pass ``parent`` whenever the
+    child can reach this call late (a spawned process imports first): by then an
+    orphan's current parent is init, and the default would watch init."""
     expected = os.getppid() if parent is None else parent
     if os.getppid() != expected:  # died before this call
         os.kill(os.getpid(), signal.SIGKILL)
@@ -52,10 +54,12 @@ def _watch(parent: int) -> None:
     os.kill(os.getpid(), signal.SIGKILL)
 
 
-def pool_initializer() -> None:
-    """For ``ProcessPoolExecutor(initializer=...)`` and ``multiprocessing.Pool``: each
-    worker ends with the process that started it."""
-    die_with_parent()
+def pool_initializer(parent: int | None = None) -> None:
+    """For ``ProcessPoolExecutor(initializer=..., initargs=(os.getpid(),))`` and
+    ``multiprocessing.Pool``: each worker ends with the process that started it,
+    ``parent`` (taken before the worker starts: a parent killed before the worker got
+    here has already left it to init, whose pid ``os.getppid()`` would give)."""
+    die_with_parent(parent)
 
 
 @contextmanager
@@ -70,7 +74,9 @@ def fork_pool(processes: int, **kwargs) -> Iterator:
     """
     import multiprocessing
 
-    pool = multiprocessing.get_context("fork").Pool(processes, initializer=pool_initializer, **kwargs)
+    pool = multiprocessing.get_context("fork").Pool(
+        processes, initializer=pool_initializer, initargs=(os.getpid(),), **kwargs
+    )
     try:
         yield pool
     except BaseException:

@@ -347,7 +347,7 @@ def load_items(
     result = LoadResult(errors=list(errors or ()))
     parse = partial(_parse_one, limits=limits or DEFAULT_LIMITS)
     if jobs > 1 and len(items) > 1:
-        with ProcessPoolExecutor(max_workers=jobs, initializer=pool_initializer) as pool:
+        with ProcessPoolExecutor(max_workers=jobs, initializer=pool_initializer, initargs=(os.getpid(),)) as pool:
             parsed = list(pool.map(parse, items, chunksize=1))
     else:
         parsed = [parse(item) for item in items]

@@ -31,6 +31,8 @@ __all__ = ["create_app", "run", "app_from_env", "LOOPBACK"]
 
 LOOPBACK = "127.0.0.1"
 _ENV = "COMPRULES_SERVE_KB"
+#: The supervisor's pid, for the worker processes of ``--workers N`` to watch.
+_SUPERVISOR_ENV = "COMPRULES_SERVE_SUPERVISOR"
 
 
 def create_app(kb_dir: Path, *, holder=None):
@@ -101,10 +103,13 @@ def create_app(kb_dir: Path, *, holder=None):
 def app_from_env():
     """:func:`create_app` of ``$COMPRULES_SERVE_KB`` (each worker process of ``--workers N``),
     in a worker that ends with the supervisor that started it (killed with SIGKILL, the
-    supervisor cannot stop it: :func:`comprules.children.die_with_parent`)."""
+    supervisor cannot stop it: :func:`comprules.children.die_with_parent`). The
+    supervisor's pid comes from ``$COMPRULES_SERVE_SUPERVISOR``: a worker still importing
+    when its supervisor was killed gets here with init as its parent, and ends at once."""
     from ..children import die_with_parent
 
-    die_with_parent()
+    supervisor = os.environ.get(_SUPERVISOR_ENV, "")
+    die_with_parent(int(supervisor) if supervisor.isdigit() else None)
     return create_app(Path(os.environ[_ENV]))
 
 
@@ -164,6 +169,7 @@ def run(
     os.environ.setdefault("COMPRULES_SERVE_PROCESSES", str(processes(workers)))  # cores shared among workers
     if workers > 1:
         os.environ[_ENV] = str(kb_dir)
+        os.environ[_SUPERVISOR_ENV] = str(os.getpid())
         config = uvicorn.Config("comprules.server:app_from_env", factory=True, workers=workers, **options)
         _serve_workers(config, sock)
     else:
