@@ -162,6 +162,9 @@ class KnowledgeBase:
             for r in sorted(self.store.rows, key=lambda r: r["name"])
         ]
         self._by_name = {e.name: e for e in self.editions}
+        self._by_stem: dict[str, list[EditionInfo]] = {}  # ``2024-07-30`` → its editions, in name order
+        for e in self.editions:
+            self._by_stem.setdefault(e.stem, []).append(e)
         self._languages = sorted({e.lang for e in self.editions})
         #: Whether an edition may be named by a source file path (not for a server).
         self.files = True
@@ -212,6 +215,7 @@ class KnowledgeBase:
             return spec
         langs = self.languages()
         pool = [e for e in self.editions if lang is None or e.lang == lang]
+        pool_lang = lang  # the language ``pool`` is restricted to (None: every one)
         spec = None if spec is None else spec.strip()
         if not spec or spec == "latest":
             info = self.latest(lang or default_lang) or self.latest(lang or "") or (pool[0] if pool else None)
@@ -235,13 +239,13 @@ class KnowledgeBase:
             if lang is not None and head != lang:
                 raise UsageError(f"edition {spec!r} is not in language {lang!r}")
             pool = [e for e in self.editions if e.lang == head]
-            spec, lang = rest, head
+            spec, lang, pool_lang = rest, head, head
         if spec == "latest":
             info = self.latest(lang or default_lang)
             if info is None:
                 raise UsageError(f"no dated edition in language {lang or default_lang!r}")
             return info.name
-        matches = [e for e in pool if e.stem == spec]
+        matches = [e for e in self._by_stem.get(spec, ()) if pool_lang is None or e.lang == pool_lang]
         if not matches:
             matches = self._by_alias(spec, pool)
         if len(matches) > 1:
