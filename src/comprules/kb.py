@@ -215,7 +215,6 @@ class KnowledgeBase:
             return spec
         langs = self.languages()
         pool = [e for e in self.editions if lang is None or e.lang == lang]
-        pool_lang = lang  # the language ``pool`` is restricted to (None: every one)
         spec = None if spec is None else spec.strip()
         if not spec or spec == "latest":
             info = self.latest(lang or default_lang) or self.latest(lang or "") or (pool[0] if pool else None)
@@ -239,13 +238,13 @@ class KnowledgeBase:
             if lang is not None and head != lang:
                 raise UsageError(f"edition {spec!r} is not in language {lang!r}")
             pool = [e for e in self.editions if e.lang == head]
-            spec, lang, pool_lang = rest, head, head
+            spec, lang = rest, head
         if spec == "latest":
             info = self.latest(lang or default_lang)
             if info is None:
                 raise UsageError(f"no dated edition in language {lang or default_lang!r}")
             return info.name
-        matches = [e for e in self._by_stem.get(spec, ()) if pool_lang is None or e.lang == pool_lang]
+        matches = [e for e in self._by_stem.get(spec, ()) if lang is None or e.lang == lang]  # ``pool``'s
         if not matches:
             matches = self._by_alias(spec, pool)
         if len(matches) > 1:

@@ -505,7 +505,9 @@ def _align_crosslang(editions: Sequence[Edition], eras: dict, stored, kept: list
                 glossary=[
                     list(pair)
                     for pair in dict.fromkeys(
-                        (t.fr_id[9:], t.en_id[9:]) for t in found if t.fr_id.startswith("glossary/")
+                        (t.fr_id.removeprefix("glossary/"), t.en_id.removeprefix("glossary/"))
+                        for t in found
+                        if t.fr_id.startswith("glossary/")
                     )
                 ],
             )
