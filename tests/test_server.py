@@ -360,6 +360,31 @@ def test_api_answers_what_the_command_line_prints(server, kb):
         assert resp.json() == cli_json(*args), path
 
 
+def test_answers_are_the_bytes_the_standard_librarys_json_writes(server, kb):
+    # orjson writes the answers (server/responses.py): for every rule and subrule of
+    # 2025-11-14 and for the routes whose answers hold numbers (scores, similarities), the
+    # bytes of json.dumps(ensure_ascii=False, compact), which the command line's JSON is
+    from comprules.kb import KnowledgeBase
+    from comprules.server.responses import encoded
+
+    def stdlib(content) -> bytes:
+        return json.dumps(content, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+    base = KnowledgeBase(kb)
+    ids = [r.id for r in base.store.edition("en/2025-11-14").rules if r.kind in ("rule", "subrule")]
+    assert len(ids) == 3109
+    differ = [i for i in ids if encoded(c := base.show("en/2025-11-14", i).to_json()) != stdlib(c)]
+    assert differ == []
+    for path, params in [
+        ("/api/v1/diff", {"old": "2009-05-01", "new": "2009-07-11"}),
+        ("/api/v1/search", {"q": "trample deathtouch", "limit": 20}),
+        ("/ar/cr/702.19", {}),
+    ]:
+        resp = server.get(path, params=params)
+        assert resp.status_code == 200 and resp.headers["content-type"] == "application/json", path
+        assert resp.content == stdlib(resp.json()), path
+
+
 def test_api_edition_names_and_errors_have_one_json_shape(server, kb):
     assert server.get("/api/v1/rules/702.37a", params={"edition": "2024-09-01"}).json()["edition"] == "en/2024-07-30"
     unknown = server.get("/api/v1/rules/702.37a", params={"edition": "Duskmourn"})
