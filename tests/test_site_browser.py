@@ -354,7 +354,13 @@ def test_axe_finds_no_serious_or_critical_violation_on_any_kind_of_page(browser,
     context = browser.new_context(viewport=viewport)
     pg = context.new_page()
     found = {}
-    for kind, path in page_kinds(site):
+    kinds = page_kinds(site)
+    if viewport is PHONE:
+        # the one-page CR of the oldest edition (347 rules, axe 2 s) at 390 px, that of the
+        # latest (3,162 rules, axe 13 s) at 1400 px: the page kind at both widths, two
+        # editions' texts in it
+        kinds = [(k, "en/1999-04-23/all.html" if k == "all" else p) for k, p in kinds]
+    for kind, path in kinds:
         pg.goto((site / path).as_uri())
         violations = axe.run(pg).response["violations"]
         bad = [
