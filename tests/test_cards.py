@@ -26,7 +26,7 @@ from comprules.cards.model import Card, Face
 from comprules.cards.read import MTGJSON, SCRYFALL, ReadReport, read_cards
 from comprules.cli import main
 from comprules.corpus import parse_file
-from comprules.errors import SourceError
+from comprules.errors import NotFound, SourceError
 
 FIXTURES = Path(__file__).with_name("fixtures") / "cards"
 ROOT = Path(__file__).resolve().parent.parent
@@ -202,6 +202,20 @@ def test_names_asked_in_any_case_as_plurals_possessives_and_misspelt(real_db):
     assert real_db.find("Notoin Thief").how == "fuzzy"
 
 
+def test_a_few_letters_inside_names_are_no_card_and_a_ligature_is_its_letters(real_db):
+    # a trial: "x" was taken for Annex, "the" for Acolyte of the Inferno, "Goyf" for
+    # Lhurgoyf (WRatio scores a few letters inside a long name about 90); "Æther Vial" was
+    # no card (its Oracle name is "Aether Vial")
+    for junk in ["x", "zz", "the", "Sol", "Goyf", "Emrakul", "Jace", "bolt"]:
+        with pytest.raises(NotFound):
+            real_db.find(junk)
+    assert real_db.find("Æther Vial").name == "Aether Vial"
+    assert real_db.find("lim dul's vault").name == "Lim-Dûl's Vault"
+    assert real_db.find("Urborg Tomb").name == "Urborg, Tomb of Yawgmoth"  # the one name holding both words
+    assert real_db.find("Lightnig Bolt").name == "Lightning Bolt"
+    assert real_db.find("Platinum Angle").name == "Platinum Angel"
+
+
 def test_names_in_a_query_only_when_written_as_names(real_db):
     def found(q):
         return [f.name for f in names_in(real_db, q)]
@@ -282,6 +296,12 @@ def test_comprules_card_unknown_name_is_one_line_and_exit_1(card_kb):
     assert result.exit_code == 1
     assert result.output.strip().startswith("comprules: no card 'Zzyzx Qqq' (nearest:")
     assert len(result.output.strip().splitlines()) == 1
+
+
+def test_comprules_card_of_an_empty_name_is_a_usage_error(card_kb):
+    result = run("card", " ", "--kb", card_kb)
+    assert result.exit_code == 2
+    assert result.output.strip() == "comprules: no card name given"
 
 
 def test_comprules_card_without_card_data_says_how_to_build_it(tmp_path, en_dir):

@@ -435,8 +435,9 @@ def search(query, kb_dir, edition, all_editions, lang, section, kind, limit, as_
 def card(name, kb_dir, edition, glossary, as_json):
     """Print a card's text with each span that calls on rules marked, and those rules.
 
-    NAME is the card's name in any case, a plural ("notion thieves"), a face's name, or a
-    near spelling. The knowledge base must have been built with --cards FILE.
+    NAME is the card's name in any case, a plural ("notion thieves"), a face's name, a near
+    spelling, or a part of only one card's name ("urborg tomb"). The knowledge base must
+    have been built with --cards FILE.
     """
     from .cards.view import card_json, card_text, index_of
 

@@ -3,8 +3,10 @@ query holds.
 
 A name is compared folded (lower case, plain apostrophes, spacing collapsed); a name
 asked may be a plural ("notion thieves" → Notion Thief), a possessive ("Notion Thief's"),
-a face's name ("Fire" of Fire // Ice), or misspelt (the nearest by rapidfuzz's WRatio,
-imported only then).
+a face's name ("Fire" of Fire // Ice), with Æ and accents as plain letters ("Aether
+Vial"), misspelt (the name most like the whole of it, by rapidfuzz, imported only then),
+or a part of one name alone ("Urborg Tomb"); a few letters found inside many names
+("x", "Goyf") are no card's.
 
 In a query (:func:`names_in`), a name counts only when it is written as one: every word
 of it capitalised but its small words ("of", "the", "to"…), or asked with ``card:``
@@ -24,14 +26,20 @@ import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import NotFound
+from ..errors import NotFound, UsageError
 from . import store
 from .concepts import fold
 
 #: Words of a card name that are written in lower case ("Tomb of Yawgmoth").
 SMALL_WORDS = frozenset("a an and as at by for from in into of on or the to with".split())
-#: The least WRatio (0–100) for a misspelt name to be taken as a card's.
+#: The least WRatio (0–100) for a misspelt name to be taken as a card's, and the least
+#: similarity of the whole strings (rapidfuzz's ``ratio``, 0–100) beside it: WRatio scores
+#: a few letters found inside a long name about 90 ("x" and Annex, "Goyf" and Lhurgoyf).
 FUZZY_CUTOFF = 86
+WHOLE_CUTOFF = 75
+#: A name asked with fewer letters is no card's; a part of a name is taken for the one
+#: card whose name holds it when its words have this many letters at least ("urborg tomb").
+PART_LEAST = 4
 
 
 @dataclass(frozen=True)
@@ -63,9 +71,21 @@ def singular(word: str) -> list[str]:
     return [x for x in out if x]
 
 
+def _plain(folded: str) -> str:
+    """``folded`` with the ligatures æ and œ written out and the accents dropped
+    (``æther vial`` → ``aether vial``, ``lim-dûl`` → ``lim-dul``)."""
+    import unicodedata
+
+    text = folded.replace("æ", "ae").replace("œ", "oe")
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+
+
 def _variants(folded: str) -> list[tuple[str, str]]:
     """(form, how) to try for a folded name: as asked, without a possessive, singular."""
     out = [(folded, "exact")]
+    plain = _plain(folded)
+    if plain != folded:  # "Æther Vial" as its Oracle name spells it today, "Aether Vial"
+        out.append((plain, "exact"))
     if store.loose(folded) != folded:
         out.append((store.loose(folded), "exact"))
         folded = store.loose(folded)
@@ -100,10 +120,10 @@ class CardIndex:
     def find(self, asked: str, *, fuzzy: bool = True) -> Match:
         """The card ``asked`` names (with ``fuzzy``, a misspelt name too). Raises
         :class:`~comprules.errors.NotFound`, naming the nearest names when ``fuzzy``, when
-        none is near enough."""
+        none is near enough, and :class:`~comprules.errors.UsageError` for an empty name."""
         folded = fold(asked.strip().strip('"'))
         if not folded:
-            raise NotFound("no card name given")
+            raise UsageError("no card name given")
         for form, how in _variants(folded):
             ids = store.by_folded(self.db, form)
             if ids:
@@ -113,13 +133,19 @@ class CardIndex:
             raise NotFound(f"no card {asked!r}")
         from rapidfuzz import fuzz, process
 
+        if sum(c.isalnum() for c in folded) < PART_LEAST:  # "x", "the": near too many names
+            raise NotFound(f"no card {asked!r} (a name or a part of one of {PART_LEAST} letters at least)")
+
         choices = [n for n, _ in self.names()]
-        # the best name over the cut-off first (rapidfuzz skips what cannot reach it: half
-        # the time of ranking every name), the nearest five only to say what was missed
-        best = process.extractOne(folded, choices, scorer=fuzz.WRatio, score_cutoff=FUZZY_CUTOFF)
-        if best is not None:
-            card = self.names()[best[2]][1]
-            return Match(card, store.card(self.db, card).name, "fuzzy", asked)
+        # the names most like the whole of it (a misspelling), each also over WRatio's
+        # cut-off (rapidfuzz skips what cannot reach the first)
+        for name, _score, i in process.extract(folded, choices, scorer=fuzz.ratio, score_cutoff=WHOLE_CUTOFF, limit=5):
+            if fuzz.WRatio(folded, name) >= FUZZY_CUTOFF:
+                card = self.names()[i][1]
+                return Match(card, store.card(self.db, card).name, "fuzzy", asked)
+        part = self._only_name_holding(folded)
+        if part is not None:
+            return Match(part, store.card(self.db, part).name, "fuzzy", asked)
         ranked = process.extract(folded, choices, scorer=fuzz.WRatio, limit=5)
         near = []
         for _n, _score, i in ranked[:3]:
@@ -127,6 +153,22 @@ class CardIndex:
             if name not in near:
                 near.append(name)
         raise NotFound(f"no card {asked!r}" + (f" (nearest: {'; '.join(near)})" if near else ""))
+
+    def _only_name_holding(self, folded: str) -> int | None:
+        """The card whose name alone holds the words of ``folded`` in order, each whole
+        (``urborg tomb`` → Urborg, Tomb of Yawgmoth), or ``None``: when two names hold them
+        (``emrakul``), or the words are fewer than :data:`PART_LEAST` characters."""
+        words = _WORDS.findall(store.loose(folded))
+        if sum(len(w) for w in words) < PART_LEAST:
+            return None
+        found: set[int] = set()
+        for name, card in self.names():
+            it = iter(_WORDS.findall(name))
+            if all(w in it for w in words):  # each word found after the one before
+                found.add(card)
+                if len(found) > 1:
+                    return None
+        return found.pop() if found else None
 
     def nearest(self, asked: str, limit: int = 10) -> list[dict]:
         """The cards whose names are nearest to ``asked``: the card it names first (exact,
