@@ -81,6 +81,27 @@ def test_full_build_holds_17_chinese_diffs_and_the_chinese_history(full_kb):
     assert (kb / "site" / "compare" / "zh" / "2022-06-10..2022-04-29" / "index.html").is_file()
 
 
+def test_a_diff_of_two_languages_not_paired_is_refused_naming_the_pairs(full_kb):
+    # a trial: en/2026-08-07 → zh/2026-04-17 took 5.8 s to say "3135 added, 3159 removed"
+    # (the API's 5 s limit cut it off with a 503)
+    from click.testing import CliRunner
+
+    from comprules.cli import main
+
+    kb, _ = full_kb
+    result = CliRunner().invoke(main, ["diff", "en/2026-08-07", "zh/2026-04-17", "--kb", str(kb)])
+    assert result.exit_code == 2
+    assert result.output.strip() == (
+        "comprules: en/2026-08-07 and zh/2026-04-17 are in two languages: a diff compares editions of one "
+        "language, or a translation with the English edition it was paired with (the build paired "
+        "zh/2026-04-17 with en/2026-04-17)"
+    )
+    paired = CliRunner().invoke(main, ["diff", "zh/2026-04-17", "en/2026-04-17", "--kb", str(kb)])
+    assert paired.exit_code == 0 and paired.output.startswith("zh/2026-04-17 → en/2026-04-17: 3138 unchanged")
+    seed = CliRunner().invoke(main, ["diff", "fr/004_99dc3338bd3ea994", "en/2005-02-01", "--kb", str(kb), "--json"])
+    assert seed.exit_code == 0 and json.loads(seed.stdout)["new"] == "en/2005-02-01"
+
+
 def test_a_second_build_on_the_same_kb_fails_clearly_while_one_holds_the_lock(tmp_path, en_dir):
     kb = tmp_path / "kb"
     with kb_lock(kb):

@@ -545,12 +545,28 @@ def diff(kb, old: str, new: str, section: str | None = None) -> Alignment:
         old_name, new_name = kb.resolve_name(old), kb.resolve_name(new)
         result = _stored_diff(kb, old_name, new_name)
         if result is None:
+            _one_language(kb, old_name, new_name)
             result = align(kb.load(old_name), kb.load(new_name))
     if section:
         result = result.in_section(section)
         if not result.rules and not result.sections:
             raise NotFound(f"nothing in section {section} of {result.old} or {result.new}")
     return result
+
+
+def _one_language(kb, old: str, new: str) -> None:
+    """Raise :class:`UsageError` for two editions of two languages that the build did not
+    pair (a translation is paired with one English edition only: aligned by words, every
+    rule of the other would be "removed" and "added"), naming the pairs there are."""
+    langs = kb.info(old).lang, kb.info(new).lang
+    if langs[0] == langs[1]:
+        return
+    pairs = [f"{n} with {t}" for n in (old, new) if (t := kb.twin_name(n)) is not None]
+    hint = f" (the build paired {' and '.join(pairs)})" if pairs else ""
+    raise UsageError(
+        f"{old} and {new} are in two languages: a diff compares editions of one language, or a "
+        f"translation with the English edition it was paired with{hint}"
+    )
 
 
 def _stored_diff(kb, old: str, new: str) -> Alignment | None:
