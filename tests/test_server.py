@@ -874,6 +874,12 @@ def test_the_2026_sets_have_their_codes_and_the_hobbit_a_stable_one_of_its_month
     assert hobbit.status_code == 200 and "effective as of August 7, 2026" in hobbit.text[:200]
     diff = server.get("/ar/diff/cr", params={"old": "MSH", "new": "C2608"}).json()
     assert (diff["sourceCode"], diff["destCode"], diff["destSet"]) == ("MSH", "C2608", "The Hobbit")
+    # and as any route's edition (a trial: a bot passing setCode back got 422 and 400)
+    rule = server.get("/ar/cr/702.19a", params={"edition": "C2608"})
+    assert rule.status_code == 200 and rule.json()["ruleNumber"] == "702.19a"
+    shown = server.get("/api/v1/rules/702.19a", params={"edition": "c2608"}).json()
+    assert shown["edition"] == "en/2026-08-07"
+    assert cli_json("show", "702.19a", "--edition", "C2608", "--kb", str(kb))["edition"] == "en/2026-08-07"
 
 
 def test_every_ability_word_of_207_2c_has_an_unofficial_entry_that_fuzzy_look_ups_find(server):

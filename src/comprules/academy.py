@@ -352,9 +352,9 @@ def code_of(info) -> str:
     (``BLB``, ``data/editions.toml``), or for an edition released without a known set code
     (a mid-cycle update, 2019-10-04; a set whose code is not confirmed yet) ``C`` and the
     year and month of its effective date (``C2608`` for 2026-08-07): stable, 5 characters,
-    which ``/file/cr/{code}`` and ``/diff/cr`` take (no two editions of one language share
-    a month without a code) and no set code has the shape of."""
-    return info.code or f"C{info.effective[2:4]}{info.effective[5:7]}"
+    which ``/file/cr/{code}``, ``/diff/cr`` and every ``edition`` parameter take
+    (:attr:`comprules.kb.EditionInfo.code_given`)."""
+    return info.code_given
 
 
 def edition_of_code(kb, code: str, lang: str = "en") -> str:

@@ -58,6 +58,17 @@ class EditionInfo:
         """``2024-07-30`` of ``en/2024-07-30``."""
         return self.name.split("/", 1)[1]
 
+    @property
+    def code_given(self) -> str | None:
+        """The code the edition goes by (the Academy Ruins routes, ``/ar/metadata/cr``'s
+        ``setCode``): its set's code (``BLB``), or for a dated edition released without a
+        known one, ``C`` and the year and month of its effective date (``C2608`` for
+        2026-08-07; no two editions of one language share a month without a code, and no
+        set code has that shape); ``None`` for an undated document."""
+        if self.code:
+            return self.code
+        return f"C{self.effective[2:4]}{self.effective[5:7]}" if self.effective else None
+
     def to_json(self) -> dict:
         """``{"name", "lang", "kind", "effective", "title", "set", "code", "file_date", "rules", "glossary"}``."""
         return {
@@ -257,9 +268,10 @@ class KnowledgeBase:
         raise UsageError(self._unknown(spec, pool, lang))
 
     def _by_alias(self, spec: str, pool: list[EditionInfo]) -> list[EditionInfo]:
-        """The editions of ``pool`` a file date, set code, set name or in-force date names."""
+        """The editions of ``pool`` a file date, set code, set name, the code an edition
+        without a set code goes by (:attr:`EditionInfo.code_given`) or an in-force date names."""
         key = _fold(spec)
-        for attr in ("file_date", "code", "set"):
+        for attr in ("file_date", "code", "set", "code_given"):
             found = [e for e in pool if e.effective and getattr(e, attr) and _fold(getattr(e, attr)) == key]
             whole = [e for e in found if e.kind == "edition"]  # a fragment of that date is named by its stem
             if whole or found:
