@@ -148,6 +148,26 @@ def test_fold_and_tokens_agree_on_every_word_and_character_of_the_corpus(from_di
     assert [w for w, t in zip(words, js[0]) if T.tokens(w) != t] == []
 
 
+def test_a_rule_number_in_any_form_of_the_go_to_box_is_the_same_rule_in_both_engines(from_disk, editions):
+    # a trial: "§702.19b" and "section-702-19b" were searched as words (702.19c first, or
+    # nothing), while `comprules show` and the go-to box took them for 702.19b
+    from comprules.indexer.query import rule_number
+
+    forms = [
+        *("§702.19b", "CR 702.19b", "CR § 702.37a.", "rule 702.37a", "rules 702.1", "règle 702.1", "规则702.19b"),
+        *("section-702-19b", "#section-702", "702.37 a", "702,37a", "702.37A", "R70237a", "r70237a", "R702", "R4"),
+        *("(502.26a)", "５０２．２６ａ", "702.", "7", "100", "702.175~2", "602¶3", "¶6"),
+        *("2024", "1000", "12", "3 damage", "trample", "see rule 702.19b", "702.19b trample", "R7x", ""),
+    ]
+    forms += [r.number for e in editions.values() for r in e.rules][::40]  # every kind of number printed
+    js = from_disk.evaluate("fs => fs.map(f => CRSearch.ruleNumber(f))", forms)
+    assert [(f, rule_number(f), j) for f, j in zip(forms, js) if rule_number(f) != j] == []
+    assert [rule_number(f) for f in forms[:3]] == ["702.19b", "702.19b", "702.37a"]
+    assert rule_number("section-702-19b") == "702.19b" and rule_number("2024") is None
+    hits = from_disk.evaluate(JS_SEARCH, ["§702.19b", {}])["hits"]
+    assert hits[0][1] == "702.19b"
+
+
 def test_site_from_disk_ranks_every_query_of_both_sets_as_the_python_engine(from_disk, full_kb):
     index = full_kb[0] / "index"
     differ = []

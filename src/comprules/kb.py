@@ -15,9 +15,9 @@ from datetime import date
 from pathlib import Path
 
 from . import export, languages
-from .errors import NotFound, UsageError, echo
+from .errors import NotFound, UsageError
 from .export import names_a_file
-from .model import Edition, Rule, restored_words, sort_key
+from .model import Edition, Rule, normalize_number, restored_words, sort_key
 
 
 def default_kb() -> Path:
@@ -27,7 +27,6 @@ def default_kb() -> Path:
     return Path(os.environ.get("COMPRULES_KB", "build"))
 
 
-_CITATION = re.compile(r"^R?(\d)(\d\d)(?:\.?(\d+)([a-z]{0,2}))?$")
 _ISO_DATE = re.compile(r"^\d{4}-\d\d-\d\d$")
 
 
@@ -457,51 +456,6 @@ def _as_printed(rule: Rule, restored: list[dict]) -> Rule:
         elif r["part"].startswith("example ") and r["part"][8:].isdigit() and int(r["part"][8:]) <= len(examples):
             examples[int(r["part"][8:]) - 1] = r["raw"]
     return dataclasses.replace(rule, text=text, title=title, examples=tuple(examples))
-
-
-_SECTION_ANCHOR = re.compile(r"^#?section-(\d{1,3})(?:-(\d+)([a-z]{0,2}))?$", re.IGNORECASE)
-_NUMBER_PREFIX = re.compile(r"^(?:cr|comprehensive rules?|rules?|r[èe]gles?|规则|§)\s*", re.IGNORECASE)
-_PLAIN_NUMBER = re.compile(r"(?:[0-9]{1,3}|[0-9]{3}\.[0-9]+[a-z]{0,2})\Z")
-_DOTTED = re.compile(r"^(\d{3})[.,](\d+)\s*([a-z]{0,2})$", re.IGNORECASE)
-
-
-def normalize_number(text: str) -> str:
-    """A rule number as people write it → the CR's form, the forms the site's go-to box
-    takes (``site/static/goto.js``, docs/site.md, "The header and the go-to box"):
-    ``702.37a``, ``702.37A``, ``R70237a``/``r70237a`` (citation style), ``rule 702.37a``,
-    ``CR 702.37a``, ``§702.37a``, ``702.37 a``, ``702,37a``, ``702.37a.``,
-    ``section-702-37a`` (an mtg.wtf anchor) → ``702.37a``; ``702``, ``7`` as they are;
-    full-width digits and dots as typed on a Chinese or Japanese keyboard (``７０２．１９``)
-    as the ASCII ones (NFKC, as search folds them). Anything else that starts with a digit
-    is returned stripped, unchanged (the caller says no such rule). Raises
-    :class:`UsageError` for an empty number or one that holds no number at all
-    (``rule``)."""
-    if _PLAIN_NUMBER.match(text):  # already the CR's form (what the API and the site send)
-        return text
-    import unicodedata
-
-    t = unicodedata.normalize("NFKC", text).strip()
-    if not t:
-        raise UsageError("no rule number given (a number such as 702.19b)")
-    m = _SECTION_ANCHOR.match(t)
-    if m:
-        sec, rule, letters = m.groups()
-        return sec + (f".{rule}{letters.lower()}" if rule else "")
-    t = _NUMBER_PREFIX.sub("", t)
-    t = _NUMBER_PREFIX.sub("", t).rstrip(".:,;)")  # "CR § 702.37a."
-    if t[:1] == "r" and t[1:2].isdigit():
-        t = "R" + t[1:]
-    m = _CITATION.match(t[:1] + t[1:].lower() if t[:1] == "R" else t.lower())
-    if m and (t.startswith("R") or "." not in t):
-        ch, sec, rule, letters = m.groups()
-        return f"{ch}{sec}" + (f".{rule}{letters}" if rule else "")
-    m = _DOTTED.match(t)
-    if m:
-        sec, rule, letters = m.groups()
-        return f"{sec}.{rule}{letters.lower()}"
-    if not t[:1].isdigit():
-        raise UsageError(f"{echo(text.strip())!r} is not a rule number (a number such as 702.19b)")
-    return t
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from ..errors import UsageError
+from ..model import normalize_number
 from . import text as T
 
 #: Longest query accepted, in characters.
@@ -33,8 +34,8 @@ MAX_FUZZY = 2
 OPERATORS = ("AND", "OR", "NOT")
 SHOULD, MUST, NOT = "should", "must", "not"
 
-_RULE_NUMBER = re.compile(r"^(?:(?:rules?|r[èe]gles?|cr)\s+)?(\d(?:\d\d(?:\.\d+[a-z]{0,2})?)?)\.?$", re.I)
-_CITATION = re.compile(r"^R(\d{3})(\d*)([a-z]{0,2})$", re.I)
+#: A number in the CR's form: a chapter, a section, a rule or a subrule.
+_RULE_NUMBER = re.compile(r"^\d(?:\d\d(?:\.\d+[a-z]{0,2})?)?$", re.I)
 _UNIT_ID = re.compile(r"^(?:\d{3}(?:\.\d+[a-z]{0,2})?(?:~\d+|¶\d+)|¶\d+)$")
 _SYNTAX_TOKEN = re.compile(r'"[^"]*"|[()]|[^\s()"]+')
 _FUZZY = re.compile(r"^(.*\w)~(\d?)$")
@@ -129,20 +130,21 @@ def rule_number(text: str) -> str | None:
     ('702.175~2', '602¶3', '¶6')
     >>> rule_number("５０２．２６ａ"), rule_number("Ｒ７０２３７ａ"), rule_number("(502.26a)")  # full width; brackets
     ('502.26a', '702.37a', '502.26a')
+    >>> rule_number("§702.19b"), rule_number("CR 702.19b"), rule_number("section-702-19b"), rule_number("2024")
+    ('702.19b', '702.19b', '702.19b', None)
     """
     text = unicodedata.normalize("NFKC", text).strip()
     if text[:1] in "([" and text[-1:] in ")]":  # "(see 702.37a)" pasted with its brackets
         text = text[1:-1].strip()
-    if m := _RULE_NUMBER.match(text):
-        return m.group(1).lower()
-    if m := _CITATION.match(text):
-        section, rule, letters = m.groups()
-        if rule:
-            return f"{section}.{rule}{letters.lower()}"
-        return None if letters else section
     if _UNIT_ID.match(text):
         return text
-    return None
+    if text.isdigit() and len(text) > 3:  # a year ("2024"), not 202.4 written as a citation
+        return None
+    try:  # the forms `comprules show` and the go-to box take: §702.37a, CR 702.37a, section-702-37a…
+        number = normalize_number(text)
+    except UsageError:
+        return None
+    return number.lower() if _RULE_NUMBER.match(number) else None
 
 
 def parse(text: str) -> list[Clause]:

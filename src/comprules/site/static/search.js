@@ -223,8 +223,12 @@
   /* --- query.py ------------------------------------------------------------------------ */
   var OPERATORS = ["AND", "OR", "NOT"];
   var SYNTAX = /"[^"]*"|[()]|[^\s()"]+/g;
-  var RULE_NUMBER = /^(?:(?:rules?|r[èe]gles?|cr)\s+)?(\d(?:\d\d(?:\.\d+[a-z]{0,2})?)?)\.?$/i;
-  var CITATION = /^R(\d{3})(\d*)([a-z]{0,2})$/i;
+  /* model.py's normalize_number (the forms of `comprules show` and the go-to box) */
+  var RULE_NUMBER = /^\d(?:\d\d(?:\.\d+[a-z]{0,2})?)?$/i;
+  var SECTION_ANCHOR = /^#?section-(\d{1,3})(?:-(\d+)([a-z]{0,2}))?$/i;
+  var NUMBER_PREFIX = /^(?:cr|comprehensive rules?|rules?|r[èe]gles?|规则|§)\s*/i;
+  var CITATION = /^R?(\d)(\d\d)(?:\.?(\d+)([a-z]{0,2}))?$/;
+  var DOTTED = /^(\d{3})[.,](\d+)\s*([a-z]{0,2})$/i;
   var UNIT_ID = /^(?:\d{3}(?:\.\d+[a-z]{0,2})?(?:~\d+|¶\d+)|¶\d+)$/;
   var FUZZY = /^(.*[\p{L}\p{N}_])~(\d?)$/u;
   var WILDCARD_HEAD = /^[\p{L}\p{N}]{2}/u;
@@ -273,18 +277,27 @@
     });
   }
 
-  function ruleNumber(text) {
-    text = String(text).normalize("NFKC").trim();  /* full-width digits, as query.rule_number */
+  function normalizeNumber(t) {  /* model.normalize_number of a text NFKC'd and trimmed; null: none */
+    if (!t) return null;
+    var m = SECTION_ANCHOR.exec(t);
+    if (m) return m[1] + (m[2] ? "." + m[2] + m[3].toLowerCase() : "");
+    t = t.replace(NUMBER_PREFIX, "");
+    t = t.replace(NUMBER_PREFIX, "").replace(/[.:,;)]+$/, "");  /* "CR § 702.37a." */
+    if (t[0] === "r" && /^\d/.test(t.slice(1))) t = "R" + t.slice(1);
+    m = CITATION.exec(t[0] === "R" ? "R" + t.slice(1).toLowerCase() : t.toLowerCase());
+    if (m && (t[0] === "R" || t.indexOf(".") < 0)) return m[1] + m[2] + (m[3] ? "." + m[3] + m[4] : "");
+    m = DOTTED.exec(t);
+    if (m) return m[1] + "." + m[2] + m[3].toLowerCase();
+    return /^\d/.test(t) ? t : null;
+  }
+
+  function ruleNumber(text) {  /* query.rule_number */
+    text = String(text).normalize("NFKC").trim();  /* full-width digits */
     if (/^[(\[]/.test(text) && /[)\]]$/.test(text)) text = text.slice(1, -1).trim();  /* "(502.26a)" */
-    var m = RULE_NUMBER.exec(text);
-    if (m) return m[1].toLowerCase();
-    m = CITATION.exec(text);
-    if (m) {
-      if (m[2]) return m[1] + "." + m[2] + m[3].toLowerCase();
-      return m[3] ? null : m[1];
-    }
     if (UNIT_ID.test(text)) return text;
-    return null;
+    if (/^\d{4,}$/.test(text)) return null;  /* a year ("2024"), not 202.4 written as a citation */
+    var n = normalizeNumber(text);
+    return n !== null && RULE_NUMBER.test(n) ? n.toLowerCase() : null;
   }
 
   function Clause(kind, toks, occur, distance, children, name) {
