@@ -102,6 +102,22 @@ def test_a_diff_of_two_languages_not_paired_is_refused_naming_the_pairs(full_kb)
     assert seed.exit_code == 0 and json.loads(seed.stdout)["new"] == "en/2005-02-01"
 
 
+def test_morph_asked_in_1999_did_not_exist_yet_and_was_first_printed_as_502_26a(full_kb):
+    from comprules.errors import NotFound
+    from comprules.kb import KnowledgeBase
+
+    kb = KnowledgeBase(full_kb[0])
+    with pytest.raises(NotFound) as info:
+        kb.show("en/1999-04-23", "702.37a")
+    assert str(info.value) == (
+        "no rule 702.37a in en/1999-04-23: 702.37a of en/2026-08-07 did not exist yet "
+        "(first printed in en/2002-10-07, as 502.26a)"
+    )
+    with pytest.raises(NotFound) as info:
+        kb.show("en/2026-08-07", "502.26a")
+    assert str(info.value) == "no rule 502.26a in en/2026-08-07: 502.26a of en/2009-05-01 is 702.37a there"
+
+
 def test_a_second_build_on_the_same_kb_fails_clearly_while_one_holds_the_lock(tmp_path, en_dir):
     kb = tmp_path / "kb"
     with kb_lock(kb):

@@ -237,3 +237,25 @@ def test_exit_codes_unknown_rule_1_unknown_edition_2(kb):
     assert run("history", "999.9", "--kb", kb, "--edition", "2011-09-30").exit_code == 1
     assert run("diff", "1990-01-01", "2009-07-11", "--kb", kb).exit_code == 2
     assert run("diff", "2009-05-01", "2009-07-11", "--kb", kb, "--section", "999").exit_code == 1
+
+
+def test_a_number_the_edition_does_not_hold_says_where_its_rule_went(kb):
+    # a trial: `show 502.26a` and `history 502.26a` only said "no rule 502.26a in …"
+    # while search and the go-to box knew it was Morph, renumbered in 2009
+    def said(*args):
+        result = run(*args, "--kb", kb)
+        assert result.exit_code == 1, result.output
+        return result.output.strip()
+
+    assert (
+        said("show", "502.26a")
+        == "comprules: no rule 502.26a in en/2011-09-30: 502.26a of en/2009-05-01 is 702.35a there"
+    )
+    assert said("history", "502.26a", "--edition", "2009-07-11") == (
+        "comprules: no rule 502.26a in en/2009-07-11: 502.26a of en/2009-05-01 is 702.34a there"
+    )
+    # an older edition: the number as the latest edition prints it, and when it was first printed
+    assert said("show", "702.35a", "--edition", "2009-05-01") == (
+        "comprules: no rule 702.35a in en/2009-05-01: 702.35a of en/2011-09-30 is 502.26a there"
+    )
+    assert said("show", "999.9") == "comprules: no rule 999.9 in en/2011-09-30"

@@ -383,6 +383,46 @@ class KnowledgeBase:
         build): rule id or ``glossary/{slug}`` → citations, JSON shape."""
         return self.store.citations(self.resolve_name(name))
 
+    def no_rule(self, name: str, number: str) -> NotFound:
+        """The :class:`NotFound` for a rule ``number`` that edition ``name`` does not
+        hold, saying where the number's rule went when another edition of its chain holds
+        it (the nearest before, else the latest): ``no rule 502.26a in en/2026-08-07:
+        502.26a of en/2009-05-01 is 702.37a there``, ``no rule 702.37a in en/1999-04-23:
+        702.37a of en/2026-08-07 did not exist yet (first printed in en/2002-10-07, as
+        502.26a)``, ``… was removed after …`` — the lineage of that rule (the ``lineages``
+        table), as the site's go-to box says it."""
+        base = f"no rule {number} in {name}"
+        store = self.store
+        found = store.chain_of(name)
+        if found is None or not number[:1].isdigit():
+            return NotFound(base)
+        chain, names = found
+        marks = ",".join("?" * len(names))
+        holding = {
+            e
+            for (e,) in store.conn.execute(
+                f"SELECT edition FROM rules WHERE id = ? AND edition IN ({marks})", (number, *names)
+            )
+        }
+        if not holding:
+            return NotFound(base)
+        at = names.index(name)
+        before = [e for e in names[:at] if e in holding]
+        # the number as the nearest earlier edition printed it, else as the latest prints it
+        source = before[-1] if before else [e for e in names if e in holding][-1]
+        key = store.lineage_key(source, number)
+        rows = store.lineage(*key) if key is not None else []
+        by_edition = {r["edition"]: r["rule"] for r in rows}
+        if name in by_edition:
+            return NotFound(f"{base}: {number} of {source} is {by_edition[name]} there")
+        held = [r["edition"] for r in rows]
+        if held and names.index(held[0]) > at:
+            first = f"first printed in {held[0]}, as {by_edition[held[0]]}"
+            return NotFound(f"{base}: {number} of {source} did not exist yet ({first})")
+        if held:
+            return NotFound(f"{base}: {number} of {source} was removed after {held[-1]} (then {by_edition[held[-1]]})")
+        return NotFound(base)
+
     def twin_name(self, name: str) -> str | None:
         """The English edition the build paired translated edition ``name`` with (the
         English of its date, or the nearest earlier), or ``None``."""
@@ -411,7 +451,7 @@ class KnowledgeBase:
         number = normalize_number(number)
         rule, children = store.family(name, number)
         if rule is None:
-            raise NotFound(f"no rule {number} in {name}")
+            raise self.no_rule(name, number)
         lang_of = self.info(name).lang
         twin_name = self.twin_name(name) if lang_of != "en" else None
         twin = store.rule(twin_name, rule.id) if twin_name is not None else None

@@ -244,7 +244,7 @@ def kb_history(kb, number: str, edition: str | None = None) -> list[LineageStep]
     name = kb.resolve_name(edition)
     store = kb.store
     if not store.has_rule(name, number):
-        raise NotFound(f"no rule {number} in {name}")
+        raise kb.no_rule(name, number)
     found = store.chain_of(name)
     if found is None and kb.info(name).kind == "fragment":
         found = (f"{name}/alone", [name])  # one of a language's many notes: its own lineage
