@@ -325,6 +325,24 @@ def test_root_redirect_takes_yawgatog_and_mtgwtf_links(page, site, link, rule):
     assert 0 <= top < 400
 
 
+def test_a_link_to_an_old_or_missing_number_says_where_its_rule_is_or_that_there_is_none(page, site):
+    # a trial: #R50226a (Morph, 2002-2009) landed on 502 Untap Step without a word, #R999999
+    # on a page that does not exist, ?u=garbage on the one-page CR
+    page.goto((site / "index.html").as_uri() + "#R50226a")
+    page.wait_for_url(re.compile(r"/en/latest/702(-\d)?\.html#702\.37a$"))
+    page.wait_for_function("document.getElementById('cr-status').textContent.includes('702.37a')")
+    assert page.inner_text("#cr-status").startswith("Renumbered: 502.26a (2002-10-07 – 2009-05-01) is now 702.37a.")
+    for given, said in [
+        ("https%3A%2F%2Fyawgatog.com%2Fresources%2Fmagic-rules%2F%23R999999", "999.999 does not exist"),
+        ("https%3A%2F%2Fyawgatog.com%2Fresources%2Fmagic-rules%2F%23R702999", "702.999 does not exist"),
+        ("garbage", "Not a Yawgatog or mtg.wtf rule link: garbage"),
+    ]:
+        page.goto((site / "go.html").as_uri() + "?u=" + given)
+        page.wait_for_function("document.getElementById('go-status').textContent !== ''")
+        assert page.inner_text("#go-status").startswith(said), given
+        assert page.url.split("?")[0].endswith("/go.html")
+
+
 def test_go_page_takes_a_pasted_link(page, site):
     page.goto((site / "go.html").as_uri())
     page.fill("form.link input", "https://yawgatog.com/resources/magic-rules/#R70237a")

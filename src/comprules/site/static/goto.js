@@ -297,6 +297,17 @@
     }
   }
 
+  /* A message in a status line, with its links ([text, href]) after it. */
+  function tell(status, message, links) {
+    status.textContent = message || "";
+    (links || []).forEach(function (link, i) {
+      var a = document.createElement("a");
+      a.href = link[1]; a.textContent = link[0];
+      status.appendChild(document.createTextNode(i ? "; " : " "));
+      status.appendChild(a);
+    });
+  }
+
   function wireFind(form) {
     var input = form.querySelector("input"), status = document.getElementById("cr-status");
     var searchable = form.hasAttribute("action");
@@ -307,39 +318,55 @@
       resolve(q, ctx).then(function (r) {
         if (r.href && !r.message) { go(r.href, r.note, status, r.query); return; }
         if (r.search && searchable) { window.location.href = form.getAttribute("action") + "?q=" + encodeURIComponent(q.trim()); return; }
-        status.textContent = r.message || "";
-        (r.links || []).forEach(function (link, i) {
-          var a = document.createElement("a");
-          a.href = link[1]; a.textContent = link[0];
-          status.appendChild(document.createTextNode(i ? "; " : " "));
-          status.appendChild(a);
-        });
+        tell(status, r.message, r.links);
         input.focus();
       });
     });
     input.addEventListener("input", function () { status.textContent = ""; });
   }
 
+  /* Follow a Yawgatog or mtg.wtf link (or its fragment) to the latest edition: a rule
+     number as the go-to box takes it (resolveNumber: "Renumbered: 502.26a … is now
+     702.37a" on arrival; "999.999 does not exist" said here, not a page that is not
+     there), a glossary anchor to the one-page CR; anything else is said to be no link. */
+  function follow(given, replace) {
+    var base = document.body.getAttribute("data-latest");
+    var status = document.getElementById("go-status") || document.getElementById("cr-status");
+    var text = String(given || "").trim(), to = citation(text);
+    function say(message, links) { if (status) tell(status, message, links); }
+    if (!to || !(isLink(text) || /^#?R\d/i.test(text) || text.indexOf("#") >= 0)) {
+      say("Not a Yawgatog or mtg.wtf rule link: " + text);
+      return;
+    }
+    var hash = text.slice(text.indexOf("#") + 1), n = null;
+    try { n = number(decodeURIComponent(hash)); } catch (e) { n = null; }
+    var form = document.querySelector("form.find[data-edition]");
+    if (!n || !form) {
+      if (replace) window.location.replace(base + to); else window.location.href = base + to;
+      return;
+    }
+    var ctx = context(form);
+    ctx.page = false;
+    resolveNumber(n, ctx).then(function (r) {
+      if (r.href && !r.message) go(r.href, r.note, null);
+      else say(r.message || "", r.links);
+    });
+  }
+
   function redirect() {
-    var body = document.body, base = body.getAttribute("data-latest");
-    if (base === null) return;
+    var body = document.body;
+    if (body.getAttribute("data-latest") === null) return;
     var params = new URLSearchParams(window.location.search);
     var given = params.get("u") || window.location.hash;
     var id = window.location.hash.slice(1);
     if (!given || (id && !params.get("u") && document.getElementById(decodeURIComponent(id)))) return;
-    var to = citation(given);
-    var status = document.getElementById("go-status");
-    if (to) window.location.replace(base + to);
-    else if (status) status.textContent = "Not a Yawgatog or mtg.wtf rule link: " + given;
+    follow(given, true);
   }
 
   function wireLink(form) {
     form.addEventListener("submit", function (event) {
       event.preventDefault();
-      var input = form.querySelector("input"), to = citation(input.value);
-      var status = document.getElementById("go-status");
-      if (to) window.location.href = document.body.getAttribute("data-latest") + to;
-      else if (status) status.textContent = "Not a Yawgatog or mtg.wtf rule link: " + input.value;
+      follow(form.querySelector("input").value, false);
     });
   }
 
