@@ -901,6 +901,14 @@ def test_every_ability_word_of_207_2c_has_an_unofficial_entry_that_fuzzy_look_up
     assert server.get("/ar/cr/glossary/trample").json()["term"] == "Trample"  # official entries come first
 
 
+def test_a_glossary_term_typed_with_a_straight_apostrophe_is_found(server):
+    # a trial: /ar/cr/glossary/city's blessing was 404 while /api/v1/glossary found it
+    assert server.get("/ar/cr/glossary/city's blessing").json()["term"] == "City’s Blessing"
+    # as the contract's examples: a part of a headword, or one without its "(obsolete)", is not it
+    assert server.get("/ar/cr/glossary/banding").status_code == 404
+    assert server.get("/ar/cr/glossary/mana burn").status_code == 404
+
+
 def test_glossary_terms_asked_one_after_another_make_the_unofficial_entries_once(kb, monkeypatch):
     # a trial: every new /ar/cr/glossary/{term} took 0.85 s, the unofficial entries made
     # again for each (60 words looked for in every rule, one search each)

@@ -249,7 +249,9 @@ def glossary(edition: Edition) -> dict[str, dict]:
 
 def glossary_entry(edition: Edition, term: str, *, fuzzy: bool = False, unofficial: bool = True) -> dict:
     """``GET /cr/glossary/{term}``: the entry whose whole lower-cased headword is ``term``
-    (``banding`` is not ``banding, “bands with other”``); with ``fuzzy`` the best
+    (``banding`` is not ``banding, “bands with other”``; ``mana burn`` is not ``mana
+    burn (obsolete)``), or typed with a straight apostrophe (``city's blessing``); with
+    ``fuzzy`` the best
     token-sort match (rapidfuzz, default processing) of ``term`` among the headwords
     without " (obsolete)" and each of their comma-separated parts, if it scores at least
     :data:`FUZZY_CUTOFF`; with ``unofficial`` (the default, as Academy Ruins) the entries
@@ -260,6 +262,11 @@ def glossary_entry(edition: Edition, term: str, *, fuzzy: bool = False, unoffici
     key = term.lower()
     if key in entries:
         return entries[key]
+    # as typed on a keyboard: a straight apostrophe ("city's blessing"); "mana burn" stays
+    # 404 without its " (obsolete)", as the contract's examples have it
+    loose = {_loose(k): k for k in reversed(list(entries))}  # the first entry wins
+    if _loose(key) in loose:
+        return entries[loose[_loose(key)]]
     if fuzzy:
         from rapidfuzz import fuzz, process, utils
 
@@ -271,6 +278,13 @@ def glossary_entry(edition: Edition, term: str, *, fuzzy: bool = False, unoffici
         if best is not None and round(best[1]) >= FUZZY_CUTOFF:
             return entries[choices[best[0]]]
     raise NotFound(f"no glossary entry {term!r} in {edition.name}")
+
+
+def _loose(key: str) -> str:
+    """A lower-cased headword with typographic apostrophes and quotes plain, spacing collapsed."""
+    return " ".join(
+        key.replace("\u2019", "'").replace("\u2018", "'").replace("\u201c", '"').replace("\u201d", '"').split()
+    )
 
 
 def toc(edition: Edition) -> list[dict]:
