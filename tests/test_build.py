@@ -118,6 +118,22 @@ def test_morph_asked_in_1999_did_not_exist_yet_and_was_first_printed_as_502_26a(
     assert str(info.value) == "no rule 502.26a in en/2026-08-07: 502.26a of en/2009-05-01 is 702.37a there"
 
 
+def test_a_rule_asked_in_a_language_comes_from_its_newest_edition_holding_it(full_kb):
+    # a trial: /api/v1/rules/502.26a?lang=fr said "no rule 502.26a in fr/000_…" (the first
+    # French document) while fr/004 holds it
+    from starlette.testclient import TestClient
+
+    from comprules.server import create_app
+
+    with TestClient(create_app(full_kb[0])) as client:
+        french = client.get("/api/v1/rules/502.26a", params={"lang": "fr"}).json()
+        assert french["edition"] == "fr/004_99dc3338bd3ea994" and french["rule"]["id"] == "502.26a"
+        named = client.get("/api/v1/rules/502.26a", params={"edition": "fr/000_f51ad62258817a66"})
+        assert named.status_code == 404  # a document named keeps its own rules, answered or kept apart
+        chinese = client.get("/api/v1/rules/702.19b", params={"lang": "zh"}).json()
+        assert chinese["edition"] == "zh/2026-04-17"
+
+
 def test_a_second_build_on_the_same_kb_fails_clearly_while_one_holds_the_lock(tmp_path, en_dir):
     kb = tmp_path / "kb"
     with kb_lock(kb):

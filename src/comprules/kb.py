@@ -383,6 +383,24 @@ class KnowledgeBase:
         build): rule id or ``glossary/{slug}`` → citations, JSON shape."""
         return self.store.citations(self.resolve_name(name))
 
+    def holding(self, lang: str, number: str) -> str | None:
+        """The newest edition of language ``lang`` that holds rule ``number`` (by effective
+        date, then name: the French documents are undated), or ``None``."""
+        names = [
+            e.name
+            for e in sorted((e for e in self.editions if e.lang == lang), key=lambda e: (e.effective or "", e.name))
+        ]
+        if not names:
+            return None
+        marks = ",".join("?" * len(names))
+        found = {
+            e
+            for (e,) in self.store.conn.execute(
+                f"SELECT edition FROM rules WHERE id = ? AND edition IN ({marks})", (number, *names)
+            )
+        }
+        return next((n for n in reversed(names) if n in found), None)
+
     def no_rule(self, name: str, number: str) -> NotFound:
         """The :class:`NotFound` for a rule ``number`` that edition ``name`` does not
         hold, saying where the number's rule went when another edition of its chain holds
@@ -442,7 +460,9 @@ class KnowledgeBase:
     def show(self, spec: str | None, number: str, *, lang: str | None = None, raw: bool = False) -> "RuleView":
         """``comprules show``: the rule ``number`` of the edition ``spec`` names, its
         subrules, references both ways and, for a translation, its English twin — a few
-        indexed queries of the database, no edition loaded. ``restored`` lists the
+        indexed queries of the database, no edition loaded. With ``lang`` and no ``spec``,
+        the newest edition of that language that holds the rule (:meth:`holding`: a French
+        document holds only some rules). ``restored`` lists the
         characters of a lossy source put back in them (:mod:`comprules.corpus.restore`);
         ``raw`` shows their texts as the source printed them. Raises :class:`UsageError`
         (edition) or :class:`NotFound` (rule)."""
@@ -450,6 +470,11 @@ class KnowledgeBase:
         store = self.store
         number = normalize_number(number)
         rule, children = store.family(name, number)
+        if rule is None and spec is None and lang is not None:  # the language's newest edition holding it
+            holding = self.holding(lang, number)
+            if holding is not None:
+                name = holding
+                rule, children = store.family(name, number)
         if rule is None:
             raise self.no_rule(name, number)
         lang_of = self.info(name).lang

@@ -117,8 +117,13 @@ def create(holder) -> FastAPI:
         kb = snap.kb
         name = kb.resolve_name(edition, lang=lang)
 
+        # no edition named with a language: the newest edition of it holding the rule (kb.show)
+        spec, given = (None, lang) if edition is None and lang is not None else (name, None)
+
         def answer() -> bytes:
-            return snap.remember(("show", name, number), lambda: encoded(kb.show(name, number).to_json()), keep=256)
+            return snap.remember(
+                ("show", name, number, given), lambda: encoded(kb.show(spec, number, lang=given).to_json()), keep=256
+            )
 
         # A rule or subrule is a few indexed queries (0.1 ms): answered here, on the event
         # loop, where a thread's hand-over would cost ten times more. A section or a
@@ -126,7 +131,9 @@ def create(holder) -> FastAPI:
         if "." in kb_module.normalize_number(number):
             return raw_json(answer())
         return raw_json(
-            await snap.answer(("show", name, number), lambda: encoded(kb.show(name, number).to_json()), keep=256)
+            await snap.answer(
+                ("show", name, number, given), lambda: encoded(kb.show(spec, number, lang=given).to_json()), keep=256
+            )
         )
 
     @app.get("/search", summary="Ranked search (comprules search --json)")
