@@ -134,6 +134,19 @@ def test_a_rule_asked_in_a_language_comes_from_its_newest_edition_holding_it(ful
         assert chinese["edition"] == "zh/2026-04-17"
 
 
+def test_show_reads_the_symbol_font_of_2003_as_the_site_does_and_raw_prints_it(full_kb):
+    # a trial: `show 502.26a -e 2003-07-01` printed "{o0} by paying {o3}", the site "{0}", "{3}"
+    from click.testing import CliRunner
+
+    from comprules.cli import main
+
+    args = ["show", "502.26a", "--edition", "2003-07-01", "--kb", str(full_kb[0])]
+    shown = " ".join(CliRunner().invoke(main, args).output.split())
+    assert "a mana cost of {0} by paying {3} rather than its mana cost" in shown and "{o" not in shown
+    raw = " ".join(CliRunner().invoke(main, [*args, "--raw"]).output.split())
+    assert "a mana cost of {o0} by paying {o3} rather than its mana cost" in raw
+
+
 def test_a_second_build_on_the_same_kb_fails_clearly_while_one_holds_the_lock(tmp_path, en_dir):
     kb = tmp_path / "kb"
     with kb_lock(kb):

@@ -469,7 +469,11 @@ def card(name, kb_dir, edition, glossary, as_json):
 @click.option("--kb", "kb_dir", type=click.Path(), help=KB_HELP)
 @click.option("--edition", "-e", callback=_edition_value, help="edition (default: latest English)")
 @click.option("--json", "as_json", is_flag=True)
-@click.option("--raw", is_flag=True, help='the texts as the source printed them ("?" a lossy file lost)')
+@click.option(
+    "--raw",
+    is_flag=True,
+    help='the texts as the source printed them ("?" a lossy file lost, the 2003-04 symbol font {o3})',
+)
 def show(number, kb_dir, edition, as_json, raw):
     """Print one rule with its subrules, examples, references and "cited by"."""
     from .kb import show_rule

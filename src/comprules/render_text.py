@@ -75,19 +75,25 @@ def print_hits(result) -> None:
 def print_rule(view) -> None:
     """One rule: number, title, text, examples, subrules, references and cited-by."""
     from . import languages
+    from .model import SYMBOL_FONT
 
     console = _console()
     lang = languages.get(getattr(view, "lang", "en"))
 
+    def read(text: str) -> str:  # the 2003–04 symbol font as the site shows it ({o3} → {3}), but --raw
+        return text if getattr(view, "raw", False) or "{o" not in text else SYMBOL_FONT.sub(r"{\1}", text)
+
     def one(rule, indent: str = "", mark: str = lang.example_mark) -> None:
         line = Text(indent).append(rule.number, style="bold cyan")
         if rule.title and rule.title != rule.text:
-            line.append(f" {rule.title}", style="bold")
-        line.append(f" {rule.text}")
+            line.append(f" {read(rule.title)}", style="bold")
+        line.append(f" {read(rule.text)}")
         console.print(line)
         for ex in rule.examples:
             console.print(
-                Text(f"{indent}    {mark}{' ' if lang.spaced else ''}", style="italic dim").append(ex, style="italic")
+                Text(f"{indent}    {mark}{' ' if lang.spaced else ''}", style="italic dim").append(
+                    read(ex), style="italic"
+                )
             )
 
     console.print(Text(view.edition, style="dim"))
