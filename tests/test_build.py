@@ -147,6 +147,16 @@ def test_show_reads_the_symbol_font_of_2003_as_the_site_does_and_raw_prints_it(f
     assert "a mana cost of {o0} by paying {o3} rather than its mana cost" in raw
 
 
+def test_a_long_query_that_matches_nothing_is_not_printed_back_whole(full_kb):
+    from click.testing import CliRunner
+
+    from comprules.cli import main
+
+    result = CliRunner().invoke(main, ["search", "zq" * 400, "--kb", str(full_kb[0])])
+    assert result.exit_code == 1  # no hit
+    assert result.output.strip() == "no match for " + "zq" * 100 + "…"
+
+
 def test_a_second_build_on_the_same_kb_fails_clearly_while_one_holds_the_lock(tmp_path, en_dir):
     kb = tmp_path / "kb"
     with kb_lock(kb):

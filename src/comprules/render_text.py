@@ -9,6 +9,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.text import Text
 
+from .errors import echo
+
 
 class _Console(Console):
     """rich's console, but a closed pipe (``| head``) does not end the process with exit 1:
@@ -46,7 +48,7 @@ def print_hits(result) -> None:
         if rules:
             console.print(Text("    calls on: ", style="dim").append(rules))
     if not result.hits:
-        console.print(f"no match for {escape(result.query)!s}")
+        console.print(f"no match for {escape(echo(result.query))!s}")  # a long query not printed back whole
     elif getattr(result, "relaxed", False):
         console.print(Text("no unit has every word; units with some of them:", style="dim"))
     for hit in result.hits:
