@@ -191,6 +191,7 @@ def test_an_empty_number_or_edition_is_a_usage_error(kb, args):
         ("R70237A", "702.37a"),
         ("CR 702.37a.", "702.37a"),
         ("section-702-37a", "702.37a"),
+        ("702.37 (a)", "702.37a"),  # a trial: "no rule 702.37 (a in …"
     ],
 )
 def test_show_takes_the_number_forms_of_the_sites_go_to_box(kb, typed, number):

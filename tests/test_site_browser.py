@@ -242,6 +242,7 @@ def test_a_rule_of_a_later_edition_says_where_it_is(page, site):
         ("R70237a", "702.37a"),
         ("rule 702.37a", "702.37a"),
         ("702.37 a", "702.37a"),
+        ("702.37(a)", "702.37a"),
         ("trample", "702.19"),
         ("active player", "102.1"),
     ],

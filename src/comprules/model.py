@@ -380,6 +380,7 @@ _CITATION = re.compile(r"^R?(\d)(\d\d)(?:\.?(\d+)([a-z]{0,2}))?$")
 _SECTION_ANCHOR = re.compile(r"^#?section-(\d{1,3})(?:-(\d+)([a-z]{0,2}))?$", re.IGNORECASE)
 _NUMBER_PREFIX = re.compile(r"^(?:cr|comprehensive rules?|rules?|r[èe]gles?|规则|§)\s*", re.IGNORECASE)
 _PLAIN_NUMBER = re.compile(r"(?:[0-9]{1,3}|[0-9]{3}\.[0-9]+[a-z]{0,2})\Z")
+_LETTERS_IN_BRACKETS = re.compile(r"\s*\(([a-z]{1,2})\)$", re.IGNORECASE)
 _DOTTED = re.compile(r"^(\d{3})[.,](\d+)\s*([a-z]{0,2})$", re.IGNORECASE)
 
 
@@ -387,7 +388,7 @@ def normalize_number(text: str) -> str:
     """A rule number as people write it → the CR's form, the forms the site's go-to box
     takes (``site/static/goto.js``, docs/site.md, "The header and the go-to box"):
     ``702.37a``, ``702.37A``, ``R70237a``/``r70237a`` (citation style), ``rule 702.37a``,
-    ``CR 702.37a``, ``§702.37a``, ``702.37 a``, ``702,37a``, ``702.37a.``,
+    ``CR 702.37a``, ``§702.37a``, ``702.37 a``, ``702.37(a)``, ``702,37a``, ``702.37a.``,
     ``section-702-37a`` (an mtg.wtf anchor) → ``702.37a``; ``702``, ``7`` as they are;
     full-width digits and dots as typed on a Chinese or Japanese keyboard (``７０２．１９``)
     as the ASCII ones (NFKC, as search folds them). Anything else that starts with a digit
@@ -406,7 +407,8 @@ def normalize_number(text: str) -> str:
         sec, rule, letters = m.groups()
         return sec + (f".{rule}{letters.lower()}" if rule else "")
     t = _NUMBER_PREFIX.sub("", t)
-    t = _NUMBER_PREFIX.sub("", t).rstrip(".:,;)")  # "CR § 702.37a."
+    t = _LETTERS_IN_BRACKETS.sub(r"\1", _NUMBER_PREFIX.sub("", t))  # "702.37 (a)"
+    t = t.rstrip(".:,;)")  # "CR § 702.37a."
     if t[:1] == "r" and t[1:2].isdigit():
         t = "R" + t[1:]
     m = _CITATION.match(t[:1] + t[1:].lower() if t[:1] == "R" else t.lower())

@@ -17,7 +17,7 @@
 (function () {
   "use strict";
 
-  /* "702.37a", "R70237a", "rule 702.37a", "702.37 a", "section-702-37a" -> "702.37a";
+  /* "702.37a", "R70237a", "rule 702.37a", "702.37 a", "702.37(a)", "section-702-37a" -> "702.37a";
      "R4" -> "4"; else null. */
   function number(text) {
     var s = String(text || "").trim();
@@ -31,7 +31,8 @@
       return m[1] + m[2] + "." + m[3] + m[4];
     }
     s = s.toLowerCase().replace(/^(?:cr|comprehensive rules?|rules?|r[èe]gles?|规则|§)\s*/, "")
-      .replace(/^(?:cr|§)\s*/, "").replace(/[.:,;)]+$/, "").replace(/\s+(?=[a-z]{1,2}$)/, "");
+      .replace(/^(?:cr|§)\s*/, "").replace(/\s*\(([a-z]{1,2})\)$/, "$1").replace(/[.:,;)]+$/, "")
+      .replace(/\s+(?=[a-z]{1,2}$)/, "");
     m = /^(\d{3})[.,](\d+)\s*([a-z]{0,2})$/.exec(s);
     if (m) return m[1] + "." + m[2] + m[3];
     return /^\d(?:\d\d)?$/.test(s) ? s : null;

@@ -282,7 +282,8 @@
     var m = SECTION_ANCHOR.exec(t);
     if (m) return m[1] + (m[2] ? "." + m[2] + m[3].toLowerCase() : "");
     t = t.replace(NUMBER_PREFIX, "");
-    t = t.replace(NUMBER_PREFIX, "").replace(/[.:,;)]+$/, "");  /* "CR § 702.37a." */
+    t = t.replace(NUMBER_PREFIX, "").replace(/\s*\(([a-z]{1,2})\)$/i, "$1");  /* "702.37 (a)" */
+    t = t.replace(/[.:,;)]+$/, "");  /* "CR § 702.37a." */
     if (t[0] === "r" && /^\d/.test(t.slice(1))) t = "R" + t.slice(1);
     m = CITATION.exec(t[0] === "R" ? "R" + t.slice(1).toLowerCase() : t.toLowerCase());
     if (m && (t[0] === "R" || t.indexOf(".") < 0)) return m[1] + m[2] + (m[3] ? "." + m[3] + m[4] : "");
