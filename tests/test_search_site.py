@@ -180,6 +180,21 @@ def test_a_rule_number_in_any_form_of_the_go_to_box_is_the_same_rule_in_both_eng
     assert hits[0][1] == "702.19b"
 
 
+def test_a_rule_number_among_words_is_the_first_hit_in_both_engines(from_disk, full_kb):
+    # a trial: "702.19b trample" put 702.19b fifth (the rules citing it first)
+    index = full_kb[0] / "index"
+    for query, first in [
+        ("702.19b trample", ["702.19b"]),
+        ("trample 702.19b deathtouch", ["702.19b"]),
+        ("see rule 702.19b", ["702.19b"]),
+        ("rule 702.19b and 702.2c", ["702.19b", "702.2c"]),
+    ]:
+        _result, python = python_hits(index, query, {})
+        js = from_disk.evaluate(JS_SEARCH, [query, {}])
+        assert [h[1] for h in python[: len(first)]] == first, (query, python[:3])
+        assert [tuple(h[:2]) for h in js["hits"]] == [h[:2] for h in python], query
+
+
 def test_site_from_disk_ranks_every_query_of_both_sets_as_the_python_engine(from_disk, full_kb):
     index = full_kb[0] / "index"
     differ = []

@@ -33,6 +33,7 @@ from __future__ import annotations
 import json
 import os
 import pickle
+import re
 import threading
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
@@ -925,7 +926,8 @@ def _latest(handle: _OpenIndex, d: int) -> int:
 
 
 def _head_docs(handle: _OpenIndex, text: str, tokens: list[str], code: str, query_lang: str, flt: _Filter) -> list[int]:
-    """The glossary entries and titled units of language ``code`` whose headword the query is.
+    """The glossary entries and titled units of language ``code`` whose headword the query is,
+    after the rules whose numbers the query's words hold ("702.19b trample": 702.19b).
 
     In the query's language: matched as typed (folded), or without leading question,
     filler and stop words ("what is phasing", "the stack"), or by terms ("mana
@@ -940,9 +942,16 @@ def _head_docs(handle: _OpenIndex, text: str, tokens: list[str], code: str, quer
         return list(dict.fromkeys(d for d in docs if d in flt and table.lang[d] == code))
 
     if code == query_lang:
+        # a rule number among the words ("702.19b trample"): that rule first, its latest version first
+        numbers = [t for t in dict.fromkeys(tokens) if _NAMED_NUMBER.match(t)]
+        named = [
+            d
+            for t in numbers
+            for d in sorted(usable(table.by_number.get(t, ())), key=lambda d: (-_latest(handle, d), d))
+        ]
         keys = list(dict.fromkeys(k for k in (T.heading_key(text), _without_leading_filler(tokens, code)) if k))
         if not keys:
-            return []
+            return named
         found = usable(d for key in keys for d in table.heads.get(key, ()))
         if not any(table.kind[d] == GLOSSARY for d in found):  # "mana abilities" is Mana Ability
             stemmed = usable(d for key in keys for d in table.stemmed_heads.get(_query_stems(handle, key, code), ()))
@@ -962,7 +971,12 @@ def _head_docs(handle: _OpenIndex, text: str, tokens: list[str], code: str, quer
         if table.lineage[g] not in lineages:  # an older version's citations are older rules
             lineages.add(table.lineage[g])
             out += [d for d in _cited(handle, g, flt) if d not in out]
-    return out + [d for d in titled if d not in out]
+    out += [d for d in titled if d not in out]
+    return list(dict.fromkeys([*named, *out])) if code == query_lang else out
+
+
+#: A rule or subrule number typed among a query's words (a token: folded, whole).
+_NAMED_NUMBER = re.compile(r"\d{3}\.\d+[a-z]{0,2}\Z")
 
 
 def _without_leading_filler(tokens: list[str], code: str) -> str:

@@ -958,6 +958,23 @@
     }).filter(function (c) { return c.children.length; });
   }
 
+  /* The rules whose numbers the query's words hold ("702.19b trample"), the latest version first
+     (searching._head_docs). */
+  var NAMED_NUMBER = /^\d{3}\.\d+[a-z]{0,2}$/;
+  function namedDocs(toks, L, allowed) {
+    var out = [];
+    toks.filter(function (t, i) { return NAMED_NUMBER.test(t) && toks.indexOf(t) === i; }).forEach(function (t) {
+      var mine = [];
+      for (var d = 0; d < L.n; d++) {
+        var doc = L.docs[d];
+        if (doc[2] !== "glossary" && (doc[0] === t || doc[1] === t) && allowed(d)) mine.push(d);
+      }
+      mine.sort(function (a, b) { return L.docs[b][9] - L.docs[a][9] || L.docs[a][10] - L.docs[b][10]; });
+      mine.forEach(function (d) { if (out.indexOf(d) < 0) out.push(d); });
+    });
+    return out;
+  }
+
   function headDocs(text, toks, code, queryLang, allowed) {
     var L = DATA[code], found = [], seen = new Set();
     function add(list, test) {
@@ -965,10 +982,11 @@
         if (!seen.has(d) && allowed(d) && (!test || test(d))) { seen.add(d); found.push(d); }
       });
     }
+    var named = code === queryLang ? namedDocs(toks, L, allowed) : [];
     if (code === queryLang) {
       var keys = [], k1 = headingKey(text), k2 = withoutLeadingFiller(toks, L);
       [k1, k2].forEach(function (k) { if (k && keys.indexOf(k) < 0) keys.push(k); });
-      if (!keys.length) return [];
+      if (!keys.length) return named;
       keys.forEach(function (key) { add(L.heads[key]); });
       var glossaryFound = found.some(function (d) { return L.docs[d][2] === "glossary"; });
       if (!glossaryFound) {
@@ -998,7 +1016,7 @@
       }
     });
     titledDocs.forEach(function (d) { if (!inOut.has(d)) { out.push(d); inOut.add(d); } });
-    return out;
+    return named.concat(out.filter(function (d) { return named.indexOf(d) < 0; }));
   }
 
   function withoutLeadingFiller(toks, L) {
