@@ -157,6 +157,16 @@ def test_a_long_query_that_matches_nothing_is_not_printed_back_whole(full_kb):
     assert result.output.strip() == "no match for " + "zq" * 100 + "…"
 
 
+def test_a_set_name_typed_without_the_or_its_punctuation_names_its_edition(full_kb):
+    # a trial: "Hobbit" and "Marvels Spider-Man" were no edition (nearest: BRB, MRD)
+    from comprules.kb import KnowledgeBase
+
+    kb = KnowledgeBase(full_kb[0])
+    assert kb.resolve_name("Hobbit") == kb.resolve_name("the hobbit") == "en/2026-08-07"
+    assert kb.resolve_name("Marvels Spider-Man") == kb.resolve_name("marvel's spiderman") == "en/2025-09-19"
+    assert kb.resolve_name("Marvels Spider-Man", lang="zh") == "zh/2025-09-19"
+
+
 def test_a_second_build_on_the_same_kb_fails_clearly_while_one_holds_the_lock(tmp_path, en_dir):
     kb = tmp_path / "kb"
     with kb_lock(kb):

@@ -112,6 +112,13 @@ def _fold(text: str) -> str:
     return " ".join(text.replace("\u2019", "'").casefold().split())
 
 
+def _set_key(name: str) -> str:
+    """A set's name as compared loosely: lower case, no leading "the", letters and digits
+    only (``The Hobbit`` → ``hobbit``, ``Marvel's Spider-Man`` → ``marvelsspiderman``)."""
+    folded = _fold(name)
+    return re.sub(r"[\W_]+", "", folded.removeprefix("the "))
+
+
 def _language(code: str) -> str:
     """``fr (Français)``: a language code with its name, for messages."""
     try:
@@ -275,6 +282,11 @@ class KnowledgeBase:
             whole = [e for e in found if e.kind == "edition"]  # a fragment of that date is named by its stem
             if whole or found:
                 return whole or found
+        # a set's name as typed: without "The", its punctuation or its spaces ("Hobbit", "Marvels Spider-Man")
+        loose = _set_key(spec)
+        found = [e for e in pool if e.effective and e.set and loose and _set_key(e.set) == loose]
+        if found:
+            return [e for e in found if e.kind == "edition"] or found
         day = _as_date(spec)
         if day is None:
             return []
