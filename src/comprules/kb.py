@@ -404,13 +404,7 @@ class KnowledgeBase:
         ]
         if not names:
             return None
-        marks = ",".join("?" * len(names))
-        found = {
-            e
-            for (e,) in self.store.conn.execute(
-                f"SELECT edition FROM rules WHERE id = ? AND edition IN ({marks})", (number, *names)
-            )
-        }
+        found = self.store.holding(number, names)
         return next((n for n in reversed(names) if n in found), None)
 
     def no_rule(self, name: str, number: str) -> NotFound:
@@ -427,13 +421,7 @@ class KnowledgeBase:
         if found is None or not number[:1].isdigit():
             return NotFound(base)
         chain, names = found
-        marks = ",".join("?" * len(names))
-        holding = {
-            e
-            for (e,) in store.conn.execute(
-                f"SELECT edition FROM rules WHERE id = ? AND edition IN ({marks})", (number, *names)
-            )
-        }
+        holding = store.holding(number, names)
         if not holding:
             return NotFound(base)
         at = names.index(name)
@@ -449,7 +437,7 @@ class KnowledgeBase:
         if held and names.index(held[0]) > at:
             first = f"first printed in {held[0]}, as {by_edition[held[0]]}"
             return NotFound(f"{base}: {number} of {source} did not exist yet ({first})")
-        if held:
+        if held and names.index(held[-1]) < at:
             return NotFound(f"{base}: {number} of {source} was removed after {held[-1]} (then {by_edition[held[-1]]})")
         return NotFound(base)
 

@@ -354,6 +354,18 @@ class Store:
             for rule_id, seq in self.conn.execute("SELECT id, seq FROM rules WHERE edition = ?", (edition,))
         }
 
+    def holding(self, rule_id: str, editions: list[str]) -> set[str]:
+        """The editions of ``editions`` that hold a rule ``rule_id`` (a query for each 500 editions)."""
+        out: set[str] = set()
+        for part, marks in _in_parts(editions):
+            out.update(
+                e
+                for (e,) in self.conn.execute(
+                    f"SELECT edition FROM rules WHERE id = ? AND edition IN ({marks})", (rule_id, *part)
+                )
+            )
+        return out
+
     def has_rule(self, edition: str, rule_id: str) -> bool:
         return self.one("SELECT 1 FROM rules WHERE edition = ? AND id = ?", (edition, rule_id)) is not None
 
