@@ -169,7 +169,7 @@ def test_a_rule_number_in_any_form_of_the_go_to_box_is_the_same_rule_in_both_eng
             "R4",
         ),
         *("(502.26a)", "５０２．２６ａ", "702.", "7", "100", "702.175~2", "602¶3", "¶6"),
-        *("2024", "1000", "12", "3 damage", "trample", "see rule 702.19b", "702.19b trample", "R7x", ""),
+        *("2024", "1000", "12", "0", "007", "3 damage", "trample", "see rule 702.19b", "702.19b trample", "R7x", ""),
     ]
     forms += [r.number for e in editions.values() for r in e.rules][::40]  # every kind of number printed
     js = from_disk.evaluate("fs => fs.map(f => CRSearch.ruleNumber(f))", forms)
@@ -178,6 +178,8 @@ def test_a_rule_number_in_any_form_of_the_go_to_box_is_the_same_rule_in_both_eng
     assert rule_number("section-702-19b") == "702.19b" and rule_number("2024") is None
     hits = from_disk.evaluate(JS_SEARCH, ["§702.19b", {}])["hits"]
     assert hits[0][1] == "702.19b"
+    # "0" is no chapter: a word, searched in English first (a trial: Chinese hits came first)
+    assert rule_number("0") is None and {h[0] for h in from_disk.evaluate(JS_SEARCH, ["0", {}])["hits"][:4]} == {"en"}
 
 
 def test_a_rule_number_among_words_is_the_first_hit_in_both_engines(from_disk, full_kb):

@@ -34,8 +34,9 @@ MAX_FUZZY = 2
 OPERATORS = ("AND", "OR", "NOT")
 SHOULD, MUST, NOT = "should", "must", "not"
 
-#: A number in the CR's form: a chapter, a section, a rule or a subrule.
-_RULE_NUMBER = re.compile(r"^\d(?:\d\d(?:\.\d+[a-z]{0,2})?)?$", re.I)
+#: A number in the CR's form: a chapter, a section, a rule or a subrule (chapters are 1–9:
+#: "0" is a word, as in "{0}").
+_RULE_NUMBER = re.compile(r"^[1-9](?:\d\d(?:\.\d+[a-z]{0,2})?)?$", re.I)
 _UNIT_ID = re.compile(r"^(?:\d{3}(?:\.\d+[a-z]{0,2})?(?:~\d+|¶\d+)|¶\d+)$")
 _SYNTAX_TOKEN = re.compile(r'"[^"]*"|[()]|[^\s()"]+')
 _FUZZY = re.compile(r"^(.*\w)~(\d?)$")

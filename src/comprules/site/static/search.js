@@ -224,7 +224,7 @@
   var OPERATORS = ["AND", "OR", "NOT"];
   var SYNTAX = /"[^"]*"|[()]|[^\s()"]+/g;
   /* model.py's normalize_number (the forms of `comprules show` and the go-to box) */
-  var RULE_NUMBER = /^\d(?:\d\d(?:\.\d+[a-z]{0,2})?)?$/i;
+  var RULE_NUMBER = /^[1-9](?:\d\d(?:\.\d+[a-z]{0,2})?)?$/i;  /* "0" is a word ("{0}") */
   var SECTION_ANCHOR = /^#?section-(\d{1,3})(?:-(\d+)([a-z]{0,2}))?$/i;
   var NUMBER_PREFIX = /^(?:cr|comprehensive rules?|rules?|r[èe]gles?|规则|§)\s*/i;
   var CITATION = /^R?(\d)(\d\d)(?:\.?(\d+)([a-z]{0,2}))?$/;
