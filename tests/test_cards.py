@@ -353,6 +353,9 @@ def test_the_card_routes_of_the_api(card_kb, tmp_path, en_dir):
             "match": "exact",
             "score": 100.0,
         }
+        # a few letters are inside too many names to rank (a trial: ten names scored 90 for "x")
+        assert client.get("/api/v1/cards", params={"q": "x"}).json()["cards"] == []
+        assert [c["name"] for c in client.get("/api/v1/cards", params={"q": "fog"}).json()["cards"]] == ["Fog"]
         missing = client.get("/api/v1/cards/Zzyzx Qqq")
         assert missing.status_code == 404 and missing.json()["detail"].startswith("no card 'Zzyzx Qqq'")
         searched = client.get("/api/v1/search", params={"q": "With Blood Moon out, what is my Urborg?"}).json()

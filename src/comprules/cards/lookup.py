@@ -172,8 +172,8 @@ class CardIndex:
 
     def nearest(self, asked: str, limit: int = 10) -> list[dict]:
         """The cards whose names are nearest to ``asked``: the card it names first (exact,
-        plural, face), then by rapidfuzz's WRatio (0–100); ``[{"name", "type_line",
-        "match", "score"}]``."""
+        plural, face), then by rapidfuzz's WRatio (0–100), none of these for fewer than
+        :data:`PART_LEAST` letters; ``[{"name", "type_line", "match", "score"}]``."""
         out: list[dict] = []
         seen: set[int] = set()
         try:
@@ -184,6 +184,8 @@ class CardIndex:
             card = store.card(self.db, first.card)
             out.append({"name": card.name, "type_line": card.type_line, "match": first.how, "score": 100.0})
             seen.add(first.card)
+        if sum(c.isalnum() for c in fold(asked)) < PART_LEAST:  # "x": found inside too many names to rank
+            return out
         from rapidfuzz import fuzz, process
 
         names = self.names()
