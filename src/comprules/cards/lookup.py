@@ -3,10 +3,11 @@ query holds.
 
 A name is compared folded (lower case, plain apostrophes, spacing collapsed); a name
 asked may be a plural ("notion thieves" → Notion Thief), a possessive ("Notion Thief's"),
-a face's name ("Fire" of Fire // Ice), with Æ and accents as plain letters ("Aether
-Vial"), misspelt (the name most like the whole of it, by rapidfuzz, imported only then),
-or a part of one name alone ("Urborg Tomb"); a few letters found inside many names
-("x", "Goyf") are no card's.
+a face's name ("Fire" of Fire // Ice), with Æ and accents as plain letters either side
+("Aether Vial", "Seance"), a part of one name alone ("Urborg Tomb", "mind sculptor"), or
+misspelt (the name most like the whole of it, by rapidfuzz, imported only then); a word
+many names hold ("Goblin", "Path") and a few letters found inside names ("x", "Goyf")
+are no card's.
 
 In a query (:func:`names_in`), a name counts only when it is written as one: every word
 of it capitalised but its small words ("of", "the", "to"…), or asked with ``card:``
@@ -81,22 +82,23 @@ def _plain(folded: str) -> str:
 
 
 def _variants(folded: str) -> list[tuple[str, str]]:
-    """(form, how) to try for a folded name: as asked, without a possessive, singular."""
-    out = [(folded, "exact")]
-    plain = _plain(folded)
-    if plain != folded:  # "Æther Vial" as its Oracle name spells it today, "Aether Vial"
-        out.append((plain, "exact"))
-    if store.loose(folded) != folded:
-        out.append((store.loose(folded), "exact"))
-        folded = store.loose(folded)
-    base = re.sub(r"(?:'s|s')$", "", folded)
-    if base != folded:
-        out.append((base, "exact"))
-    words = base.split()
-    if words:
-        for s in singular(words[-1]):
-            out.append((" ".join([*words[:-1], s]), "plural"))
-    return out
+    """(form, how) to try for a folded name: as asked, without a possessive, singular; each
+    also with Æ and accents as plain letters ("Æther Vials" → "aether vial", as its Oracle
+    name spells it today)."""
+    out: list[tuple[str, str]] = []
+    for name in dict.fromkeys((folded, _plain(folded))):
+        out.append((name, "exact"))
+        if store.loose(name) != name:
+            name = store.loose(name)
+            out.append((name, "exact"))
+        base = re.sub(r"(?:'s|s')$", "", name)
+        if base != name:
+            out.append((base, "exact"))
+        words = base.split()
+        if words:
+            for s in singular(words[-1]):
+                out.append((" ".join([*words[:-1], s]), "plural"))
+    return list(dict.fromkeys(out))
 
 
 class CardIndex:
@@ -107,6 +109,8 @@ class CardIndex:
         self._first: dict[str, list[tuple[tuple[str, ...], int]]] | None = None
         self._names: list[tuple[str, int]] | None = None
         self._rule_words: dict[int, int] | None = None
+        self._plain: dict[str, list[int]] | None = None
+        self._words: list[tuple[frozenset[str], tuple[str, ...], int, int]] | None = None
 
     @classmethod
     def open(cls, path: Path) -> "CardIndex":
@@ -126,15 +130,29 @@ class CardIndex:
             raise UsageError("no card name given")
         for form, how in _variants(folded):
             ids = store.by_folded(self.db, form)
+            if not ids:
+                ids = self._plain_names().get(form, [])  # "seance" → Séance, "dandan" → Dandân
             if ids:
                 name = store.card(self.db, ids[0]).name
-                return Match(ids[0], name, how if fold(name) == form or how == "plural" else "face", asked)
+                whole = _plain(fold(name)) == _plain(form)
+                return Match(ids[0], name, how if whole or how == "plural" else "face", asked)
         if not fuzzy:
             raise NotFound(f"no card {asked!r}")
         from rapidfuzz import fuzz, process
 
         if sum(c.isalnum() for c in folded) < PART_LEAST:  # "x", "the": near too many names
             raise NotFound(f"no card {asked!r} (a name or a part of one of {PART_LEAST} letters at least)")
+        if "/" in folded:  # "Fire // Ice" of a file that has its halves as cards of their own
+            halves = [c for h in folded.split("/") if h.strip() for c in store.by_folded(self.db, h.strip())[:1]]
+            if halves:
+                names = "; ".join(store.card(self.db, c).name for c in halves)
+                raise NotFound(f"no card {asked!r} (nearest: {names})")
+        holders = self._names_holding(folded)
+        if len(holders) == 1:  # a part of one name alone ("urborg tomb", "mind sculptor")
+            return Match(holders[0], store.card(self.db, holders[0]).name, "fuzzy", asked)
+        if len(holders) > 1:  # "Goblin", "Path", "Fire // Ice": a part of many names is none of them
+            near = [store.card(self.db, c).name for c in holders[:3]]
+            raise NotFound(f"no card {asked!r}: {len(holders)} names hold it ({'; '.join(near)}…)")
 
         choices = [n for n, _ in self.names()]
         # the names most like the whole of it (a misspelling), each also over WRatio's
@@ -143,9 +161,6 @@ class CardIndex:
             if fuzz.WRatio(folded, name) >= FUZZY_CUTOFF:
                 card = self.names()[i][1]
                 return Match(card, store.card(self.db, card).name, "fuzzy", asked)
-        part = self._only_name_holding(folded)
-        if part is not None:
-            return Match(part, store.card(self.db, part).name, "fuzzy", asked)
         ranked = process.extract(folded, choices, scorer=fuzz.WRatio, limit=5)
         near = []
         for _n, _score, i in ranked[:3]:
@@ -154,21 +169,36 @@ class CardIndex:
                 near.append(name)
         raise NotFound(f"no card {asked!r}" + (f" (nearest: {'; '.join(near)})" if near else ""))
 
-    def _only_name_holding(self, folded: str) -> int | None:
-        """The card whose name alone holds the words of ``folded`` in order, each whole
-        (``urborg tomb`` → Urborg, Tomb of Yawgmoth), or ``None``: when two names hold them
-        (``emrakul``), or the words are fewer than :data:`PART_LEAST` characters."""
-        words = _WORDS.findall(store.loose(folded))
+    def _names_holding(self, folded: str) -> list[int]:
+        """The cards whose names hold the words of ``folded`` in order, each whole, accents
+        aside (``urborg tomb`` → Urborg, Tomb of Yawgmoth), shortest name first; none for
+        words of fewer than :data:`PART_LEAST` letters."""
+        words = _WORDS.findall(store.loose(_plain(folded)))
         if sum(len(w) for w in words) < PART_LEAST:
-            return None
-        found: set[int] = set()
-        for name, card in self.names():
-            it = iter(_WORDS.findall(name))
-            if all(w in it for w in words):  # each word found after the one before
-                found.add(card)
-                if len(found) > 1:
-                    return None
-        return found.pop() if found else None
+            return []
+        if self._words is None:  # each name's words, accents aside, made once
+            self._words = [
+                (frozenset(ws), ws, c, len(n)) for n, c in self.names() for ws in [tuple(_WORDS.findall(_plain(n)))]
+            ]
+        need = set(words)
+        found: dict[int, int] = {}
+        for have, seq, card, length in self._words:
+            if need <= have:
+                it = iter(seq)
+                if all(w in it for w in words):  # each word found after the one before
+                    found.setdefault(card, length)
+        return sorted(found, key=lambda c: (found[c], c))
+
+    def _plain_names(self) -> dict[str, list[int]]:
+        """Each name without its accents and ligatures (and without its punctuation) → cards."""
+        if self._plain is None:
+            plain: dict[str, list[int]] = {}
+            for name, card in self.names():
+                for form in dict.fromkeys((_plain(name), store.loose(_plain(name)))):
+                    if form != name and card not in plain.setdefault(form, []):
+                        plain[form].append(card)
+            self._plain = plain
+        return self._plain
 
     def nearest(self, asked: str, limit: int = 10) -> list[dict]:
         """The cards whose names are nearest to ``asked``: the card it names first (exact,
