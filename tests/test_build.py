@@ -116,6 +116,15 @@ def test_morph_asked_in_1999_did_not_exist_yet_and_was_first_printed_as_502_26a(
     with pytest.raises(NotFound) as info:
         kb.show("en/2026-08-07", "502.26a")
     assert str(info.value) == "no rule 502.26a in en/2026-08-07: 502.26a of en/2009-05-01 is 702.37a there"
+    # a second trial: a merged rule was "removed", and the undated French documents a timeline
+    with pytest.raises(NotFound) as info:
+        kb.show("en/2026-08-07", "203.1c")
+    assert str(info.value) == (
+        "no rule 203.1c in en/2026-08-07: 203.1c of en/2009-05-01 became 202.1b in en/2009-07-11, which is 202.1b there"
+    )
+    with pytest.raises(NotFound) as info:
+        kb.show("fr/000_f51ad62258817a66", "502.42")
+    assert str(info.value) == "no rule 502.42 in fr/000_f51ad62258817a66"
 
 
 def test_a_rule_asked_in_a_language_comes_from_its_newest_edition_holding_it(full_kb):
@@ -132,6 +141,10 @@ def test_a_rule_asked_in_a_language_comes_from_its_newest_edition_holding_it(ful
         assert named.status_code == 404  # a document named keeps its own rules, answered or kept apart
         chinese = client.get("/api/v1/rules/702.19b", params={"lang": "zh"}).json()
         assert chinese["edition"] == "zh/2026-04-17"
+        # a language of dated editions answers from its latest, as without lang (a second trial:
+        # 502.26a?lang=en was 2009-05-01's Morph while 502.26a was a 404)
+        english = client.get("/api/v1/rules/502.26a", params={"lang": "en"})
+        assert english.status_code == 404 and "is 702.37a there" in english.json()["detail"]
 
 
 def test_show_reads_the_symbol_font_of_2003_as_the_site_does_and_raw_prints_it(full_kb):
@@ -165,6 +178,7 @@ def test_a_set_name_typed_without_the_or_its_punctuation_names_its_edition(full_
     assert kb.resolve_name("Hobbit") == kb.resolve_name("the hobbit") == "en/2026-08-07"
     assert kb.resolve_name("Marvels Spider-Man") == kb.resolve_name("marvel's spiderman") == "en/2025-09-19"
     assert kb.resolve_name("Marvels Spider-Man", lang="zh") == "zh/2025-09-19"
+    assert kb.resolve_name("Ætherdrift") == kb.resolve_name("Aetherdrift") == "en/2025-02-07"
 
 
 def test_a_second_build_on_the_same_kb_fails_clearly_while_one_holds_the_lock(tmp_path, en_dir):

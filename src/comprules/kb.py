@@ -113,9 +113,10 @@ def _fold(text: str) -> str:
 
 
 def _set_key(name: str) -> str:
-    """A set's name as compared loosely: lower case, no leading "the", letters and digits
-    only (``The Hobbit`` → ``hobbit``, ``Marvel's Spider-Man`` → ``marvelsspiderman``)."""
-    folded = _fold(name)
+    """A set's name as compared loosely: lower case, no leading "the", Æ as "ae", letters and
+    digits only (``The Hobbit`` → ``hobbit``, ``Marvel's Spider-Man`` → ``marvelsspiderman``,
+    ``Ætherdrift`` → ``aetherdrift``)."""
+    folded = _fold(name).replace("æ", "ae")
     return re.sub(r"[\W_]+", "", folded.removeprefix("the "))
 
 
@@ -418,7 +419,8 @@ class KnowledgeBase:
         base = f"no rule {number} in {name}"
         store = self.store
         found = store.chain_of(name)
-        if found is None or not number[:1].isdigit():
+        # the French documents are undated: no one of them is before or after another
+        if found is None or not number[:1].isdigit() or self.info(name).kind == "fragment":
             return NotFound(base)
         chain, names = found
         holding = store.holding(number, names)
@@ -438,7 +440,17 @@ class KnowledgeBase:
             first = f"first printed in {held[0]}, as {by_edition[held[0]]}"
             return NotFound(f"{base}: {number} of {source} did not exist yet ({first})")
         if held and names.index(held[-1]) < at:
-            return NotFound(f"{base}: {number} of {source} was removed after {held[-1]} (then {by_edition[held[-1]]})")
+            last, then = held[-1], by_edition[held[-1]]
+            following = names[names.index(last) + 1]
+            pair = store.pair(last, following)
+            into = [c.new for c in (pair.forward.get(then, []) if pair is not None else []) if c.new]
+            if into:  # merged into another rule's lineage (203.1c and 203.1d → 202.1b in 2009-07-11)
+                was = "" if (last, then) == (source, number) else f" ({then} in {last})"
+                key = store.lineage_key(following, into[0])
+                now = {r["edition"]: r["rule"] for r in store.lineage(*key)}.get(name) if key is not None else None
+                here = f", which is {now} there" if now and following != name else ""
+                return NotFound(f"{base}: {number} of {source}{was} became {', '.join(into)} in {following}{here}")
+            return NotFound(f"{base}: {number} of {source} was removed after {last} (then {then})")
         return NotFound(base)
 
     def twin_name(self, name: str) -> str | None:
@@ -461,8 +473,8 @@ class KnowledgeBase:
         """``comprules show``: the rule ``number`` of the edition ``spec`` names, its
         subrules, references both ways and, for a translation, its English twin — a few
         indexed queries of the database, no edition loaded. With ``lang`` and no ``spec``,
-        the newest edition of that language that holds the rule (:meth:`holding`: a French
-        document holds only some rules). ``restored`` lists the
+        for a language of undated documents only (French: each holds only some rules), the
+        last of them that holds the rule (:meth:`holding`). ``restored`` lists the
         characters of a lossy source put back in them (:mod:`comprules.corpus.restore`);
         ``raw`` shows their texts as the source printed them. Raises :class:`UsageError`
         (edition) or :class:`NotFound` (rule)."""
@@ -470,7 +482,8 @@ class KnowledgeBase:
         store = self.store
         number = normalize_number(number)
         rule, children = store.family(name, number)
-        if rule is None and spec is None and lang is not None:  # the language's newest edition holding it
+        if rule is None and spec is None and lang is not None and self.latest(lang) is None:
+            # a language of undated documents only (French): the one holding it
             holding = self.holding(lang, number)
             if holding is not None:
                 name = holding
