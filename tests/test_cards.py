@@ -371,6 +371,7 @@ def test_the_card_routes_of_the_api(card_kb, tmp_path, en_dir):
     with TestClient(create_app(bare)) as client:
         got = client.get("/api/v1/cards/Notion Thief")
         assert got.status_code == 404 and "--cards FILE" in got.json()["detail"]
+        assert got.json()["detail"].startswith("no card data (build it with:")  # no path of the server's
 
 
 def test_every_key_of_comprules_card_json_is_in_docs_json_md(card_kb):

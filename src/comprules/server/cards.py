@@ -10,6 +10,8 @@ built without ``--cards`` answers 404 with the one line that says how to build i
 
 from __future__ import annotations
 
+from pathlib import PurePath
+
 from fastapi import FastAPI, Path, Query
 
 from ..errors import NotFound, UsageError
@@ -24,8 +26,9 @@ def register(app: FastAPI, holder, edition_query, lang_query) -> None:
 
         try:
             return index_of(snap.kb.data)
-        except UsageError as exc:
-            raise NotFound(str(exc).replace(f" in {holder.root}", "")) from None
+        except UsageError as exc:  # no path of the server's (its data folder is pinned as /proc/self/fd/N)
+            said = str(exc).replace(f" in {PurePath(snap.kb.data).parent}", "").replace(f" in {holder.root}", "")
+            raise NotFound(said) from None
 
     @app.get("/cards/{name}", summary="A card, the spans of its text that call on rules, and those rules")
     def card(name: str = Path(..., max_length=200), edition: str | None = edition_query, lang: str | None = lang_query):
