@@ -190,6 +190,8 @@ def test_a_rule_number_among_words_is_the_first_hit_in_both_engines(from_disk, f
         ("trample 702.19b deathtouch", ["702.19b"]),
         ("see rule 702.19b", ["702.19b"]),
         ("rule 702.19b and 702.2c", ["702.19b", "702.2c"]),
+        ("R70219b trample", ["702.19b"]),  # a second trial: 5th, in any form show takes
+        ("cr702.19b trample", ["702.19b"]),
     ]:
         _result, python = python_hits(index, query, {})
         js = from_disk.evaluate(JS_SEARCH, [query, {}])

@@ -943,7 +943,7 @@ def _head_docs(handle: _OpenIndex, text: str, tokens: list[str], code: str, quer
 
     if code == query_lang:
         # a rule number among the words ("702.19b trample"): that rule first, its latest version first
-        numbers = [t for t in dict.fromkeys(tokens) if _NAMED_NUMBER.match(t)]
+        numbers = list(dict.fromkeys(n for t in tokens if (n := rule_number(t)) and _NAMED_NUMBER.match(n)))
         named = [
             d
             for t in numbers

@@ -963,7 +963,12 @@
   var NAMED_NUMBER = /^\d{3}\.\d+[a-z]{0,2}$/;
   function namedDocs(toks, L, allowed) {
     var out = [];
-    toks.filter(function (t, i) { return NAMED_NUMBER.test(t) && toks.indexOf(t) === i; }).forEach(function (t) {
+    var numbers = [];
+    toks.forEach(function (t) {
+      var n = ruleNumber(t);
+      if (n && NAMED_NUMBER.test(n) && numbers.indexOf(n) < 0) numbers.push(n);
+    });
+    numbers.forEach(function (t) {
       var mine = [];
       for (var d = 0; d < L.n; d++) {
         var doc = L.docs[d];
