@@ -259,3 +259,15 @@ def test_a_number_the_edition_does_not_hold_says_where_its_rule_went(kb):
         "comprules: no rule 702.35a in en/2009-05-01: 702.35a of en/2011-09-30 is 502.26a there"
     )
     assert said("show", "999.9") == "comprules: no rule 999.9 in en/2011-09-30"
+
+
+def test_the_history_of_a_section_or_a_chapter_is_refused_pointing_to_diff(kb):
+    # a second trial: `history 702` said "1 step: 702 added" in the latest edition, and a
+    # section of 2009-07-11 "removed" in 2009-09-04 (the lineages follow rules, not sections)
+    result = run("history", "702", "--kb", kb)
+    assert result.exit_code == 2
+    assert result.output.strip() == (
+        "comprules: 702 is a section of en/2011-09-30: a history follows a rule or subrule "
+        "(the changes of a section: comprules diff OLD NEW --section 702)"
+    )
+    assert run("history", "7", "--kb", kb).exit_code == 2

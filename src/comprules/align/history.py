@@ -245,6 +245,12 @@ def kb_history(kb, number: str, edition: str | None = None) -> list[LineageStep]
     store = kb.store
     if not store.has_rule(name, number):
         raise kb.no_rule(name, number)
+    row = store.one("SELECT kind FROM rules WHERE edition = ? AND id = ?", (name, number))
+    if row is not None and row[0] in ("chapter", "section"):  # the lineages follow rules, subrules, passages
+        raise UsageError(
+            f"{number} is a {row[0]} of {name}: a history follows a rule or subrule "
+            f"(the changes of a section: comprules diff OLD NEW --section {number})"
+        )
     found = store.chain_of(name)
     if found is None and kb.info(name).kind == "fragment":
         found = (f"{name}/alone", [name])  # one of a language's many notes: its own lineage
