@@ -123,6 +123,11 @@ def test_morph_asked_in_1999_did_not_exist_yet_and_was_first_printed_as_502_26a(
         "no rule 203.1c in en/2026-08-07: 203.1c of en/2009-05-01 became 202.1b in en/2009-07-11, which is 202.1b there"
     )
     with pytest.raises(NotFound) as info:
+        kb.show("en/2026-08-07", "217.1a")
+    assert str(info.value) == (
+        "no rule 217.1a in en/2026-08-07: 217.1a of en/2009-05-01 is 400.3 there (split into 400.3, 400.4 in en/2009-07-11)"
+    )
+    with pytest.raises(NotFound) as info:
         kb.show("fr/000_f51ad62258817a66", "502.42")
     assert str(info.value) == "no rule 502.42 in fr/000_f51ad62258817a66"
 

@@ -434,7 +434,16 @@ class KnowledgeBase:
         rows = store.lineage(*key) if key is not None else []
         by_edition = {r["edition"]: r["rule"] for r in rows}
         if name in by_edition:
-            return NotFound(f"{base}: {number} of {source} is {by_edition[name]} there")
+            lo, hi = sorted((names.index(source), at))
+            split = ""
+            for r in rows:  # a split on the way: its parts ("217.1a … is 400.3 there, split into 400.3, 400.4")
+                step = names.index(r["edition"])
+                if r["kind"] == "split" and lo < step <= hi and r["previous"]:
+                    pair = store.pair(names[step - 1], r["edition"])
+                    parts = [c.new for c in (pair.forward.get(r["previous"], []) if pair is not None else []) if c.new]
+                    if len(parts) > 1:
+                        split = f" (split into {', '.join(parts)} in {r['edition']})"
+            return NotFound(f"{base}: {number} of {source} is {by_edition[name]} there{split}")
         held = [r["edition"] for r in rows]
         if held and names.index(held[0]) > at:
             first = f"first printed in {held[0]}, as {by_edition[held[0]]}"
