@@ -197,6 +197,17 @@ def test_a_rule_number_among_words_is_the_first_hit_in_both_engines(from_disk, f
         js = from_disk.evaluate(JS_SEARCH, [query, {}])
         assert [h[1] for h in python[: len(first)]] == first, (query, python[:3])
         assert [tuple(h[:2]) for h in js["hits"]] == [h[:2] for h in python], query
+    # in every language's hits: another language asked for, or words of another language
+    for query, options in [("702.19b trample", {"lang": "zh"}), ("702.19b 践踏", {"lang": "en"})]:
+        _result, python = python_hits(index, query, options)
+        js = from_disk.evaluate(JS_SEARCH, [query, options])
+        assert python[0][1] == "702.19b", (query, options, python[:3])
+        assert [tuple(h[:2]) for h in js["hits"]] == [h[:2] for h in python], query
+    for query in ["702.19b piétinement"]:
+        _result, python = python_hits(index, query, {})
+        js = from_disk.evaluate(JS_SEARCH, [query, {}])
+        assert [h[1] for h in python[:2]] == ["piétinement", "702.19b"], python[:3]  # the query's language first
+        assert [tuple(h[:2]) for h in js["hits"]] == [h[:2] for h in python], query
 
 
 def test_site_from_disk_ranks_every_query_of_both_sets_as_the_python_engine(from_disk, full_kb):

@@ -941,14 +941,13 @@ def _head_docs(handle: _OpenIndex, text: str, tokens: list[str], code: str, quer
     def usable(docs) -> list[int]:
         return list(dict.fromkeys(d for d in docs if d in flt and table.lang[d] == code))
 
+    # a rule number among the words ("702.19b trample", "702.19b piétinement"): that rule first, in
+    # every language, its latest version first
+    numbers = list(dict.fromkeys(n for t in tokens if (n := rule_number(t)) and _NAMED_NUMBER.match(n)))
+    named = [
+        d for t in numbers for d in sorted(usable(table.by_number.get(t, ())), key=lambda d: (-_latest(handle, d), d))
+    ]
     if code == query_lang:
-        # a rule number among the words ("702.19b trample"): that rule first, its latest version first
-        numbers = list(dict.fromkeys(n for t in tokens if (n := rule_number(t)) and _NAMED_NUMBER.match(n)))
-        named = [
-            d
-            for t in numbers
-            for d in sorted(usable(table.by_number.get(t, ())), key=lambda d: (-_latest(handle, d), d))
-        ]
         keys = list(dict.fromkeys(k for k in (T.heading_key(text), _without_leading_filler(tokens, code)) if k))
         if not keys:
             return named
@@ -972,7 +971,7 @@ def _head_docs(handle: _OpenIndex, text: str, tokens: list[str], code: str, quer
             lineages.add(table.lineage[g])
             out += [d for d in _cited(handle, g, flt) if d not in out]
     out += [d for d in titled if d not in out]
-    return list(dict.fromkeys([*named, *out])) if code == query_lang else out
+    return list(dict.fromkeys([*named, *out]))
 
 
 #: A rule or subrule number typed among a query's words (a token: folded, whole).

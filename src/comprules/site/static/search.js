@@ -987,7 +987,7 @@
         if (!seen.has(d) && allowed(d) && (!test || test(d))) { seen.add(d); found.push(d); }
       });
     }
-    var named = code === queryLang ? namedDocs(toks, L, allowed) : [];
+    var named = namedDocs(toks, L, allowed);  /* in every language */
     if (code === queryLang) {
       var keys = [], k1 = headingKey(text), k2 = withoutLeadingFiller(toks, L);
       [k1, k2].forEach(function (k) { if (k && keys.indexOf(k) < 0) keys.push(k); });
