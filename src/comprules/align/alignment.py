@@ -63,7 +63,7 @@ from dataclasses import dataclass
 from rapidfuzz import process
 from rapidfuzz.distance import Indel, LCSseq
 
-from ..model import Edition, Rule, sort_key
+from ..model import Edition, Rule, read_symbol_font, sort_key
 from .changes import (
     RULE_KINDS,
     SECTION_KINDS,
@@ -1106,8 +1106,8 @@ def _printed_change(
     if printed_old != printed_new:
         return "references", ()
     if " ".join(old_text.split()) != " ".join(new_text.split()) or old_text.count("\n") != new_text.count("\n"):
-        plain_old = re.sub(r"\{o([^}\s]{1,2})\}", r"{\1}", old_text).replace("(TM)", "™")
-        plain_new = re.sub(r"\{o([^}\s]{1,2})\}", r"{\1}", new_text).replace("(TM)", "™")
+        plain_old = read_symbol_font(old_text).replace("(TM)", "™")
+        plain_new = read_symbol_font(new_text).replace("(TM)", "™")
         if plain_old != plain_new:
             return "typography", ()
         return None, ()

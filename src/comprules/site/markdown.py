@@ -40,7 +40,7 @@ from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
-from ..model import SYMBOL_FONT
+from .. import model
 
 Extract = Callable[[str, str], Sequence[Any]]
 
@@ -245,7 +245,7 @@ def read_symbol_font(tokens: list[Token]) -> list[Token]:
     (``class="url" rel="external"``: a link the text prints, not a request of the site)."""
     for token in tokens:
         if token.type == "text" and "{o" in token.content:
-            token.content = SYMBOL_FONT.sub(r"{\1}", token.content)
+            token.content = model.read_symbol_font(token.content)
         elif token.type == "link_open" and token.markup in ("linkify", "autolink"):
             token.attrSet("class", "url")
             token.attrSet("rel", "external")
