@@ -25,6 +25,7 @@ import difflib
 import re
 from datetime import date
 
+from .cards.concepts import fold
 from .errors import NotFound, UsageError
 from .model import Edition, Rule
 from .store.read import StoredRules
@@ -265,9 +266,9 @@ def glossary_entry(edition: Edition, term: str, *, fuzzy: bool = False, unoffici
         return entries[key]
     # as typed on a keyboard: a straight apostrophe ("city's blessing"); "mana burn" stays
     # 404 without its " (obsolete)", as the contract's examples have it
-    loose = {_loose(k): k for k in reversed(list(entries))}  # the first entry wins
-    if _loose(key) in loose:
-        return entries[loose[_loose(key)]]
+    loose = {fold(k): k for k in reversed(list(entries))}  # the first entry wins
+    if fold(key) in loose:
+        return entries[loose[fold(key)]]
     if fuzzy:
         from rapidfuzz import fuzz, process, utils
 
@@ -279,13 +280,6 @@ def glossary_entry(edition: Edition, term: str, *, fuzzy: bool = False, unoffici
         if best is not None and round(best[1]) >= FUZZY_CUTOFF:
             return entries[choices[best[0]]]
     raise NotFound(f"no glossary entry {term!r} in {edition.name}")
-
-
-def _loose(key: str) -> str:
-    """A lower-cased headword with typographic apostrophes and quotes plain, spacing collapsed."""
-    return " ".join(
-        key.replace("\u2019", "'").replace("\u2018", "'").replace("\u201c", '"').replace("\u201d", '"').split()
-    )
 
 
 def toc(edition: Edition) -> list[dict]:

@@ -426,7 +426,8 @@ class KnowledgeBase:
         holding = store.holding(number, names)
         if not holding:
             return NotFound(base)
-        at = names.index(name)
+        pos = {e: k for k, e in enumerate(names)}
+        at = pos[name]
         before = [e for e in names[:at] if e in holding]
         # the number as the nearest earlier edition printed it, else as the latest prints it
         source = before[-1] if before else [e for e in names if e in holding][-1]
@@ -434,10 +435,10 @@ class KnowledgeBase:
         rows = store.lineage(*key) if key is not None else []
         by_edition = {r["edition"]: r["rule"] for r in rows}
         if name in by_edition:
-            lo, hi = sorted((names.index(source), at))
+            lo, hi = sorted((pos[source], at))
             split = ""
             for r in rows:  # a split on the way: its parts ("217.1a … is 400.3 there, split into 400.3, 400.4")
-                step = names.index(r["edition"])
+                step = pos[r["edition"]]
                 if r["kind"] == "split" and lo < step <= hi and r["previous"]:
                     pair = store.pair(names[step - 1], r["edition"])
                     parts = [c.new for c in (pair.forward.get(r["previous"], []) if pair is not None else []) if c.new]
@@ -445,12 +446,12 @@ class KnowledgeBase:
                         split = f" (split into {', '.join(parts)} in {r['edition']})"
             return NotFound(f"{base}: {number} of {source} is {by_edition[name]} there{split}")
         held = [r["edition"] for r in rows]
-        if held and names.index(held[0]) > at:
+        if held and pos[held[0]] > at:
             first = f"first printed in {held[0]}, as {by_edition[held[0]]}"
             return NotFound(f"{base}: {number} of {source} did not exist yet ({first})")
-        if held and names.index(held[-1]) < at:
+        if held and pos[held[-1]] < at:
             last, then = held[-1], by_edition[held[-1]]
-            following = names[names.index(last) + 1]
+            following = names[pos[last] + 1]
             pair = store.pair(last, following)
             into = [c.new for c in (pair.forward.get(then, []) if pair is not None else []) if c.new]
             if into:  # merged into another rule's lineage (203.1c and 203.1d → 202.1b in 2009-07-11)

@@ -78,6 +78,12 @@ SYMBOL_FONT = re.compile(r"\{o([^}\s]{1,2})\}")
 _MARK_UNDERSCORE = re.compile(r"(?<=\w)_(?=\((?:TM|R)\))")
 
 
+def read_symbol_font(text: str) -> str:
+    """The 2003–04 symbol font read as the symbols it stands for: ``{o3}`` → ``{3}``,
+    ``{oT}`` → ``{T}``, as every later edition prints them."""
+    return SYMBOL_FONT.sub(r"{\1}", text) if "{o" in text else text
+
+
 def plain_text(text: str) -> str:
     """The text without the underscore italics of 2008–2014: what search and alignment see.
 
@@ -95,8 +101,7 @@ def plain_text(text: str) -> str:
     >>> plain_text("Add {oG} for {o2}{oT}")
     'Add {G} for {2}{T}'
     """
-    if "{o" in text:
-        text = SYMBOL_FONT.sub(r"{\1}", text)
+    text = read_symbol_font(text)
     if "_" not in text:
         return text
     return _MARK_UNDERSCORE.sub("", EMPHASIS.sub(r"\2", text))

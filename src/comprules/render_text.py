@@ -77,13 +77,13 @@ def print_hits(result) -> None:
 def print_rule(view) -> None:
     """One rule: number, title, text, examples, subrules, references and cited-by."""
     from . import languages
-    from .model import SYMBOL_FONT
+    from .model import read_symbol_font
 
     console = _console()
     lang = languages.get(getattr(view, "lang", "en"))
 
     def read(text: str) -> str:  # the 2003–04 symbol font as the site shows it ({o3} → {3}), but --raw
-        return text if getattr(view, "raw", False) or "{o" not in text else SYMBOL_FONT.sub(r"{\1}", text)
+        return text if getattr(view, "raw", False) else read_symbol_font(text)
 
     def one(rule, indent: str = "", mark: str = lang.example_mark) -> None:
         line = Text(indent).append(rule.number, style="bold cyan")

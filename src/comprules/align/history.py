@@ -243,10 +243,10 @@ def kb_history(kb, number: str, edition: str | None = None) -> list[LineageStep]
     """
     name = kb.resolve_name(edition)
     store = kb.store
-    if not store.has_rule(name, number):
-        raise kb.no_rule(name, number)
     row = store.one("SELECT kind FROM rules WHERE edition = ? AND id = ?", (name, number))
-    if row is not None and row[0] in ("chapter", "section"):  # the lineages follow rules, subrules, passages
+    if row is None:
+        raise kb.no_rule(name, number)
+    if row[0] in ("chapter", "section"):  # the lineages follow rules, subrules, passages
         raise UsageError(
             f"{number} is a {row[0]} of {name}: a history follows a rule or subrule "
             f"(the changes of a section: comprules diff OLD NEW --section {number})"

@@ -24,6 +24,7 @@ from __future__ import annotations
 import functools
 import re
 import sqlite3
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -75,10 +76,13 @@ def singular(word: str) -> list[str]:
 def _plain(folded: str) -> str:
     """``folded`` with the ligatures æ and œ written out and the accents dropped
     (``æther vial`` → ``aether vial``, ``lim-dûl`` → ``lim-dul``)."""
-    import unicodedata
-
     text = folded.replace("æ", "ae").replace("œ", "oe")
     return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+
+
+def _few_letters(folded: str) -> bool:
+    """Whether a name asked has fewer than :data:`PART_LEAST` letters and digits ("x", "the")."""
+    return sum(c.isalnum() for c in folded) < PART_LEAST
 
 
 def _variants(folded: str) -> list[tuple[str, str]]:
@@ -138,9 +142,7 @@ class CardIndex:
                 return Match(ids[0], name, how if whole or how == "plural" else "face", asked)
         if not fuzzy:
             raise NotFound(f"no card {asked!r}")
-        from rapidfuzz import fuzz, process
-
-        if sum(c.isalnum() for c in folded) < PART_LEAST:  # "x", "the": near too many names
+        if _few_letters(folded):  # "x", "the": near too many names
             raise NotFound(f"no card {asked!r} (a name or a part of one of {PART_LEAST} letters at least)")
         if "/" in folded:  # "Fire // Ice" of a file that has its halves as cards of their own
             halves = [c for h in folded.split("/") if h.strip() for c in store.by_folded(self.db, h.strip())[:1]]
@@ -153,6 +155,7 @@ class CardIndex:
         if len(holders) > 1:  # "Goblin", "Path", "Fire // Ice": a part of many names is none of them
             near = [store.card(self.db, c).name for c in holders[:3]]
             raise NotFound(f"no card {asked!r}: {len(holders)} names hold it ({'; '.join(near)}…)")
+        from rapidfuzz import fuzz, process
 
         choices = [n for n, _ in self.names()]
         # the names most like the whole of it (a misspelling), each also over WRatio's
@@ -214,7 +217,7 @@ class CardIndex:
             card = store.card(self.db, first.card)
             out.append({"name": card.name, "type_line": card.type_line, "match": first.how, "score": 100.0})
             seen.add(first.card)
-        if sum(c.isalnum() for c in fold(asked)) < PART_LEAST:  # "x": found inside too many names to rank
+        if _few_letters(fold(asked)):  # "x": found inside too many names to rank
             return out
         from rapidfuzz import fuzz, process
 

@@ -117,24 +117,19 @@ def create(holder) -> FastAPI:
         kb = snap.kb
         name = kb.resolve_name(edition, lang=lang)
 
-        # no edition named with a language: the newest edition of it holding the rule (kb.show)
+        # no edition named, a language: kb.show picks, for a language of undated documents, the one holding it
         spec, given = (None, lang) if edition is None and lang is not None else (name, None)
+        key = ("show", name, number, given)
 
-        def answer() -> bytes:
-            return snap.remember(
-                ("show", name, number, given), lambda: encoded(kb.show(spec, number, lang=given).to_json()), keep=256
-            )
+        def compute() -> bytes:
+            return encoded(kb.show(spec, number, lang=given).to_json())
 
         # A rule or subrule is a few indexed queries (0.1 ms): answered here, on the event
         # loop, where a thread's hand-over would cost ten times more. A section or a
         # chapter (up to 200 subrules with their examples, a few ms) in a thread.
         if "." in kb_module.normalize_number(number):
-            return raw_json(answer())
-        return raw_json(
-            await snap.answer(
-                ("show", name, number, given), lambda: encoded(kb.show(spec, number, lang=given).to_json()), keep=256
-            )
-        )
+            return raw_json(snap.remember(key, compute, keep=256))
+        return raw_json(await snap.answer(key, compute, keep=256))
 
     @app.get("/search", summary="Ranked search (comprules search --json)")
     async def search(

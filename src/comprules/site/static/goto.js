@@ -49,12 +49,16 @@
   var NAMED = {introduction: "all.html#section-introduction", contents: "index.html",
                glossary: "glossary.html", credits: "all.html"};
 
+  /* A link's fragment (or the text itself when it has none), decoded; null: undecodable. */
+  function fragment(text) {
+    var s = String(text || "").trim(), at = s.indexOf("#");
+    try { return decodeURIComponent(at >= 0 ? s.slice(at + 1) : s); } catch (e) { return null; }
+  }
+
   /* Where a Yawgatog or mtg.wtf link (or its fragment alone) lands, relative to an
      edition folder ("en/latest/"); null when it names nothing. */
   function citation(text) {
-    var s = String(text || "").trim(), at = s.indexOf("#");
-    var hash = at >= 0 ? s.slice(at + 1) : s;
-    try { hash = decodeURIComponent(hash); } catch (e) { return null; }
+    var hash = fragment(text);
     if (!hash) return null;
     var m = /^section-([a-z]+)$/.exec(hash);
     if (m) return NAMED[m[1]] || null;
@@ -339,9 +343,7 @@
       say("Not a Yawgatog or mtg.wtf rule link: " + text);
       return;
     }
-    var hash = text.slice(text.indexOf("#") + 1), n = null;
-    try { n = number(decodeURIComponent(hash)); } catch (e) { n = null; }
-    var form = document.querySelector("form.find[data-edition]");
+    var n = number(fragment(text)), form = document.querySelector("form.find[data-edition]");
     if (!n || !form) {
       if (replace) window.location.replace(base + to); else window.location.href = base + to;
       return;
