@@ -174,6 +174,14 @@ def test_a_rule_number_in_any_form_of_the_go_to_box_is_the_same_rule_in_both_eng
     forms += [r.number for e in editions.values() for r in e.rules][::40]  # every kind of number printed
     js = from_disk.evaluate("fs => fs.map(f => CRSearch.ruleNumber(f))", forms)
     assert [(f, rule_number(f), j) for f, j in zip(forms, js) if rule_number(f) != j] == []
+    # the go-to box reads a number with the same function: a unit of search ("702.175~2") is
+    # no rule there, a fragment "#R70237a" is, and "R4" is Yawgatog's anchor of chapter 4
+    boxed = from_disk.evaluate("fs => fs.map(f => CRGoto.number(f))", [*forms, "#R70237a", "#section-702-37a"])
+    said = [rule_number(f.removeprefix("#")) for f in [*forms, "#R70237a", "#section-702-37a"]]
+    said = [
+        "4" if f == "R4" else None if n is None or "~" in n or "¶" in n else n for f, n in zip(forms + ["", ""], said)
+    ]
+    assert boxed == said and boxed[-2:] == ["702.37a", "702.37a"]
     assert [rule_number(f) for f in forms[:3]] == ["702.19b", "702.19b", "702.37a"]
     assert rule_number("section-702-19b") == "702.19b" and rule_number("2024") is None
     hits = from_disk.evaluate(JS_SEARCH, ["§702.19b", {}])["hits"]

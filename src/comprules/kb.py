@@ -17,7 +17,7 @@ from pathlib import Path
 from . import export, languages
 from .errors import NotFound, UsageError
 from .export import names_a_file
-from .model import Edition, Rule, normalize_number, restored_words, sort_key
+from .model import Edition, Rule, fold_name, normalize_number, restored_words, sort_key
 
 
 def default_kb() -> Path:
@@ -107,16 +107,11 @@ def published() -> tuple[Published, ...]:
     return tuple(Published(e.date, e.set, e.code, e.file_date) for e in edition_table())
 
 
-def _fold(text: str) -> str:
-    """Lower case, typographic apostrophes as ASCII, spacing collapsed: how names are compared."""
-    return " ".join(text.replace("\u2019", "'").casefold().split())
-
-
 def _set_key(name: str) -> str:
     """A set's name as compared loosely: lower case, no leading "the", Æ as "ae", letters and
     digits only (``The Hobbit`` → ``hobbit``, ``Marvel's Spider-Man`` → ``marvelsspiderman``,
     ``Ætherdrift`` → ``aetherdrift``)."""
-    folded = _fold(name).replace("æ", "ae")
+    folded = fold_name(name).replace("æ", "ae")
     return re.sub(r"[\W_]+", "", folded.removeprefix("the "))
 
 
@@ -277,9 +272,9 @@ class KnowledgeBase:
     def _by_alias(self, spec: str, pool: list[EditionInfo]) -> list[EditionInfo]:
         """The editions of ``pool`` a file date, set code, set name, the code an edition
         without a set code goes by (:attr:`EditionInfo.code_given`) or an in-force date names."""
-        key = _fold(spec)
+        key = fold_name(spec)
         for attr in ("file_date", "code", "set", "code_given"):
-            found = [e for e in pool if e.effective and getattr(e, attr) and _fold(getattr(e, attr)) == key]
+            found = [e for e in pool if e.effective and getattr(e, attr) and fold_name(getattr(e, attr)) == key]
             whole = [e for e in found if e.kind == "edition"]  # a fragment of that date is named by its stem
             if whole or found:
                 return whole or found
@@ -345,8 +340,8 @@ class KnowledgeBase:
             for e in pool:
                 for label in (e.name, e.stem, e.set, e.code or ""):
                     if label:
-                        choices.setdefault(_fold(label), e.name)
-            ranked = process.extract(_fold(spec), list(choices), scorer=fuzz.WRatio, limit=12)
+                        choices.setdefault(fold_name(label), e.name)
+            ranked = process.extract(fold_name(spec), list(choices), scorer=fuzz.WRatio, limit=12)
             seen: list[str] = []
             for label, score, _ in ranked:
                 if score >= 60 and choices[label] not in seen:
@@ -789,7 +784,7 @@ def glossary_json(edition: Edition) -> dict:
 
 
 def _names_entry(row: dict, key: str) -> bool:
-    return key in {_fold(row["term"]), row["slug"], *(_fold(a.strip('“”"')) for a in row["aliases"])}
+    return key in {fold_name(row["term"]), row["slug"], *(fold_name(a.strip('“”"')) for a in row["aliases"])}
 
 
 def kb_glossary(kb: KnowledgeBase, name: str) -> dict:
@@ -802,7 +797,7 @@ def glossary_entry(edition: Edition | tuple[KnowledgeBase, str], term: str) -> d
     knowledge base, read from its database) named ``term`` (headword, alias or slug;
     case and typographic apostrophes ignored): ``{"edition", "entry": {...}}`` as in
     :func:`glossary_json`. Raises :class:`NotFound`."""
-    key = _fold(term)
+    key = fold_name(term)
     if isinstance(edition, tuple):
         kb, name = edition
         for row in kb.store.glossary(name):
@@ -810,7 +805,7 @@ def glossary_entry(edition: Edition | tuple[KnowledgeBase, str], term: str) -> d
                 return {"edition": name, "entry": row}
         raise NotFound(f"no glossary entry {term!r} in {name}")
     for g in edition.glossary:
-        if key in {_fold(g.term), g.slug, *(_fold(a.strip('“”"')) for a in g.aliases)}:
+        if key in {fold_name(g.term), g.slug, *(fold_name(a.strip('“”"')) for a in g.aliases)}:
             from . import references
 
             return {"edition": edition.name, "entry": _glossary_row(g, references.resolve(edition).glossary_refs)}

@@ -372,6 +372,16 @@ def clean_term(term: str) -> str:
     return term.strip().strip('“”"‘’').rstrip(".,;:。，；：").strip().strip('“”"‘’').strip()
 
 
+def fold_name(text: str) -> str:
+    """How a name typed is compared with a name printed (a card, a set, an edition's set
+    name, a glossary headword asked for): case-folded, typographic apostrophes and quotes
+    as the ASCII ones, spacing collapsed (``“Urza’s  Saga”`` → ``"urza's saga"``)."""
+    return " ".join(text.translate(_PLAIN_QUOTES).casefold().split())
+
+
+_PLAIN_QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"'})
+
+
 @lru_cache(maxsize=16384)
 def glossary_key(term: str) -> str:
     """How headwords are compared: case-folded, without quotes (straight, curly, or

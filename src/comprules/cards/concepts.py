@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from importlib import resources
 
 from ..model import Edition, Rule
+from ..model import fold_name as fold
 
 #: How much a concept kind says about a rules question (search weighs the rules of a card by it).
 KIND_WEIGHT = {
@@ -118,12 +119,6 @@ def parse_table(text: str, where: str = WORDINGS_FILE) -> Table:
         except (KeyError, TypeError, re.error) as exc:
             raise ValueError(f"{where}: form {i} ({row.get('concept', '?')}): {exc}") from None
     return Table(str(raw.get("numbered_in", "")), tuple(wordings), tuple(forms))
-
-
-def fold(text: str) -> str:
-    """Lower case, typographic apostrophes and quotes plain, spacing collapsed."""
-    text = text.replace("\u2019", "'").replace("\u2018", "'").replace("\u201c", '"').replace("\u201d", '"')
-    return " ".join(text.casefold().split())
 
 
 def slug(label: str) -> str:

@@ -33,7 +33,7 @@ from collections.abc import Iterable, Sequence
 from datetime import date
 from typing import Any
 
-from ..model import Edition
+from ..model import Edition, fold_name
 
 #: A subrule that opens with a label and a number, "Layer 7:", "Layer 7a:".
 _LABEL = re.compile(r"^([^\W\d_][^\W\d_]+) (\d+[a-z]?):")
@@ -45,8 +45,7 @@ def fold(text: str) -> str:
     >>> fold("  “Morph.” "), fold("Active Player, Nonactive Player Order")
     ('morph', 'active player, nonactive player order')
     """
-    text = re.sub(r"[\"“”‘’'.]", "", text.casefold())
-    return " ".join(text.split())
+    return " ".join(re.sub(r"[\"'.]", "", fold_name(text)).split())
 
 
 def words(edition: Edition, extract: Any = None, glossary_pages: dict[str, str] | None = None) -> dict[str, str]:

@@ -17,25 +17,46 @@
 (function () {
   "use strict";
 
-  /* "702.37a", "R70237a", "rule 702.37a", "702.37 a", "702.37(a)", "section-702-37a" -> "702.37a";
-     "R4" -> "4"; else null. */
-  function number(text) {
-    var s = String(text || "").trim();
-    var m = /^#?section-(\d{1,3})(?:-(\d+)([a-z]{0,2}))?$/i.exec(s);
+  /* model.py's normalize_number and indexer/query.py's rule_number, the forms `comprules
+     show`, search and this box take (tests/test_search_site.py binds them to Python). */
+  var RULE_NUMBER = /^[1-9](?:\d\d(?:\.\d+[a-z]{0,2})?)?$/i;  /* "0" is a word ("{0}") */
+  var SECTION_ANCHOR = /^#?section-(\d{1,3})(?:-(\d+)([a-z]{0,2}))?$/i;
+  var NUMBER_PREFIX = /^(?:cr|comprehensive rules?|rules?|r[èe]gles?|规则|§)\s*/i;
+  var CITATION = /^R?(\d)(\d\d)(?:\.?(\d+)([a-z]{0,2}))?$/;
+  var DOTTED = /^(\d{3})[.,](\d+)\s*([a-z]{0,2})$/i;
+  var UNIT_ID = /^(?:\d{3}(?:\.\d+[a-z]{0,2})?(?:~\d+|¶\d+)|¶\d+)$/;
+  function normalizeNumber(t) {  /* model.normalize_number of a text NFKC'd and trimmed; null: none */
+    if (!t) return null;
+    var m = SECTION_ANCHOR.exec(t);
     if (m) return m[1] + (m[2] ? "." + m[2] + m[3].toLowerCase() : "");
-    s = s.replace(/^#/, "");
-    m = /^R(\d)(\d\d)?(\d+)?([a-z]{0,2})$/.exec(s);
-    if (m) {
-      if (!m[2]) return m[3] || m[4] ? null : m[1];
-      if (!m[3]) return m[4] ? null : m[1] + m[2];
-      return m[1] + m[2] + "." + m[3] + m[4];
-    }
-    s = s.toLowerCase().replace(/^(?:cr|comprehensive rules?|rules?|r[èe]gles?|规则|§)\s*/, "")
-      .replace(/^(?:cr|§)\s*/, "").replace(/\s*\(([a-z]{1,2})\)$/, "$1").replace(/[.:,;)]+$/, "")
-      .replace(/\s+(?=[a-z]{1,2}$)/, "");
-    m = /^(\d{3})[.,](\d+)\s*([a-z]{0,2})$/.exec(s);
-    if (m) return m[1] + "." + m[2] + m[3];
-    return /^\d(?:\d\d)?$/.test(s) ? s : null;
+    t = t.replace(NUMBER_PREFIX, "");
+    t = t.replace(NUMBER_PREFIX, "").replace(/\s*\(([a-z]{1,2})\)$/i, "$1");  /* "702.37 (a)" */
+    t = t.replace(/[.:,;)]+$/, "");  /* "CR § 702.37a." */
+    if (t[0] === "r" && /^\d/.test(t.slice(1))) t = "R" + t.slice(1);
+    m = CITATION.exec(t[0] === "R" ? "R" + t.slice(1).toLowerCase() : t.toLowerCase());
+    if (m && (t[0] === "R" || t.indexOf(".") < 0)) return m[1] + m[2] + (m[3] ? "." + m[3] + m[4] : "");
+    m = DOTTED.exec(t);
+    if (m) return m[1] + "." + m[2] + m[3].toLowerCase();
+    return /^\d/.test(t) ? t : null;
+  }
+
+  function ruleNumber(text) {  /* query.rule_number */
+    text = String(text).normalize("NFKC").trim();  /* full-width digits */
+    if (/^[(\[]/.test(text) && /[)\]]$/.test(text)) text = text.slice(1, -1).trim();  /* "(502.26a)" */
+    if (UNIT_ID.test(text)) return text;
+    if (/^\d{4,}$/.test(text)) return null;  /* a year ("2024"), not 202.4 written as a citation */
+    var n = normalizeNumber(text);
+    return n !== null && RULE_NUMBER.test(n) ? n.toLowerCase() : null;
+  }
+
+  /* What the box and a link's fragment name: a rule number in any of those forms
+     ("702.37a", "R70237a", "rule 702.37a", "702.37 (a)", "section-702-37a", "#R70237a"),
+     or Yawgatog's anchor of a chapter ("R4" -> "4"); else null. */
+  function number(text) {
+    var s = String(text || "").trim().replace(/^#(?=R\d)/, ""), m = /^R(\d)$/.exec(s);
+    if (m) return m[1];
+    var n = ruleNumber(s);
+    return n && !UNIT_ID.test(n) ? n : null;
   }
 
   /* The page of a rule id inside an edition folder: 702.37a -> 702.html#702.37a
@@ -374,10 +395,10 @@
   }
 
   if (typeof module !== "undefined" && module.exports) {  /* tests (node) */
-    module.exports = {number: number, citation: citation, pageOf: pageOf, fold: fold, nearest: nearest};
+    module.exports = {number: number, ruleNumber: ruleNumber, citation: citation, pageOf: pageOf, fold: fold, nearest: nearest};
     return;
   }
-  window.CRGoto = {number: number, citation: citation, pageOf: pageOf, resolve: resolve, switchNote: switchNote, go: go};
+  window.CRGoto = {number: number, ruleNumber: ruleNumber, citation: citation, pageOf: pageOf, resolve: resolve, switchNote: switchNote, go: go};
   document.addEventListener("DOMContentLoaded", function () {
     var forms = document.querySelectorAll("form.find");
     for (var i = 0; i < forms.length; i++) wireFind(forms[i]);

@@ -223,13 +223,6 @@
   /* --- query.py ------------------------------------------------------------------------ */
   var OPERATORS = ["AND", "OR", "NOT"];
   var SYNTAX = /"[^"]*"|[()]|[^\s()"]+/g;
-  /* model.py's normalize_number (the forms of `comprules show` and the go-to box) */
-  var RULE_NUMBER = /^[1-9](?:\d\d(?:\.\d+[a-z]{0,2})?)?$/i;  /* "0" is a word ("{0}") */
-  var SECTION_ANCHOR = /^#?section-(\d{1,3})(?:-(\d+)([a-z]{0,2}))?$/i;
-  var NUMBER_PREFIX = /^(?:cr|comprehensive rules?|rules?|r[èe]gles?|规则|§)\s*/i;
-  var CITATION = /^R?(\d)(\d\d)(?:\.?(\d+)([a-z]{0,2}))?$/;
-  var DOTTED = /^(\d{3})[.,](\d+)\s*([a-z]{0,2})$/i;
-  var UNIT_ID = /^(?:\d{3}(?:\.\d+[a-z]{0,2})?(?:~\d+|¶\d+)|¶\d+)$/;
   var FUZZY = /^(.*[\p{L}\p{N}_])~(\d?)$/u;
   var WILDCARD_HEAD = /^[\p{L}\p{N}]{2}/u;
   var MAX_QUERY_CHARS = 1000, MAX_FUZZY = 2;
@@ -277,29 +270,8 @@
     });
   }
 
-  function normalizeNumber(t) {  /* model.normalize_number of a text NFKC'd and trimmed; null: none */
-    if (!t) return null;
-    var m = SECTION_ANCHOR.exec(t);
-    if (m) return m[1] + (m[2] ? "." + m[2] + m[3].toLowerCase() : "");
-    t = t.replace(NUMBER_PREFIX, "");
-    t = t.replace(NUMBER_PREFIX, "").replace(/\s*\(([a-z]{1,2})\)$/i, "$1");  /* "702.37 (a)" */
-    t = t.replace(/[.:,;)]+$/, "");  /* "CR § 702.37a." */
-    if (t[0] === "r" && /^\d/.test(t.slice(1))) t = "R" + t.slice(1);
-    m = CITATION.exec(t[0] === "R" ? "R" + t.slice(1).toLowerCase() : t.toLowerCase());
-    if (m && (t[0] === "R" || t.indexOf(".") < 0)) return m[1] + m[2] + (m[3] ? "." + m[3] + m[4] : "");
-    m = DOTTED.exec(t);
-    if (m) return m[1] + "." + m[2] + m[3].toLowerCase();
-    return /^\d/.test(t) ? t : null;
-  }
-
-  function ruleNumber(text) {  /* query.rule_number */
-    text = String(text).normalize("NFKC").trim();  /* full-width digits */
-    if (/^[(\[]/.test(text) && /[)\]]$/.test(text)) text = text.slice(1, -1).trim();  /* "(502.26a)" */
-    if (UNIT_ID.test(text)) return text;
-    if (/^\d{4,}$/.test(text)) return null;  /* a year ("2024"), not 202.4 written as a citation */
-    var n = normalizeNumber(text);
-    return n !== null && RULE_NUMBER.test(n) ? n.toLowerCase() : null;
-  }
+  /* query.rule_number: goto.js's, loaded before this file on every page */
+  var ruleNumber = root.CRGoto.ruleNumber;
 
   function Clause(kind, toks, occur, distance, children, name) {
     this.kind = kind; this.tokens = toks || []; this.occur = occur || "should";
