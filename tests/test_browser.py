@@ -213,6 +213,26 @@ def test_go_to_box_works_from_disk(page, full_kb):
     assert page.locator("[id='702.37a']").is_visible()
 
 
+@pytest.mark.parametrize(
+    ("edition", "typed", "lands", "note"),
+    [
+        # a number printed with two meanings: the one it has today, as `comprules show` takes it
+        ("en/2002-10-07", "702.19b", "502.9b", "Renumbered later: 702.19b (2013-07-13 – 2026-08-07) was 502.9b in this edition (2002-10-07)."),
+        ("en/2008-05-01", "702.37a", "502.26a", "702.37a (2021-07-23 – 2026-08-07) was 502.26a"),
+        ("en/2026-08-07", "502.26a", "702.37a", "Renumbered: 502.26a (2002-10-07 – 2009-05-01) is now 702.37a."),
+    ],
+)
+def test_go_to_box_on_an_old_edition_takes_a_number_as_printed_today(page, full_kb, edition, typed, lands, note):
+    # a trial: on 2002-10-07, 702.19b landed on 502.11a ("bands with other", 702.19b of 2009–2011)
+    page.goto((full_kb[0] / "site" / edition / "index.html").as_uri())
+    page.fill("form.goto input", typed)
+    page.press("form.goto input", "Enter")
+    page.wait_for_url(re.compile(rf"/{edition}/\d{{3}}(-\d)?\.html#{re.escape(lands)}$"))
+    assert page.locator(f"[id='{lands}']").is_visible()
+    page.wait_for_function("document.getElementById('cr-status').textContent.length > 0")
+    assert note in page.locator("#cr-status").inner_text()
+
+
 def test_phone_dark_and_print_layouts_render(browser, served):
     context = browser.new_context(
         viewport={"width": 390, "height": 844}, color_scheme="dark", device_scale_factor=2, is_mobile=True

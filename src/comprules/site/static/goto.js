@@ -148,8 +148,13 @@
     return run[1] === run[2] ? dates[run[1]] : dates[run[1]] + " – " + dates[run[2]];
   }
 
-  /* The run of a number printed nearest to the edition (dates are ISO, so they compare). */
+  /* The run of a number that a query on an edition means: today's, else the one printed
+     nearest to the edition (dates are ISO, so they compare). */
   function nearest(runs, dates, date) {
+    /* the rule the number names today (a run reaching the latest edition), as `comprules
+       show` and search take it: 702.19b on 2002-10-07 is Trample's 502.9b, not "bands with
+       other", 702.19b from 2009 to 2011 */
+    for (var i = 0; i < runs.length; i++) if (runs[i][2] === dates.length - 1) return runs[i];
     var best = null, gap = Infinity;
     runs.forEach(function (run) {
       var first = dates[run[1]], last = dates[run[2]];
