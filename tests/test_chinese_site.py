@@ -83,7 +83,12 @@ def test_the_build_pairs_each_chinese_edition_with_its_english_twin(kb):
 def test_chinese_pages_speak_chinese_with_a_cjk_font_and_say_it_is_a_community_translation(kb):
     page = read(kb / "site" / "zh" / "2026-04-17" / "702.html")
     assert page.startswith('<!doctype html>\n<html lang="zh-Hans">')
-    assert ':lang(zh){font-family:"PingFang SC"' in page and "Noto Sans CJK SC" in page
+    # the font stack once, in the stylesheet the page links to (not in each page's head)
+    css = re.search(r'href="\.\./\.\./(static/site\.[0-9a-f]{10}\.css)"', page)
+    assert css and ":lang(zh){font-family:" not in page
+    assert ':lang(zh){font-family:"PingFang SC"' in read(kb / "site" / css[1]) and "Noto Sans CJK SC" in read(
+        kb / "site" / css[1]
+    )
     assert "并非威世智" in page and "not an official Wizards of the Coast translation" in page
     assert "前往规则" in page and "被引用于：" in page and "历史" in page
     assert "<title>702. 关键字异能 — zh 2026-04-17</title>" in page

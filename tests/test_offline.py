@@ -431,7 +431,50 @@ def test_the_data_page_offers_each_edition_as_a_zip(rebuilt):
         f"download/{n}.zip"
         for n in ("en/2009-05-01", "en/2009-07-11", "en/2026-06-19", "en/2026-08-07", "zh/2026-04-17")
     )
-    assert all((site / z).is_file() for z in zips)
+    # the latest edition of each language in the site, the others made when asked
+    assert sorted(z for z in zips if (site / z).is_file()) == [
+        "download/en/2026-08-07.zip",
+        "download/zh/2026-04-17.zip",
+    ]
+    assert sorted(re.findall(r'data-served="([^"]+)"', html)) == ["en/2009-05-01", "en/2009-07-11", "en/2026-06-19"]
+    assert not (site / "download/en/2026-06-19.zip").exists()  # the previous build's latest, no longer kept
+
+
+def test_the_server_makes_an_older_edition_s_zip_as_comprules_export_does(rebuilt, tmp_path):
+    from starlette.testclient import TestClient
+
+    from comprules.server import create_app
+
+    out = tmp_path / "old.zip"
+    proc = subprocess.run(
+        [sys.executable, "-m", "comprules.cli", "export", "2009-05-01", "--site", "--kb", str(rebuilt), "-o", str(out)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert proc.returncode == 0, proc.stderr
+    with TestClient(create_app(rebuilt)) as client:
+        got = client.get("/download/en/2009-05-01.zip")
+        assert got.status_code == 200 and got.headers["content-type"] == "application/zip"
+        assert got.content == out.read_bytes()
+        assert 'filename="comprules-en-2009-05-01.zip"' in got.headers["content-disposition"]
+        names = zipfile.ZipFile(io.BytesIO(got.content)).namelist()
+        assert "comprules-en-2009-05-01/en/2009-05-01/502.html" in names
+        head = client.head("/download/en/2009-05-01.zip")
+        assert head.status_code == 200 and head.headers["content-length"] == str(len(got.content))
+        latest = client.get("/download/en/2026-08-07.zip")  # the site's own file
+        assert latest.content == (rebuilt / "site/download/en/2026-08-07.zip").read_bytes()
+        assert client.get("/download/en/2010-01-01.zip").status_code == 404  # no such edition here
+        assert client.get("/download/en/2009-05-01.zip/x").status_code == 404
+
+
+def test_the_data_page_from_disk_gives_the_command_for_a_zip_the_server_makes(app, rebuilt):
+    _context, page = app
+    page.goto((rebuilt / "site/data.html").as_uri())
+    page.wait_for_function("document.querySelectorAll('a[data-served]').length === 0")
+    codes = page.locator("ul.data code").all_inner_texts()
+    assert f"comprules export en/2009-05-01 --site --kb {rebuilt} -o 2009-05-01.zip" in codes, codes
+    assert page.locator('a[href="download/en/2026-08-07.zip"]').count() == 1
 
 
 def test_the_zip_unpacked_works_from_disk(app, rebuilt, tmp_path):
@@ -458,7 +501,8 @@ def test_the_zip_unpacked_works_from_disk(app, rebuilt, tmp_path):
 
 def test_on_the_whole_corpus_every_edition_is_in_the_feed_and_has_a_zip(full_kb):
     """The knowledge base of every edition (74 English, 18 Chinese, 5 seeds): 92 entries,
-    newest first; a zip for each dated edition; the latest English one ≤ 10 MB."""
+    newest first; a zip for each dated edition (the latest of each language in the site,
+    the 90 others made by the server); the latest English one ≤ 10 MB."""
     feedparser = pytest.importorskip("feedparser")
     site = full_kb[0] / "site"
     parsed = feedparser.parse(
@@ -470,7 +514,8 @@ def test_on_the_whole_corpus_every_edition_is_in_the_feed_and_has_a_zip(full_kb)
     assert len(feedparser.parse((site / "en/feed.xml").read_bytes()).entries) == 74
     assert len(feedparser.parse((site / "zh/feed.xml").read_bytes()).entries) == 18
     zips = sorted(p.relative_to(site / "download").as_posix() for p in (site / "download").rglob("*.zip"))
-    assert len(zips) == 92 and "en/2026-08-07.zip" in zips and "zh/2022-06-10.zip" in zips
+    assert zips == ["en/2026-08-07.zip", "zh/2026-04-17.zip"]  # the others made when asked
+    assert len(re.findall(r"data-served=", (site / "data.html").read_text(encoding="utf-8"))) == 90
     assert (site / "download/en/2026-08-07.zip").stat().st_size <= TEN_MB
     info = _build_info(site)
     assert info["editions"] == {"en": "2026-08-07", "zh": "2026-04-17"}

@@ -62,8 +62,9 @@ def parse_page(path: Path) -> _PageParser:
 
 
 _ID = re.compile(r'\sid="([^"]*)"')
-#: Links and sources, but not the URLs the CR prints (``rel="external"``: not a request).
-_LINK = re.compile(r'<(?:a|link|script|img)\b(?![^>]*\srel="external")[^>]*?\s(?:href|src)="([^"]*)"')
+#: Links and sources, but not the URLs the CR prints (``rel="external"``: not a request) nor
+#: the zips the server makes when asked (``data-served``: from disk site.js shows the command).
+_LINK = re.compile(r'<(?:a|link|script|img)\b(?![^>]*\s(?:rel="external"|data-served=))[^>]*?\s(?:href|src)="([^"]*)"')
 
 
 @dataclass

@@ -143,14 +143,16 @@ def test_old_number_502_26a_says_it_is_now_702_37a_and_goes_there(page, site):
 
 def test_a_later_number_on_an_old_edition_says_what_it_was_then_not_what_it_is_now(page, site):
     # issue 22, 6: on 2009-05-01 the go-to said "702.19b … is now 502.11a", "now" pointing back in
-    # time: 702.19b as first printed (2009-07-11, "Bands with other") was 502.11a in 2009-05-01
+    # time. 702.19b is taken as printed today (Trample's, 502.9b in 2009-05-01), as `comprules
+    # show` takes it (a later trial: the number's first meaning, 2009–2011's "Bands with other",
+    # sent judges to an unrelated rule)
     page.goto((site / "en/2009-05-01/100.html").as_uri())
     _ask(page, "702.19b")
-    page.wait_for_url(re.compile(r"/en/2009-05-01/502(-\d)?\.html#502\.11a$"))
+    page.wait_for_url(re.compile(r"/en/2009-05-01/502(-\d)?\.html#502\.9b$"))
     status = page.locator("#cr-status")
     status.wait_for()
     assert re.fullmatch(
-        r"Renumbered later: 702\.19b \(2009-07-11 – \d{4}-\d\d-\d\d\) was 502\.11a in this edition \(2009-05-01\)\.",
+        r"Renumbered later: 702\.19b \(2013-07-13 – \d{4}-\d\d-\d\d\) was 502\.9b in this edition \(2009-05-01\)\.",
         status.inner_text(),
     ), status.inner_text()
 

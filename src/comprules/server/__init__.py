@@ -62,6 +62,8 @@ def create_app(kb_dir: Path, *, holder=None):
             return
         request = Request(scope, receive)
         response = static.site_response(request, holder)
+        if response.status_code == 404:  # an edition's zip, made when asked
+            response = await static.edition_zip(request, holder) or response
         await response(scope, receive, send)
 
     async def ar_root(request: Request):

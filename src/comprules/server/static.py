@@ -139,6 +139,44 @@ def site_response(request: Request, holder) -> Response:
     return response
 
 
+#: The zip of one edition (``comprules.site.urls.download_file``).
+_ZIP_PATH = re.compile(r"/download/([a-z]{2,3})/(\d{4}-\d\d-\d\d)\.zip")
+
+
+async def edition_zip(request: Request, holder) -> Response | None:
+    """``/download/{lang}/{date}.zip`` that the site does not hold: the zip of that edition,
+    made by a worker process as ``comprules export EDITION --site`` makes it (the same
+    bytes; the build writes only the latest edition's, :func:`comprules.site.bundle.site_downloads`),
+    kept for the last 4 asked. ``None`` when the path is no such zip or the knowledge base
+    has no such edition (the caller's 404 stands)."""
+    m = _ZIP_PATH.fullmatch(request.scope["path"])
+    snap = holder.get()
+    if m is None or snap.site is None or request.method not in ("GET", "HEAD"):
+        return None
+    name = f"{m[1]}/{m[2]}"
+    try:
+        snap.kb.info(name)
+    except Exception:  # noqa: BLE001 - not an edition of this knowledge base: 404
+        return None
+    site = str(snap.site).replace("/proc/self/", f"/proc/{os.getpid()}/", 1)  # as the worker opens it
+    from ..errors import UsageError
+
+    try:
+        data = await snap.job(("zip", name), holder.workers, "edition_zip", site, name, keep=4)
+    except UsageError:  # the site or the index does not hold it
+        return None
+    headers = {
+        "Content-Disposition": f'attachment; filename="comprules-{m[1]}-{m[2]}.zip"',
+        "Cache-Control": "no-cache",
+        "X-Comprules-Generation": snap.generation,
+    }
+    return Response(
+        b"" if request.method == "HEAD" else data,
+        media_type="application/zip",
+        headers=headers | {"Content-Length": str(len(data))},
+    )
+
+
 def accepts_gzip(header: str | None) -> bool:
     """Whether ``Accept-Encoding`` ``header`` accepts gzip: ``gzip`` (or ``x-gzip``) with
     a q value above 0, or else ``*`` with one (RFC 9110 §12.5.3: ``q=0`` is "not

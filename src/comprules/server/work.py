@@ -49,6 +49,15 @@ def diff(kb, old: str, new: str, section: str | None) -> bytes:
 
 
 @job
+def edition_zip(kb, site: str, name: str) -> bytes:
+    """The zip of edition ``name`` from the site folder ``site`` and the index
+    (:func:`comprules.site.bundle.bundle`: ``UsageError`` when they do not hold it)."""
+    from ..site.bundle import bundle
+
+    return bundle(Path(site), kb.index_dir, name)
+
+
+@job
 def history(kb, number: str, name: str) -> bytes:
     from ..align.history import kb_history
 
@@ -157,7 +166,7 @@ def _run(name: str, where: tuple[str, str, str], args: tuple) -> bytes:
 
 
 #: Jobs that make many short-lived objects: the memory they freed is given back after them.
-_LARGE = frozenset({"diff", "history", "ar_edition", "ar_diff", "check", "glossary"})
+_LARGE = frozenset({"diff", "history", "ar_edition", "ar_diff", "check", "glossary", "edition_zip"})
 
 
 def _trim() -> None:

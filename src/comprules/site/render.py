@@ -59,14 +59,6 @@ USED_SHOWN = 4
 _CLASSES = {"chapter": "ch", "section": "se", "rule": "r", "subrule": "sr", "passage": "pa", "note": "no"}
 
 
-def language_css() -> str:
-    """CSS giving each language of the table with a font stack of its own that stack,
-    wherever its text appears (``:lang(zh)`` also matches ``lang="zh-Hans"``)."""
-    return "".join(
-        f":lang({lang.code}){{font-family:{lang.fonts}}}" for lang in languages.all_languages() if lang.fonts
-    )
-
-
 @dataclass(frozen=True)
 class SiteStats:
     """What a render wrote."""
@@ -233,7 +225,7 @@ class SiteRenderer:
         )
         # languages as data: a page's lang="…" tag, the font stacks of its languages,
         # the notice of a community translation (comprules/data/languages.toml)
-        self.jinja.globals.update(L=languages.get, lang_css=language_css())
+        self.jinja.globals.update(L=languages.get)
         self.jinja.globals["site_search"] = self.search is not None
         self.jinja.globals["finder"] = self.finder
         from .offline import template_globals
@@ -514,13 +506,11 @@ class SiteRenderer:
         dest = out / U.STATIC
         dest.mkdir(parents=True, exist_ok=True)
         hashed = U.static_names()
-        for item in resources.files("comprules.site").joinpath("static").iterdir():
-            if item.is_file() and not item.name.startswith("."):
-                data = item.read_bytes()
-                # the plain name for links from outside, the hashed one for the pages
-                for name in {item.name, hashed.get(item.name, item.name)}:
-                    (dest / name).write_bytes(data)
-                    self.tally.bytes += len(data)
+        for given, data in U.static_files().items():
+            # the given name for links from outside, the hashed one for the pages
+            for name in {given, hashed.get(given, given)}:
+                (dest / name).write_bytes(data)
+                self.tally.bytes += len(data)
 
     def copy_data(self, out: Path) -> dict[str, str]:
         """Copy the data exports of the rendered editions (hard links when possible)."""
@@ -668,13 +658,19 @@ class SiteRenderer:
                 path, download = self.data_hrefs.get(e.name), self.downloads.get(e.name)
                 if path is None and download is None:
                     continue
+                if download is not None:
+                    made = {"href": u(download), "size": _size(out / download)}
+                elif e.effective is not None and not U.is_fragment(e):  # made when asked (bundle.site_downloads)
+                    made = {"href": u(U.download_file(e.name)), "size": None, "edition": e.name}
+                else:
+                    made = None
                 files.append(
                     {
                         "href": u(path) if path else None,
                         "name": e.name.partition("/")[2],
                         "label": edition_label(e),
                         "size": _size(out / path) if path else "",
-                        "zip": {"href": u(download), "size": _size(out / download)} if download else None,
+                        "zip": made,
                     }
                 )
             if files:

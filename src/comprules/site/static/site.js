@@ -197,13 +197,34 @@
   /* The command that serves this site, for the search page's hint: opened from disk as
      KB/site/search.html (where a build writes it), the knowledge base is KB, named as a
      shell takes it; elsewhere (a copy, an edition's zip) the hint keeps its words. */
-  function serveCommand(location) {
+  /* The knowledge base of a page of the site's root opened from disk (the folder holding
+     site/), quoted for a shell; null when served or outside a site/ folder. */
+  function kbOf(location) {
     if (location.protocol !== "file:") return null;
-    var m = /^(.*)\/site\/search\.html$/.exec(decodeURIComponent(location.pathname));
+    var m = /^(.*)\/site\/[^\/]+\.html$/.exec(decodeURIComponent(location.pathname));
     if (!m || !m[1]) return null;
     var kb = /^\/[A-Za-z]:\//.test(m[1]) ? m[1].slice(1) : m[1];  /* file:///C:/… on Windows */
     if (!/^[\w@%+=:,.\/-]+$/.test(kb)) kb = "'" + kb.replace(/'/g, "'\\''") + "'";
-    return "comprules serve --kb " + kb;
+    return kb;
+  }
+
+  function serveCommand(location) {
+    var kb = kbOf(location);
+    return kb ? "comprules serve --kb " + kb : null;
+  }
+
+  /* The Data page from disk: a zip that the server makes when asked (a link to nothing
+     here) becomes the command that makes it. */
+  function servedZips(location) {
+    if (location.protocol !== "file:") return;
+    var kb = kbOf(location), links = document.querySelectorAll("a[data-served]");
+    for (var i = 0; i < links.length; i++) {
+      var a = links[i], code = document.createElement("code");
+      code.textContent = "comprules export " + a.getAttribute("data-served") + " --site" +
+        (kb ? " --kb " + kb : "") + " -o " + a.textContent;
+      if (a.nextElementSibling) a.nextElementSibling.textContent = "";
+      a.parentNode.replaceChild(code, a);
+    }
   }
 
   function wireSearch(form) {
@@ -360,6 +381,7 @@
     for (var h = 0; h < hides.length; h++) wireHide(hides[h]);
     var search = document.querySelector("form#search");  /* not the glossary entry "Search" (id="search") */
     if (search) wireSearch(search);
+    servedZips(window.location);
     document.addEventListener("keydown", slashFocus);
     widenNarrowLinks(document);
     document.addEventListener("toggle", function (e) { widenNarrowLinks(e.target); }, true);
