@@ -173,3 +173,39 @@ def test_every_diff_between_twin_dates_agrees_with_english_but_for_listed_lags(z
         zh = align(zh_editions[f"zh/{old}"], zh_editions[f"zh/{new}"])
         en = align(editions[f"en/{old}"], editions[f"en/{new}"])
         assert {o for o, _ in _changed(en) - _changed(zh)} == LAGS.get((old, new), set()), (old, new)
+
+
+def test_a_translation_without_a_twin_of_its_date_pairs_through_its_own_earlier_editions(zh_editions, editions):
+    # a trial: zh/2024-03-08 (Rad counters new at 725) beside en/2024-02-02 by number showed
+    # its 725.1 as "Shahrazad … subgame" and each rule of 725–730 beside the one before it
+    from comprules.align.history import english_eras, translation_routes
+
+    names = ("zh/2024-02-02", "zh/2024-03-08", "zh/2024-04-12")
+    docs = [zh_editions[n] for n in names] + [editions["en/2024-02-02"]]
+    links = {(a, b): align(zh_editions[a], zh_editions[b]) for a, b in zip(names, names[1:])}
+    routes = translation_routes(docs, english_eras(docs), links)
+    assert set(routes) == {"zh/2024-03-08", "zh/2024-04-12"}  # zh/2024-02-02 has a twin of its date
+    a = T.align_translation(zh_editions["zh/2024-03-08"], editions["en/2024-02-02"], via=routes["zh/2024-03-08"])
+    pairs = {r.old: r.new for r in a.rules if r.old}
+    assert (pairs["725.1"], pairs["726.1"], pairs["726.1a"], pairs["702.19b"]) == (None, "725.1", "725.1a", "702.19b")
+    assert {s.old: s.new for s in a.sections if s.old}["726"] == "725"
+    assert a.counts() == {
+        "kept": 2883,
+        "renumbered": 54,
+        "removed": 4,
+    }  # every English rule paired (33 by number were not)
+    b = T.align_translation(zh_editions["zh/2024-04-12"], editions["en/2024-02-02"], via=routes["zh/2024-04-12"])
+    assert {r.old: r.new for r in b.rules if r.old}["727.1"] == "726.1"  # through zh/2024-03-08
+
+
+def test_the_knowledge_base_shows_a_chinese_rule_beside_the_english_rule_it_translates(full_kb):
+    from comprules.kb import KnowledgeBase
+
+    kb = KnowledgeBase(full_kb[0])
+    twin = kb.show("zh/2024-03-08", "726.1").twin
+    assert twin is not None and twin.id == "725.1" and "subgame" in twin.text
+    rad = kb.show("zh/2024-03-08", "725.1")
+    assert rad.twin is None and rad.twin_edition == "en/2024-02-02"
+    assert kb.show("zh/2024-06-07", "702.19b").twin.id == "702.19b"
+    page = (full_kb[0] / "site/compare/zh/2024-03-08..2024-02-02/726.html").read_text(encoding="utf-8")
+    assert "Subgames" in page and "Rad" not in page

@@ -497,7 +497,8 @@ class KnowledgeBase:
             raise self.no_rule(name, number)
         lang_of = self.info(name).lang
         twin_name = self.twin_name(name) if lang_of != "en" else None
-        twin = store.rule(twin_name, rule.id) if twin_name is not None else None
+        twin_number = store.twin_number(name, twin_name, rule.id) if twin_name is not None else None
+        twin = store.rule(twin_name, twin_number) if twin_name is not None and twin_number is not None else None
         cites = store.citations(name, rule.id).get(rule.id, [])
         refs = list(dict.fromkeys(c["target"] for c in cites if c["status"] == "internal" and c["kind"] != "glossary"))
         nodes = [c["resolved"] for c in cites if c.get("resolved") and c["kind"] != "glossary"]
@@ -516,7 +517,7 @@ class KnowledgeBase:
             [term for _, term in glossary],
             lang=lang_of,
             twin=twin,
-            twin_edition=twin_name if twin is not None else None,
+            twin_edition=twin_name,  # with no twin: the English edition that has no counterpart
             cites=cites,
             titles=titles,
             restored=restored,
@@ -557,7 +558,9 @@ class RuleView:
     cited_by: list[str]
     cited_by_glossary: list[str]
     lang: str = "en"
-    #: The rule of the same number in the English edition a translation was paired with.
+    #: The English rule the build paired a translation's rule with (its own number, or another
+    #: through the translation's chain: ``comprules.align.history.translation_routes``);
+    #: ``twin_edition`` names the English edition even when it has no counterpart.
     twin: Rule | None = None
     twin_edition: str | None = None
     cites: list[dict] = field(default_factory=list)

@@ -131,6 +131,8 @@ def print_rule(view) -> None:
         if twin.text != twin.title:
             head.append(f" {twin.text}")
         console.print(head)
+    elif getattr(view, "twin_edition", None):  # a translation's rule that its English edition lacks
+        console.print(Text(f"English: no counterpart in {view.twin_edition}", style="dim"))
 
 
 def format_citations(cites: list[dict], titles: dict[str, str], edition: str) -> str:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Sequence
@@ -388,7 +389,8 @@ def compute_alignments(
             else:
                 a = align(by_name[old], by_name[new])
             rows.append((a, kind, {}))
-    crosslang, terms = _align_crosslang(editions, eras, stored, kept)
+    consecutive = {(a.old, a.new): a for a, kind, _ in rows if kind == "editions"}
+    crosslang, terms = _align_crosslang(editions, eras, stored, kept, consecutive)
     rows += [(a, "translation", details) for a, details in crosslang]
     # the pairs of the latest translated editions first: their names are the current ones
     recent = sorted(terms, key=lambda t: t.fr_edition, reverse=True)
@@ -475,14 +477,21 @@ def link_previous(source: Path, dest: Path) -> bool:
     return True
 
 
-def _align_crosslang(editions: Sequence[Edition], eras: dict, stored, kept: list) -> tuple[list, list]:
+def _align_crosslang(
+    editions: Sequence[Edition], eras: dict, stored, kept: list, consecutive: dict | None = None
+) -> tuple[list, list]:
     """Each non-English document aligned with the English edition of its era, with the
     details of the choice (``{"old", "new", "score", "era", "aligned", …}``), and the
-    term pairs found. ``stored(old, new)``: the previous build's alignment, if kept."""
+    term pairs found. ``stored(old, new)``: the previous build's alignment, if kept.
+    ``consecutive``: the alignments of consecutive editions (``(old, new)`` → alignment),
+    through which a translation without an English edition of its date reaches one
+    (:func:`translation_routes`)."""
     from .crosslang import align_languages, aligned_terms
+    from .translation import align_translation
 
     by_name = {e.name: e for e in editions}
     rows, terms = [], []
+    routes = translation_routes(editions, eras, consecutive or {})
     for doc in editions:
         if doc.name not in eras:
             continue
@@ -490,6 +499,8 @@ def _align_crosslang(editions: Sequence[Edition], eras: dict, stored, kept: list
         a = stored(doc.name, choice.english)
         if a is not None:
             kept.append((doc.name, choice.english))
+        elif routes.get(doc.name) is not None:
+            a = align_translation(doc, by_name[choice.english], via=routes[doc.name])
         else:
             a = align_languages(doc, by_name[choice.english])
         found = aligned_terms(doc, by_name[choice.english], a)
@@ -504,8 +515,13 @@ def _align_crosslang(editions: Sequence[Edition], eras: dict, stored, kept: list
         if hasattr(choice, "same_date"):  # a complete translation: what differs by number
             row.update(
                 same_date=choice.same_date,
-                only_translation=list(choice.only_translation),
-                only_english=list(choice.only_english),
+                # what has no counterpart: by number, or through its chain (translation_routes)
+                only_translation=[c.old for c in a.rules if c.new is None and c.old]
+                if doc.name in routes
+                else list(choice.only_translation),
+                only_english=[c.new for c in a.rules if c.old is None and c.new]
+                if doc.name in routes
+                else list(choice.only_english),
                 # its glossary entries paired with the English ones (the site's side-by-side
                 # glossary): the pairs translation_terms found with translation.glossary_pairs
                 glossary=[
@@ -519,6 +535,40 @@ def _align_crosslang(editions: Sequence[Edition], eras: dict, stored, kept: list
             )
         rows.append((a, row))
     return rows, terms
+
+
+def translation_routes(editions: Sequence[Edition], eras: dict, consecutive: dict) -> dict[str, dict]:
+    """For each complete translation without an English edition of its date (the Chinese
+    edition of 2024-03-08 translates an English edition the corpus lacks; the nearest
+    earlier, 2024-02-02, numbers the rules after 724 one lower): its rule and section
+    numbers → those of its English twin, or ``None`` for a rule with no counterpart,
+    reached through the translation's own earlier editions (the stored alignment of
+    zh/2024-02-02 → zh/2024-03-08: its 726.1 was 725.1, which is en/2024-02-02's 725.1;
+    its new 725.1, Rad counters, has none). A translation whose chain reaches no
+    edition of its twin's date is absent (it is paired by number)."""
+    out: dict[str, dict] = {}
+    same: dict[str, bool] = {}
+    by_lang: dict[str, list[Edition]] = defaultdict(list)
+    for e in editions:
+        if e.name in eras and is_translation(e) and hasattr(eras[e.name], "same_date"):
+            by_lang[e.lang].append(e)
+            same[e.name] = eras[e.name].same_date
+    for docs in by_lang.values():
+        docs.sort(key=lambda e: e.effective)
+        for before, doc in zip(docs, docs[1:]):
+            if same[doc.name] or eras[before.name].english != eras[doc.name].english:
+                continue
+            link = consecutive.get((before.name, doc.name))
+            if link is None or not (same[before.name] or before.name in out):
+                continue
+            prior = out.get(before.name)  # None: its numbers are the twin's
+            route: dict[str, str | None] = {}
+            for c in (*link.rules, *link.sections):
+                if c.new is None or c.new in route:
+                    continue
+                route[c.new] = None if c.old is None else (prior.get(c.old) if prior is not None else c.old)
+            out[doc.name] = route
+    return out
 
 
 def diff(kb, old: str, new: str, section: str | None = None) -> Alignment:

@@ -24,7 +24,7 @@ import re
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from functools import lru_cache
-from typing import Iterable, Sequence
+from typing import Iterable, Mapping, Sequence
 
 from .. import references
 from ..model import Edition, GlossaryEntry, Rule, TermPair, is_translation
@@ -125,36 +125,47 @@ def rule_similarity(a: Rule, b: Rule, lang_a: str, lang_b: str) -> float:
     return round(sum(w * v for w, v in parts) / sum(w for w, _ in parts), 4)
 
 
-def align_translation(doc: Edition, en: Edition) -> Alignment:
-    """Align a translated edition (``old``) with an English edition (``new``) by number.
+def align_translation(doc: Edition, en: Edition, via: Mapping[str, str | None] | None = None) -> Alignment:
+    """Align a translated edition (``old``) with an English edition (``new``) by number,
+    or through ``via`` (its rule and section numbers → the English ones, ``None`` for
+    none: :func:`comprules.align.history.translation_routes`, for a translation of an
+    English edition the corpus lacks).
 
     Rows in the translation's order: ``kept`` (the same number on both sides,
-    ``similarity`` from :func:`rule_similarity`), ``removed`` (a number the English
-    edition lacks: the translation is of another date); then ``added`` for the English
-    rules the translation lacks. Sections likewise, by number, with both titles.
+    ``similarity`` from :func:`rule_similarity`), ``renumbered`` (paired through ``via``
+    with another number), ``removed`` (no English counterpart: the translation is of
+    another date); then ``added`` for the English rules the translation lacks. Sections
+    likewise, with both titles.
     """
+
+    def twin(number: str) -> str | None:
+        return number if via is None else via.get(number)
+
     rows: list[RuleChange] = []
+    paired: set[str] = set()
     for r in doc.rules:
         if r.kind not in ("rule", "subrule"):
             continue
-        e = en.by_id.get(r.id)
-        if e is None:
+        n = twin(r.id)
+        e = en.by_id.get(n) if n is not None and n not in paired else None
+        if e is None or e.kind not in ("rule", "subrule"):
             rows.append(RuleChange(r.id, None, "removed", 0.0))
         else:
-            rows.append(RuleChange(r.id, e.id, "kept", rule_similarity(r, e, doc.lang, en.lang)))
-    mine = doc.by_id
-    rows.extend(RuleChange(None, e.id, "added", 0.0) for e in en.numbered() if e.id not in mine)
+            paired.add(e.id)
+            kind = "kept" if e.id == r.id else "renumbered"
+            rows.append(RuleChange(r.id, e.id, kind, rule_similarity(r, e, doc.lang, en.lang)))
+    rows.extend(RuleChange(None, e.id, "added", 0.0) for e in en.numbered() if e.id not in paired)
     sections = []
     theirs = {s.number: s for s in en.sections()}
+    taken: set[str] = set()
     for s in doc.sections():
-        e = theirs.get(s.number)
-        sections.append(
-            SectionChange(
-                s.number, e.number if e else None, "kept" if e else "removed", s.title, e.title if e else None
-            )
-        )
-    ours = {s.number for s in doc.sections()}
-    sections.extend(SectionChange(None, n, "added", None, s.title) for n, s in theirs.items() if n not in ours)
+        n = twin(s.number)
+        e = theirs.get(n) if n is not None and n not in taken else None
+        if e is not None:
+            taken.add(e.number)
+        kind = "removed" if e is None else "kept" if e.number == s.number else "renumbered"
+        sections.append(SectionChange(s.number, e.number if e else None, kind, s.title, e.title if e else None))
+    sections.extend(SectionChange(None, n, "added", None, s.title) for n, s in theirs.items() if n not in taken)
     return Alignment(doc.name, en.name, tuple(rows), tuple(sections))
 
 

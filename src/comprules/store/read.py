@@ -535,6 +535,17 @@ class Store:
 
     # -- alignments ----------------------------------------------------------
 
+    def twin_number(self, name: str, english: str, number: str) -> str | None:
+        """The number of the rule of ``english`` that the build paired rule ``number`` of
+        the translated edition ``name`` with (:func:`comprules.align.translation.align_translation`):
+        ``None`` when it has none, ``number`` itself when the alignment lists no such rule."""
+        row = self.conn.execute(
+            "SELECT rc.new FROM alignments a JOIN rule_changes rc ON rc.alignment = a.id"
+            " WHERE a.old = ? AND a.new = ? AND rc.old = ? ORDER BY rc.seq LIMIT 1",
+            (name, english, number),
+        ).fetchone()
+        return number if row is None else row[0]
+
     def alignment_info(self, old: str, new: str) -> sqlite3.Row | None:
         """The ``alignments`` row of a pair stored this way round, or ``None``."""
         return self.one("SELECT * FROM alignments WHERE old = ? AND new = ?", (old, new))
