@@ -48,3 +48,13 @@ def test_a_repaired_edition_says_so_on_its_contents_page_and_prints_the_restored
     keywords = (edition / "502.html").read_text(encoding="utf-8")
     assert "can?t" not in keywords and keywords.count("can&#39;t") + keywords.count("can't") >= 10
     assert "restored" not in (kb / "site" / "en" / "2008-02-01" / "index.html").read_text(encoding="utf-8")
+
+
+def test_words_deleted_before_a_quote_are_shown_before_it_as_the_old_text_printed_them(tmp_path, en_dir):
+    # a trial: the history of 702.37a showed `"<del>The phrase</del> Morph [cost]"` for 2004-10-01,
+    # whose old text was `The phrase "Morph [cost]"`: a reader rebuilding the old wording got it wrong
+    kb = tmp_path / "kb"
+    build([en_dir / "2004-06-01.txt", en_dir / "2004-10-01.txt"], kb, only=("data", "site"))
+    page = (kb / "site" / "history" / "en" / "502.26a.html").read_text(encoding="utf-8")
+    assert "<del>The phrase</del> &quot;Morph [cost]&quot; means" in page
+    assert "&quot;<del>The phrase</del>" not in page

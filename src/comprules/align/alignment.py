@@ -1117,6 +1117,10 @@ def _printed_change(
 Span = tuple[int, int]
 
 
+#: Marks that open or close a phrase, which a deleted run may stand before (:func:`change_spans`).
+PHRASE_MARKS = "\"“”'‘’([«»「」『』"
+
+
 def change_spans(
     old_text: str, new_text: str, lang: str = "en", mapping: dict[str, str] | None = None, typography: bool = False
 ) -> list[tuple[Span | None, Span | None, int]]:
@@ -1158,6 +1162,14 @@ def change_spans(
             point = b_spans[j1 - 1][1]  # a mark goes where it was printed: "face-down" → "face down"
         else:
             point = b_spans[j1][0] if j1 < len(b_spans) else len(new_text)
+            if old_span and j1 < len(b_spans) and i2 < len(a_spans):
+                # the marks printed between the run and the next word go after the run, as
+                # they did: "The phrase “Morph [cost]”" less "The phrase" is
+                # "[The phrase] “Morph…", not "“[The phrase] Morph…"
+                marks = old_text[old_span[1] : a_spans[i2][0]].strip()
+                lead = new_text[b_spans[j1 - 1][1] if j1 else 0 : point]
+                if marks and len(lead) >= len(marks) and not lead[len(lead) - len(marks) :].strip(PHRASE_MARKS):
+                    point -= len(marks)
         out.append((old_span, new_span, point))
     return out
 

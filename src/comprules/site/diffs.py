@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from markupsafe import Markup
 
-from ..align.alignment import change_spans
+from ..align.alignment import PHRASE_MARKS, change_spans
 from ..model import Edition
 from . import urls as U
 from .markdown import render_text
@@ -150,11 +150,11 @@ class DiffText:
         runs = self.spans(old_text, new_text, typography)
         if not runs:
             return self.text(self.new, new_text)
-        deleted = [(point, old_text[o[0] : o[1]]) for o, _n, point in runs if o is not None]
+        deleted = [(point, old_text[o[0] : o[1]], old_text[o[1] : o[1] + 1]) for o, _n, point in runs if o is not None]
         # each deleted run is a point placed before the character it stands at (in order:
         # never before an earlier run's point; past the end, at the end)
         at: list[int] = []
-        for point, _words in deleted:
+        for point, _words, _next in deleted:
             point = min(max(point, 0), len(new_text))
             at.append(max(point, at[-1]) if at else point)
         pieces, last = [], 0
@@ -169,10 +169,12 @@ class DiffText:
         marks = [(index(n[0]), index(n[1] - 1) + 1, "ins") for _o, n, _p in runs if n is not None]
         parts = str(self.text(self.new, "".join(pieces), marks)).split(_POINT)
         out = [parts[0]]
-        for k, (_point, words) in enumerate(deleted):
-            before, after = _TAGS.sub("", out[-1])[-1:], _TAGS.sub("", parts[k + 1])[:1]
+        for k, (_point, words, next_char) in enumerate(deleted):
+            before, after = unescape(_TAGS.sub("", out[-1]))[-1:], unescape(_TAGS.sub("", parts[k + 1]))[:1]
             gap = " " if before.isalnum() and words[:1].isalnum() else ""
-            tail = " " if after.isalnum() and words[-1:].isalnum() or after in ("<",) else ""
+            # a space where the old text had one before a mark that follows (“Morph”)
+            spaced = next_char.isspace() and after in PHRASE_MARKS
+            tail = " " if after.isalnum() and words[-1:].isalnum() or after in ("<",) or spaced else ""
             out.append(f"{gap}<del>{self.text(self.old, words)}</del>{tail}")
             out.append(parts[k + 1])
         return Markup(name_marks("".join(out)))
