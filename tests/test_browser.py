@@ -217,7 +217,12 @@ def test_go_to_box_works_from_disk(page, full_kb):
     ("edition", "typed", "lands", "note"),
     [
         # a number printed with two meanings: the one it has today, as `comprules show` takes it
-        ("en/2002-10-07", "702.19b", "502.9b", "Renumbered later: 702.19b (2013-07-13 – 2026-08-07) was 502.9b in this edition (2002-10-07)."),
+        (
+            "en/2002-10-07",
+            "702.19b",
+            "502.9b",
+            "Renumbered later: 702.19b (2013-07-13 – 2026-08-07) was 502.9b in this edition (2002-10-07).",
+        ),
         ("en/2008-05-01", "702.37a", "502.26a", "702.37a (2021-07-23 – 2026-08-07) was 502.26a"),
         ("en/2026-08-07", "502.26a", "702.37a", "Renumbered: 502.26a (2002-10-07 – 2009-05-01) is now 702.37a."),
     ],

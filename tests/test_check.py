@@ -256,3 +256,14 @@ def test_check_sources_needs_a_path_and_keeps_going_past_an_unreadable_file(tmp_
     report = check_sources([tmp_path / "nope.txt", en_dir / "2001-09-24.txt"])
     assert [e.edition for e in report.editions] == ["en/2001-09-24"]
     assert report.problems == 1 and report.as_json()["errors"] == [f"{tmp_path / 'nope.txt'}: no such file or folder"]
+
+
+def test_cli_check_without_sources_checks_the_knowledge_base_of_comprules_kb(full_kb, tmp_path, monkeypatch):
+    # a trial: `COMPRULES_KB=… comprules check` said "give at least one source file or folder"
+    monkeypatch.chdir(tmp_path)  # no ./build here
+    result = CliRunner().invoke(main, ["check", "--json"], env={"COMPRULES_KB": str(full_kb[0])})
+    assert result.exit_code == 1, result.output
+    [ed] = json.loads(result.output)["editions"]
+    assert ed["edition"] == "en/2026-08-07" and [p["rule"] for p in ed["problems"]] == ["glossary/endure"]
+    none = CliRunner().invoke(main, ["check"], env={"COMPRULES_KB": str(tmp_path / "nothing")})
+    assert none.exit_code == 2 and "give at least one source file or folder" in none.output

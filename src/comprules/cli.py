@@ -694,16 +694,19 @@ def fetch(dates, latest, all_editions, dest, mirror, timeout, force, cards):
 )
 @click.option("--json", "as_json", is_flag=True, help="print the report as JSON")
 def check(sources, kb_dir, edition, as_json):
-    """Lint SOURCES (or --edition of the knowledge base): dangling references, wrong quoted
-    titles, duplicates, letter gaps, order.
+    """Lint SOURCES (or --edition of the knowledge base; with neither, the latest edition of
+    the knowledge base of --kb, $COMPRULES_KB or ./build): dangling references, wrong
+    quoted titles, duplicates, letter gaps, order.
 
     Exit code 1 when a problem is reported, 0 when clean, 2 when a source cannot be read.
     """
     from .check import check_kb, check_sources, format_text
+    from .kb import default_kb
 
     if sources and edition:
         raise Fail("give SOURCES or --edition, not both")
-    if edition or (kb_dir and not sources):
+    # no SOURCES: the knowledge base of --kb, $COMPRULES_KB or ./build, when there is one
+    if edition or (not sources and (kb_dir or (default_kb() / "data").is_dir())):
         report = _run(check_kb, _kb(kb_dir), edition)
     else:
         report = _run(check_sources, list(sources))
