@@ -672,14 +672,18 @@ def write_edition_texts(site: "SiteRenderer", out: Path, edition: Edition) -> No
     ]
     sections = [[r.id, r.title or r.text, *keys(r.id)] for r in edition.rules if r.kind == "section"]
     shown = {row[0] for row in units} | {row[0] for row in sections}
-    rewritten = site.lineage.rewritten()
-    # the chain's rewrites (a few dozen), the same in every edition's script
+    # the chain's rewrites (a few dozen), the same in every edition's script: a lineage key
+    # is the chain's own (English's 100.7 rewritten on 2022-10-07 is not the Chinese 100.7's)
+    rewritten = {
+        k: [_date(n) for n in v if n.partition("/")[0] == edition.lang]
+        for k, v in sorted(site.lineage.rewritten().items())
+    }
     data = {
         "name": edition.name,
         "date": _date(edition.name),
         "r": units,
         "s": sections,
-        "w": {k: [_date(n) for n in v] for k, v in sorted(rewritten.items())},
+        "w": {k: v for k, v in rewritten.items() if v},
         # the keys in the knowledge base's order (Store.joined pairs in that order)
         "o": [k for k, rid in at.items() if rid in shown],
     }
