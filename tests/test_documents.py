@@ -175,3 +175,35 @@ def test_the_site_reads_a_documents_english_edition_and_era_from_the_database_no
     assert era_row["new"] == "en/2002-10-07"
     assert eras(store) == {"fr/000_f51ad62258817a66": tuple(era_row["era"])}
     assert lineage.open_store(tmp_path) is None  # no database there: the site aligns itself
+
+
+def test_a_french_look_up_by_language_finds_the_document_that_holds_it(full_kb):
+    """The French documents are undated: none is "the latest". A look-up by language, or
+    ``fr/latest``, goes to the newest document holding what is asked (a trial: glossary
+    look-ups answered 404 from fr/000, which has no glossary; ``show -e fr/latest`` said
+    "no dated edition")."""
+    from click.testing import CliRunner
+    from starlette.testclient import TestClient
+
+    from comprules.cli import main
+    from comprules.server import create_app
+
+    kb = full_kb[0]
+    with TestClient(create_app(kb)) as client:
+        entry = client.get("/api/v1/glossary/Piétinement", params={"lang": "fr"})
+        assert entry.status_code == 200 and entry.json()["edition"] == "fr/003_816c607ad111474a"
+        assert entry.json()["entry"]["term"] == "Piétinement"
+        whole = client.get("/api/v1/glossary", params={"lang": "fr"}).json()
+        assert whole["edition"] == "fr/003_816c607ad111474a" and len(whole["glossary"]) == 9
+        assert client.get("/ar/cr/glossary/vol", params={"lang": "fr"}).json()["term"] == "Vol"
+        missing = client.get("/api/v1/glossary/nothing", params={"lang": "fr"})
+        assert (
+            missing.status_code == 404
+            and missing.json()["detail"] == "no glossary entry 'nothing' in any document in fr"
+        )
+        rule = client.get("/api/v1/rules/502.26", params={"edition": "fr/latest"}).json()
+        assert rule["edition"] == "fr/004_99dc3338bd3ea994" and rule["rule"]["title"] == "Mue"
+    shown = CliRunner().invoke(main, ["show", "502.26", "-e", "fr/latest", "--kb", str(kb)])
+    assert shown.exit_code == 0 and shown.output.splitlines()[0] == "fr/004_99dc3338bd3ea994"
+    none = CliRunner().invoke(main, ["show", "999.1", "-e", "fr/latest", "--kb", str(kb)])
+    assert none.exit_code == 1 and "no rule 999.1 in any document in fr (Français)" in none.output

@@ -484,8 +484,9 @@ def show(number, kb_dir, edition, as_json, raw):
         view = _run(show_rule, _run(parse_file, edition), number)
     else:
         kb = _kb(kb_dir)
-        _run(kb.resolve_name, edition)
-        _note_after_latest(kb, edition)
+        if kb.undated(edition, None) is None:  # fr/latest: the French document holding the rule
+            _run(kb.resolve_name, edition)
+            _note_after_latest(kb, edition)
         view = _run(kb.show, edition, number, raw=raw)
     if as_json:
         _emit_json(view.to_json())

@@ -403,6 +403,34 @@ class KnowledgeBase:
         found = self.store.holding(number, names)
         return next((n for n in reversed(names) if n in found), None)
 
+    def glossary_holding(self, lang: str, term: str | None = None) -> str | None:
+        """The newest document of language ``lang`` whose glossary holds ``term`` (headword,
+        alias or slug; with ``None``, any entry), or ``None``: for a language of undated
+        documents (French: fr/003 holds "Piétinement", fr/000 no glossary at all), where no
+        one of them is "the latest"."""
+        key = fold_name(term) if term is not None else None
+        names = [
+            e.name
+            for e in sorted((e for e in self.editions if e.lang == lang), key=lambda e: (e.effective or "", e.name))
+        ]
+        for name in reversed(names):
+            rows = self.store.glossary(name)
+            if rows and (key is None or any(_names_entry(row, key) for row in rows)):
+                return name
+        return None
+
+    def undated(self, spec: str | None, lang: str | None) -> str | None:
+        """The language of undated documents only that ``spec``/``lang`` name without a
+        document (``fr/latest``, or no edition and ``lang=fr``), else ``None``: a look-up
+        there goes to the document holding what is asked."""
+        head, _sep, rest = (spec or "").partition("/")
+        if spec is not None and not (rest == "latest" and (lang is None or lang == head)):
+            return None
+        code = head if spec is not None else lang
+        if code is None or code not in self._languages or self.latest(code) is not None:
+            return None
+        return code
+
     def no_rule(self, name: str, number: str) -> NotFound:
         """The :class:`NotFound` for a rule ``number`` that edition ``name`` does not
         hold, saying where the number's rule went when another edition of its chain holds
@@ -483,16 +511,20 @@ class KnowledgeBase:
         characters of a lossy source put back in them (:mod:`comprules.corpus.restore`);
         ``raw`` shows their texts as the source printed them. Raises :class:`UsageError`
         (edition) or :class:`NotFound` (rule)."""
+        undated = self.undated(spec, lang)
+        if undated is not None:  # fr/latest: the document holding the rule
+            spec, lang = None, undated
         name = self.resolve_name(spec, lang=lang)
         store = self.store
         number = normalize_number(number)
         rule, children = store.family(name, number)
-        if rule is None and spec is None and lang is not None and self.latest(lang) is None:
+        if rule is None and undated is not None:
             # a language of undated documents only (French): the one holding it
-            holding = self.holding(lang, number)
-            if holding is not None:
-                name = holding
-                rule, children = store.family(name, number)
+            holding = self.holding(undated, number)
+            if holding is None:
+                raise NotFound(f"no rule {number} in any document in {_language(undated)}")
+            name = holding
+            rule, children = store.family(name, number)
         if rule is None:
             raise self.no_rule(name, number)
         lang_of = self.info(name).lang

@@ -21,7 +21,7 @@ from starlette.middleware.cors import CORSMiddleware
 from starlette.responses import HTMLResponse, RedirectResponse
 
 from .. import kb as kb_module
-from ..errors import NotFound, UsageError
+from ..errors import NotFound, UsageError, echo
 from .responses import JSON, encoded, error, raw_json
 
 log = logging.getLogger("comprules.server")
@@ -115,10 +115,13 @@ def create(holder) -> FastAPI:
     async def rule(number: str = Path(..., max_length=40), edition: str | None = EditionQ, lang: str | None = LangQ):
         snap = holder.get()
         kb = snap.kb
-        name = kb.resolve_name(edition, lang=lang)
+        undated = kb.undated(edition, lang)  # fr/latest, or lang=fr: kb.show picks the document holding it
+        name = kb.resolve_name(edition, lang=lang) if undated is None else undated
 
         # no edition named, a language: kb.show picks, for a language of undated documents, the one holding it
-        spec, given = (None, lang) if edition is None and lang is not None else (name, None)
+        spec, given = (
+            (None, lang or undated) if undated is not None or (edition is None and lang is not None) else (name, None)
+        )
         key = ("show", name, number, given)
 
         def compute() -> bytes:
@@ -187,13 +190,20 @@ def create(holder) -> FastAPI:
     @app.get("/glossary", summary="Every glossary entry of an edition")
     async def glossary(edition: str | None = EditionQ, lang: str | None = LangQ):
         snap = holder.get()
-        name = snap.kb.resolve_name(edition, lang=lang)
+        undated = snap.kb.undated(edition, lang)  # French: the newest document with a glossary
+        name = (undated and snap.kb.glossary_holding(undated)) or snap.kb.resolve_name(edition, lang=lang)
         return raw_json(await snap.job(("glossary", name), holder.workers, "glossary", name, keep=8))
 
     @app.get("/glossary/{term}", summary="One glossary entry, by headword, alias or slug")
     def glossary_entry(term: str = Path(..., max_length=200), edition: str | None = EditionQ, lang: str | None = LangQ):
         snap = holder.get()
-        name = snap.kb.resolve_name(edition, lang=lang)
+        undated = snap.kb.undated(edition, lang)  # French: the newest document holding the term
+        if undated is None:
+            name = snap.kb.resolve_name(edition, lang=lang)
+        else:
+            name = snap.kb.glossary_holding(undated, term) or ""
+            if not name:
+                raise NotFound(f"no glossary entry {echo(term)!r} in any document in {undated}")
         return JSON(kb_module.glossary_entry((snap.kb, name), term))
 
     @app.get("/check", summary="Lint one edition (comprules check --edition E --json)")

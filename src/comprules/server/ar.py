@@ -168,7 +168,8 @@ def create(holder) -> FastAPI:
         lang: str | None = LangQ,
     ):
         snap = holder.get()
-        name = name_of(snap, edition, lang)
+        undated = snap.kb.undated(edition, lang)  # French: the newest document holding the term
+        name = (undated and snap.kb.glossary_holding(undated, term)) or name_of(snap, edition, lang)
         try:
             return raw_json(
                 await snap.job(
