@@ -86,17 +86,19 @@ def test_the_lexicon_pairs_every_keyword_heading_and_the_glossary(zh_editions, e
 def test_glossary_entries_pair_in_order_by_the_rules_they_cite(zh_editions, editions):
     zh, en = zh_editions["zh/2026-04-17"], editions["en/2026-04-17"]
     pairs = T.glossary_pairs(zh, en)
-    assert (len(pairs), len(zh.glossary)) == (714, 730)
+    assert (len(pairs), len(zh.glossary)) == (729, 730)  # but 持续神器 (Continuous Artifact), citing nothing
     by_en = {e.term: g.term for g, e in pairs}
     assert by_en["Abandon"] == "撤废" and by_en["Control"] == "操控" and by_en["Y"] == "Y"
     # outside check: a glossary pair naming a keyword must name the rule's heading on both
-    # sides; 250 of 251 do (Exhaust is paired with 过量伤害, "Excess Damage", its neighbour)
+    # sides; all 252 do (in order, Exhaust was paired with 过量伤害, "Excess Damage", its
+    # neighbour, and 竭绝 with none: a trial found it on the side-by-side glossary)
     heads = {
         r.title: zh.get(r.id).title for r in en.rules if r.kind == "rule" and r.title and r.section in ("701", "702")
     }
     checked = [(g.term, e.term) for g, e in pairs if e.term in heads]
     wrong = [(z, e) for z, e in checked if heads[e] != z and not z.startswith(heads[e]) and heads[e] not in z]
-    assert (len(checked), wrong) == (251, [("过量伤害", "Exhaust")])
+    assert (len(checked), wrong) == (252, [])
+    assert by_en["Excess Damage"] == "过量伤害" and by_en["Exhaust"] == "竭绝"
 
 
 #: Rules whose Chinese words changed from 2026-02-27 to 2026-04-17 while the English did
@@ -209,3 +211,14 @@ def test_the_knowledge_base_shows_a_chinese_rule_beside_the_english_rule_it_tran
     assert kb.show("zh/2024-06-07", "702.19b").twin.id == "702.19b"
     page = (full_kb[0] / "site/compare/zh/2024-03-08..2024-02-02/726.html").read_text(encoding="utf-8")
     assert "Subgames" in page and "Rad" not in page
+    # the command says what a pair across languages is (a trial: "3138 unchanged")
+    from click.testing import CliRunner
+
+    from comprules.cli import main
+
+    out = CliRunner().invoke(main, ["diff", "zh/2024-03-08", "en/2024-02-02", "--kb", str(full_kb[0])]).output
+    assert out.splitlines()[0] == (
+        "zh/2024-03-08 → en/2024-02-02: 4 removed, 54 moved, "
+        "2883 paired with their translation (words are not compared across languages)"
+    )
+    assert "  726 子游戏 → 725 Subgames  renumbered" in out.splitlines()

@@ -175,21 +175,58 @@ def _cited(entry: GlossaryEntry, lang: str) -> str:
 
 
 def glossary_pairs(doc: Edition, en: Edition) -> list[tuple[GlossaryEntry, GlossaryEntry]]:
-    """The translation's glossary entries paired with the English ones.
+    """The translation's glossary entries paired with the English ones, in the
+    translation's order.
 
-    Both glossaries are in the English alphabetical order; they are matched in order
-    (:class:`difflib.SequenceMatcher` on the rules each definition cites), and a pair
-    is kept when the two cite the same rules, or when the pair lies between two such
-    pairs with nothing else between them (a definition citing no rule, "Y: see X").
+    Both glossaries are nearly in the English alphabetical order; they are matched in
+    order (:class:`difflib.SequenceMatcher` on the rules each definition cites). Inside a
+    run that differs, entries citing the same rules pair first; then an entry still alone
+    pairs with the one English entry still alone that cites the same rules, wherever it
+    stands (zh/2026-04-17's 过量伤害 and 竭绝 are not in the order of Excess Damage and
+    Exhaust: in order, 过量伤害 was paired with Exhaust); last, what is left of a run pairs
+    in order when as many are left on each side (a translator's slip in a cited number,
+    "Y: see X").
     """
     a = [_cited(g, doc.lang) for g in doc.glossary]
     b = [_cited(g, en.lang) for g in en.glossary]
-    out: list[tuple[GlossaryEntry, GlossaryEntry]] = []
+    pairs: dict[int, int] = {}
+    runs: list[tuple[range, range]] = []  # the runs that differ, for the last step
     matcher = SequenceMatcher(None, a, b, autojunk=False)
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        if tag == "equal" or (tag == "replace" and i2 - i1 == j2 - j1):
-            out.extend((doc.glossary[i], en.glossary[j]) for i, j in zip(range(i1, i2), range(j1, j2)))
-    return out
+        if tag == "equal":
+            pairs.update(zip(range(i1, i2), range(j1, j2)))
+        elif tag == "replace":
+            runs.append((range(i1, i2), range(j1, j2)))
+            free = list(range(j1, j2))
+            for i in range(i1, i2):
+                j = next((j for j in free if a[i] and b[j] == a[i]), None)
+                if j is not None:
+                    pairs[i] = j
+                    free.remove(j)
+    # an entry alone and the one English entry alone that cite the same rules, anywhere
+    taken = set(pairs.values())
+    alone_a: dict[str, list[int]] = {}
+    alone_b: dict[str, list[int]] = {}
+    for i, cited in enumerate(a):
+        if i not in pairs and cited:
+            alone_a.setdefault(cited, []).append(i)
+    for j, cited in enumerate(b):
+        if j not in taken and cited:
+            alone_b.setdefault(cited, []).append(j)
+    for cited, ii in alone_a.items():
+        jj = alone_b.get(cited, [])
+        if len(ii) == 1 and len(jj) == 1:
+            pairs[ii[0]] = jj[0]
+            taken.add(jj[0])
+    # what is left of a run that differs, in order, when as many are left on each side (a
+    # translator's slip in a number, "Y: see X")
+    for ii, jj in runs:
+        left = [i for i in ii if i not in pairs]
+        free = [j for j in jj if j not in taken]
+        if left and len(left) == len(free):
+            pairs.update(zip(left, free))
+            taken.update(free)
+    return [(doc.glossary[i], en.glossary[pairs[i]]) for i in sorted(pairs)]
 
 
 @dataclass(frozen=True)
