@@ -668,7 +668,10 @@ def format_diff(a: Alignment, limit: int | None = None) -> str:
     summary = ", ".join(f"{counts[k]} {k}" for k in order)
     unchanged = sum(1 for c in a.rules if c.facet == "unchanged")
     if unchanged:
-        summary += f"{', ' if summary else ''}{unchanged} unchanged"
+        # a translation and its English edition: rules paired, their words not compared
+        across = a.old.partition("/")[0] != a.new.partition("/")[0]
+        said = "paired with their translation (words are not compared across languages)" if across else "unchanged"
+        summary += f"{', ' if summary else ''}{unchanged} {said}"
     lines = [f"{a.old} → {a.new}: {summary or 'no rules'}"]
     changed_sections = [s for s in a.sections if s.kind not in ("kept", "edited")]
     if changed_sections:
