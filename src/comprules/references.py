@@ -977,12 +977,20 @@ def titles_agree(quoted: str, actual: str) -> bool:
 
 def _untitled_agrees(quoted: str, text: str) -> bool:
     """A quoted title for a rule without one ("rule 609.7, “Sources of Damage”"): it
-    agrees when its words (small words aside) are all words of the rule's text."""
+    agrees when its words (small words aside) are all words of the rule's text; a
+    Chinese one ("规则609.7，“伤害的来源”") when its characters are."""
+    if _IS_HAN.search(quoted):  # Chinese: no spaces between words, its characters then
+        chars = [c for c in quoted if _IS_HAN.match(c) and c not in _HAN_STOP]
+        return bool(chars) and all(c in text for c in chars)
     wanted = [w for w in _title_words(quoted) if w not in _TITLE_STOP]
     if not wanted:
         return False
     words = set(_title_words(text))
     return all(w in words for w in wanted)
+
+
+#: The small words a quoted Chinese title may add ("伤害的来源").
+_HAN_STOP = frozenset("的之与和及或")
 
 
 def _check_title(
