@@ -207,3 +207,23 @@ def test_a_french_look_up_by_language_finds_the_document_that_holds_it(full_kb):
     assert shown.exit_code == 0 and shown.output.splitlines()[0] == "fr/004_99dc3338bd3ea994"
     none = CliRunner().invoke(main, ["show", "999.1", "-e", "fr/latest", "--kb", str(kb)])
     assert none.exit_code == 1 and "no rule 999.1 in any document in fr (Français)" in none.output
+
+
+def test_export_site_says_why_a_french_document_or_a_source_file_has_no_zip(full_kb, en_dir, tmp_path):
+    # a trial: "no search data … (build the knowledge base again)" for a French document, and
+    # "no edition '…2009-07-11.txt' (nearest: …)" for a source file: neither is what is wrong
+    from click.testing import CliRunner
+
+    from comprules.cli import main
+
+    kb = str(full_kb[0])
+    doc = CliRunner().invoke(
+        main, ["export", "fr/004_99dc3338bd3ea994", "--site", "--kb", kb, "-o", str(tmp_path / "a.zip")]
+    )
+    assert doc.exit_code == 2 and doc.output.strip().endswith(
+        "fr/004_99dc3338bd3ea994 is an undated document: only a dated edition downloads as a zip"
+    )
+    src = en_dir / "2009-07-11.txt"
+    given = CliRunner().invoke(main, ["export", str(src), "--site", "--kb", kb, "-o", str(tmp_path / "b.zip")])
+    assert given.exit_code == 2 and "--site takes an edition of the knowledge base" in given.output
+    assert not (tmp_path / "a.zip").exists() and not (tmp_path / "b.zip").exists()

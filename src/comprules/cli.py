@@ -611,8 +611,14 @@ def export_cmd(edition, kb_dir, output, as_json, as_site):
 
         if not output:
             raise Fail("--site writes a zip: give -o FILE.zip")
+        if names_a_file(edition):
+            raise Fail(
+                f"--site takes an edition of the knowledge base (its pages and search), not a source file: {edition}"
+            )
         kb = _kb(kb_dir)
         name = _run(kb.resolve_name, edition)
+        if kb.info(name).effective is None:  # the French documents: no zip (bundle.site_downloads)
+            raise Fail(f"{name} is an undated document: only a dated edition downloads as a zip")
         _note_after_latest(kb, edition)
         _run(export.write_output, output, _run(bundle, kb.root / "site", kb.index_dir, name))
         return
