@@ -130,3 +130,19 @@ def test_chinese_diff_and_history_pages_use_chinese_kind_names(kb):
     assert 'lang="zh-Hans"' in page and "移动" in page and "新增" in page
     history = read(kb / "site" / "history" / "zh" / "702.19.html")
     assert 'lang="zh-Hans"' in history and "践踏" in history
+
+
+def test_every_language_has_every_label_and_the_chinese_change_pages_speak_chinese(full_kb):
+    # a trial: diff/zh/compare.html said "Compare two editions", "From", "to", bulletins "% of
+    # the words kept", history pages "Last changed": 25 labels were in the English table only
+    import tomllib
+    from importlib import resources
+
+    table = tomllib.loads(resources.files("comprules").joinpath("data/languages.toml").read_text(encoding="utf-8"))
+    english = set(table["en"]["labels"])
+    assert {lang: sorted(english - set(t["labels"])) for lang, t in table.items()} == {lang: [] for lang in table}
+    site = full_kb[0] / "site"
+    compare = read(site / "diff" / "zh" / "compare.html")
+    assert "比较两个版本" in compare and "Compare two editions" not in compare
+    history = read(site / "history" / "zh" / "723.1.html")
+    assert "最后修改" in history and "Last changed" not in history
