@@ -146,3 +146,18 @@ def test_every_language_has_every_label_and_the_chinese_change_pages_speak_chine
     assert "比较两个版本" in compare and "Compare two editions" not in compare
     history = read(site / "history" / "zh" / "723.1.html")
     assert "最后修改" in history and "Last changed" not in history
+
+
+def test_the_side_by_side_pages_show_the_english_rules_a_translation_lacks(full_kb):
+    # a trial: what a translation lacks, what a translator needs to see, was on no page
+    from comprules.kb import KnowledgeBase
+
+    kb = KnowledgeBase(full_kb[0])
+    for zh, en in (("zh/2022-06-10", "en/2022-04-29"), ("zh/2026-04-17", "en/2026-04-17")):
+        lacking = {r.new for r in kb.store.alignment(zh, en).rules if r.old is None}
+        folder = full_kb[0] / "site" / "compare" / "zh" / f"{zh[3:]}..{en[3:]}"
+        text = "".join(read(p) for p in sorted(folder.glob("*.html")))
+        shown = re.findall(r'<tr id="en-([^"]+)"><td><span class="muted">此译本中没有</span>', text)
+        assert {s for s in shown if not s.startswith("glossary/")} == lacking, zh
+        assert len(lacking) == (43 if zh == "zh/2022-06-10" else 0)
+    assert '<tr id="en-506.6a">' in read(full_kb[0] / "site/compare/zh/2022-06-10..2022-04-29/506.html")

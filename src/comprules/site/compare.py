@@ -17,8 +17,11 @@ checked-in table and the heading pairs the alignments found, with links).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from markupsafe import Markup
 
 from ..model import Edition, Rule, TermPair, is_translation, sort_key
 from . import urls as U
@@ -117,6 +120,35 @@ def _english_units(en: Edition, fr_alignment: Any) -> dict[str, str]:
     return out
 
 
+#: The id prefix of a row of an English unit that a translation lacks.
+UNTRANSLATED = "en-"
+
+
+def _untranslated(fr: Edition, en: Edition, pairs: dict[str, str], entries: dict[str, Any]) -> dict[str, list]:
+    """Translation unit id → the English rules (or glossary entries) the translation
+    lacks that follow, in the English order, the English unit it is paired with (the
+    rules before any paired one go after the translation's first rule)."""
+    out: dict[str, list] = {}
+    back = {e: f for f, e in pairs.items()}
+    first = next((r.id for r in fr.rules if r.kind in ("rule", "subrule")), None)
+    at = first
+    for r in en.rules:
+        if r.kind not in ("rule", "subrule"):
+            continue
+        if r.id in back:
+            at = back[r.id]
+        elif at is not None:
+            out.setdefault(at, []).append(r)
+    back_g = {e.slug: f for f, e in entries.items()}
+    at = next(iter(f"glossary/{g.slug}" for g in fr.glossary), None)
+    for g in en.glossary:
+        if g.slug in back_g:
+            at = back_g[g.slug]
+        elif at is not None and entries:
+            out.setdefault(at, []).append(g)
+    return out
+
+
 def _fallback(site: "SiteRenderer", en: Edition, u: U.Urls):
     """The link of a French citation of a rule the document does not quote: the rule
     in the English edition beside it (``class="xl"``, see :mod:`.markdown`)."""
@@ -173,11 +205,19 @@ def render_compare(site: "SiteRenderer", out: Path, fr: Edition, en: Edition, al
         english_entries = {
             f"glossary/{a}": theirs[b] for a, b in site.compare_facts.glossary.get(fr.name, ()) if b in theirs
         }
+    # a complete translation: the English rules and entries it lacks too, each after the
+    # unit its English predecessor is paired with (a trial: what the translation lacks,
+    # what a translator needs to see, was on no page)
+    lacking = _untranslated(fr, en, pairs, english_entries) if is_translation(fr) else {}
     groups: dict[str, list[tuple[str, Any]]] = {}
     for r in fr.rules:
-        groups.setdefault(_section(fr, r, r.id), []).append((r.id, r))
+        group = groups.setdefault(_section(fr, r, r.id), [])
+        group.append((r.id, r))
+        group.extend((UNTRANSLATED + e.id, e) for e in lacking.get(r.id, ()))
     for gid, g in glossary_units.items():
-        groups.setdefault("glossary" if english_entries else "index", []).append((gid, g))
+        group = groups.setdefault("glossary" if english_entries else "index", [])
+        group.append((gid, g))
+        group.extend((UNTRANSLATED + "glossary/" + e.slug, e) for e in lacking.get(gid, ()))
     groups = _split_pages(
         groups, lambda unit_id, unit: _weight(unit, english_entries.get(unit_id) or en.get(pairs.get(unit_id) or ""))
     )
@@ -196,6 +236,28 @@ def render_compare(site: "SiteRenderer", out: Path, fr: Edition, en: Edition, al
         texts.env(fr)["fallback"] = _fallback(site, en, u)
         rows = []
         for unit_id, unit in groups.get(number, []):
+            if unit_id.startswith(UNTRANSLATED):  # an English unit the translation lacks
+                if isinstance(unit, Rule):
+                    label, href = unit.id, rule_href(site, u, en, unit.id)
+                    text = (unit.title + " — " if unit.title and unit.title != unit.text else "") + unit.text
+                else:
+                    label = unit.term
+                    href = u(f"{en_glossary.get(unit.slug) or U.glossary_page(en.name)}#{unit.slug}")
+                    text = unit.text
+                rows.append(
+                    {
+                        "id": unit_id,
+                        "label": "",
+                        "kind": "untranslated",
+                        "fr": Markup(f'<span class="muted">{escape(t["untranslated"])}</span>'),
+                        "fr_href": None,
+                        "en_id": label,
+                        "en": texts.text(en, text),
+                        "en_href": href,
+                        "note": False,
+                    }
+                )
+                continue
             en_id = pairs.get(unit_id)
             en_rule = en.get(en_id) if en_id else None
             entry = english_entries.get(unit_id)
