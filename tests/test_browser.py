@@ -225,6 +225,8 @@ def test_go_to_box_works_from_disk(page, full_kb):
         ),
         ("en/2008-05-01", "702.37a", "502.26a", "702.37a (2021-07-23 – 2026-08-07) was 502.26a"),
         ("en/2026-08-07", "502.26a", "702.37a", "Renumbered: 502.26a (2002-10-07 – 2009-05-01) is now 702.37a."),
+        # printed before this edition with another meaning: that one, as `comprules show` says
+        ("en/2025-09-19", "722.2a", "723.2a", "is now 723.2a"),
     ],
 )
 def test_go_to_box_on_an_old_edition_takes_a_number_as_printed_today(page, full_kb, edition, typed, lands, note):

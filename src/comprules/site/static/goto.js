@@ -148,20 +148,17 @@
     return run[1] === run[2] ? dates[run[1]] : dates[run[1]] + " – " + dates[run[2]];
   }
 
-  /* The run of a number that a query on an edition means: today's, else the one printed
-     nearest to the edition (dates are ISO, so they compare). */
+  /* The run of a number that a query on an edition means, as `comprules show` says where a
+     number went (kb.no_rule): the number as the nearest earlier edition printed it, else as
+     the latest edition that printed it (702.19b on 2002-10-07 is Trample's 502.9b, not 2009's
+     "bands with other"; 722.2a on 2025-09-19 is 2025-06-06's, 723.2a). Dates are ISO. */
   function nearest(runs, dates, date) {
-    /* the rule the number names today (a run reaching the latest edition), as `comprules
-       show` and search take it: 702.19b on 2002-10-07 is Trample's 502.9b, not "bands with
-       other", 702.19b from 2009 to 2011 */
-    for (var i = 0; i < runs.length; i++) if (runs[i][2] === dates.length - 1) return runs[i];
-    var best = null, gap = Infinity;
+    var before = null, latest = null;
     runs.forEach(function (run) {
-      var first = dates[run[1]], last = dates[run[2]];
-      var d = last < date ? 1e6 - run[2] : first > date ? 2e6 + run[1] : 0;
-      if (d < gap) { gap = d; best = run; }
+      if (dates[run[2]] < date && (!before || run[2] > before[2])) before = run;
+      if (!latest || run[2] > latest[2]) latest = run;
     });
-    return best;
+    return before || latest;
   }
 
   /* What a query means in ctx: {href, note} to go (note shown on arrival), or
