@@ -196,6 +196,13 @@ def test_a_french_look_up_by_language_finds_the_document_that_holds_it(full_kb):
         whole = client.get("/api/v1/glossary", params={"lang": "fr"}).json()
         assert whole["edition"] == "fr/003_816c607ad111474a" and len(whole["glossary"]) == 9
         assert client.get("/ar/cr/glossary/vol", params={"lang": "fr"}).json()["term"] == "Vol"
+        # accents not typed, a misspelling looked up fuzzily (a second trial)
+        assert (
+            client.get("/api/v1/glossary/pietinement", params={"lang": "fr"}).json()["entry"]["term"] == "Piétinement"
+        )
+        fuzzy = {"lang": "fr", "fuzzy": "true"}
+        assert client.get("/ar/cr/glossary/Vole", params=fuzzy).json()["term"] == "Vol"
+        assert client.get("/ar/cr/glossary/Celerite", params=fuzzy).json()["term"] == "Célérité"
         missing = client.get("/api/v1/glossary/nothing", params={"lang": "fr"})
         assert (
             missing.status_code == 404

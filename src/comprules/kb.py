@@ -819,7 +819,13 @@ def glossary_json(edition: Edition) -> dict:
 
 
 def _names_entry(row: dict, key: str) -> bool:
-    return key in {fold_name(row["term"]), row["slug"], *(fold_name(a.strip('“”"')) for a in row["aliases"])}
+    """Whether ``key`` (:func:`~comprules.model.fold_name` of what was typed) names the
+    glossary entry ``row``: its headword, slug or an alias, accents typed or not
+    (``pietinement`` is Piétinement)."""
+    from .indexer.text import fold as plain
+
+    names = {fold_name(row["term"]), row["slug"], *(fold_name(a.strip('“”"')) for a in row["aliases"])}
+    return key in names or plain(key) in {plain(n) for n in names}
 
 
 def kb_glossary(kb: KnowledgeBase, name: str) -> dict:

@@ -168,8 +168,11 @@ def create(holder) -> FastAPI:
         lang: str | None = LangQ,
     ):
         snap = holder.get()
-        undated = snap.kb.undated(edition, lang)  # French: the newest document holding the term
-        name = (undated and snap.kb.glossary_holding(undated, term)) or name_of(snap, edition, lang)
+        undated = snap.kb.undated(edition, lang)  # French: the newest document holding the term,
+        held = None  # else (a misspelling, for fuzzy) the newest document with a glossary
+        if undated is not None:
+            held = snap.kb.glossary_holding(undated, term) or snap.kb.glossary_holding(undated)
+        name = held or name_of(snap, edition, lang)
         try:
             return raw_json(
                 await snap.job(
