@@ -462,8 +462,12 @@ def test_the_server_makes_an_older_edition_s_zip_as_comprules_export_does(rebuil
         assert "comprules-en-2009-05-01/en/2009-05-01/502.html" in names
         head = client.head("/download/en/2009-05-01.zip")
         assert head.status_code == 200 and head.headers["content-length"] == str(len(got.content))
-        latest = client.get("/download/en/2026-08-07.zip")  # the site's own file
+        etag = got.headers["etag"]
+        assert client.get("/download/en/2009-05-01.zip", headers={"If-None-Match": etag}).status_code == 304
+        assert got.headers["x-content-type-options"] == "nosniff"
+        latest = client.get("/download/en/2026-08-07.zip")  # the site's own file, named alike
         assert latest.content == (rebuilt / "site/download/en/2026-08-07.zip").read_bytes()
+        assert 'filename="comprules-en-2026-08-07.zip"' in latest.headers["content-disposition"]
         assert client.get("/download/en/2010-01-01.zip").status_code == 404  # no such edition here
         assert client.get("/download/en/2009-05-01.zip/x").status_code == 404
 
@@ -473,7 +477,7 @@ def test_the_data_page_from_disk_gives_the_command_for_a_zip_the_server_makes(ap
     page.goto((rebuilt / "site/data.html").as_uri())
     page.wait_for_function("document.querySelectorAll('a[data-served]').length === 0")
     codes = page.locator("ul.data code").all_inner_texts()
-    assert f"comprules export en/2009-05-01 --site --kb {rebuilt} -o 2009-05-01.zip" in codes, codes
+    assert f"comprules export en/2009-05-01 --site --kb {rebuilt} -o comprules-en-2009-05-01.zip" in codes, codes
     assert page.locator('a[href="download/en/2026-08-07.zip"]').count() == 1
 
 

@@ -165,11 +165,17 @@ async def edition_zip(request: Request, holder) -> Response | None:
         data = await snap.job(("zip", name), holder.workers, "edition_zip", site, name, keep=4)
     except UsageError:  # the site or the index does not hold it
         return None
+    import hashlib
+
     headers = {
         "Content-Disposition": f'attachment; filename="comprules-{m[1]}-{m[2]}.zip"',
         "Cache-Control": "no-cache",
+        "ETag": '"' + hashlib.sha256(data).hexdigest()[:32] + '"',  # the same bytes from any worker
+        "X-Content-Type-Options": "nosniff",
         "X-Comprules-Generation": snap.generation,
     }
+    if request.headers.get("if-none-match") == headers["ETag"]:
+        return Response(status_code=304, headers=headers)
     return Response(
         b"" if request.method == "HEAD" else data,
         media_type="application/zip",
@@ -270,6 +276,9 @@ def serve_file(request: Request, site: Path | None, url_path: str) -> Response:
         "Cache-Control": IMMUTABLE if rel.startswith("static/") and _HASHED.search(rel) else "no-cache",
         "X-Content-Type-Options": "nosniff",
     }
+    zipped = _ZIP_PATH.fullmatch(url_path)
+    if zipped:  # an edition's zip: named as the ones made when asked (:func:`edition_zip`)
+        headers["Content-Disposition"] = f'attachment; filename="comprules-{zipped[1]}-{zipped[2]}.zip"'
     compressible = ctype.startswith(_COMPRESSIBLE) and 1024 <= st.st_size <= STREAM_ABOVE
     if compressible:
         headers["Vary"] = "Accept-Encoding"

@@ -220,8 +220,9 @@
     var kb = kbOf(location), links = document.querySelectorAll("a[data-served]");
     for (var i = 0; i < links.length; i++) {
       var a = links[i], code = document.createElement("code");
-      code.textContent = "comprules export " + a.getAttribute("data-served") + " --site" +
-        (kb ? " --kb " + kb : "") + " -o " + a.textContent;
+      var name = a.getAttribute("data-served");  /* en/2009-05-01: comprules-en-2009-05-01.zip, as served */
+      code.textContent = "comprules export " + name + " --site" + (kb ? " --kb " + kb : "") +
+        " -o comprules-" + name.replace("/", "-") + ".zip";
       if (a.nextElementSibling) a.nextElementSibling.textContent = "";
       a.parentNode.replaceChild(code, a);
     }
