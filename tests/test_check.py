@@ -266,7 +266,7 @@ def test_cli_check_without_sources_checks_the_knowledge_base_of_comprules_kb(ful
     [ed] = json.loads(result.output)["editions"]
     assert ed["edition"] == "en/2026-08-07" and [p["rule"] for p in ed["problems"]] == ["glossary/endure"]
     none = CliRunner().invoke(main, ["check"], env={"COMPRULES_KB": str(tmp_path / "nothing")})
-    assert none.exit_code == 2 and "give at least one source file or folder" in none.output
+    assert none.exit_code == 2 and f"no SOURCES given and no knowledge base at {tmp_path / 'nothing'}" in none.output
 
 
 def test_a_chinese_title_quoted_for_an_untitled_rule_agrees_by_its_characters(zh_dir):

@@ -713,7 +713,9 @@ def check(sources, kb_dir, edition, as_json):
     if sources and edition:
         raise Fail("give SOURCES or --edition, not both")
     # no SOURCES: the knowledge base of --kb, $COMPRULES_KB or ./build, when there is one
-    if edition or (not sources and (kb_dir or (default_kb() / "data").is_dir())):
+    if not sources and not edition and not kb_dir and not (default_kb() / "data").is_dir():
+        raise Fail(f"no SOURCES given and no knowledge base at {default_kb()} to check: give SOURCES, or --kb DIR")
+    if edition or not sources:
         report = _run(check_kb, _kb(kb_dir), edition)
     else:
         report = _run(check_sources, list(sources))
