@@ -211,14 +211,15 @@ def test_the_knowledge_base_shows_a_chinese_rule_beside_the_english_rule_it_tran
     assert kb.show("zh/2024-06-07", "702.19b").twin.id == "702.19b"
     page = (full_kb[0] / "site/compare/zh/2024-03-08..2024-02-02/726.html").read_text(encoding="utf-8")
     assert "Subgames" in page and "Rad" not in page
-    # the command says what a pair across languages is (a trial: "3138 unchanged")
+    # the command says what a pair across languages is (trials: "3138 unchanged"; Rad counters
+    # "removed", Subgames "renumbered")
     from click.testing import CliRunner
 
     from comprules.cli import main
 
     out = CliRunner().invoke(main, ["diff", "zh/2024-03-08", "en/2024-02-02", "--kb", str(full_kb[0])]).output
     assert out.splitlines()[0] == (
-        "zh/2024-03-08 → en/2024-02-02: 4 removed, 54 moved, "
+        "zh/2024-03-08 → en/2024-02-02: 4 no counterpart in English, 54 numbered otherwise, "
         "2883 paired with their translation (words are not compared across languages)"
     )
-    assert "  726 子游戏 → 725 Subgames  renumbered" in out.splitlines()
+    assert "  726 子游戏 → 725 Subgames  numbered otherwise" in out.splitlines()

@@ -661,15 +661,29 @@ def joined(lineage, old_ed: Edition, new_ed: Edition) -> Alignment:
     return align_joined(old_ed, new_ed, pairs, rewritten)
 
 
+#: What a row of a translation beside its English edition is, in the words of that pair
+#: (nothing was removed or renumbered: one side has no counterpart, or numbers it otherwise).
+_ACROSS = {
+    "removed": "no counterpart in English",
+    "added": "not in the translation",
+    "renumbered": "numbered otherwise",
+    "moved": "numbered otherwise",
+}
+
+
 def format_diff(a: Alignment, limit: int | None = None) -> str:
     """``comprules diff`` as text: counts, changed sections, changed rules with words."""
+    across = a.old.partition("/")[0] != a.new.partition("/")[0]
+    if across and a.old.startswith("en/"):  # English first: what each side lacks, the other way
+        words = {**_ACROSS, "removed": "not in the translation", "added": "no counterpart in English"}
+    else:
+        words = _ACROSS if across else {}
     counts = a.facet_counts()
     order = sorted(counts, key=lambda f: (_FACET_ORDER.index(f) if f in _FACET_ORDER else len(_FACET_ORDER), f))
-    summary = ", ".join(f"{counts[k]} {k}" for k in order)
+    summary = ", ".join(f"{counts[k]} {words.get(k, k)}" for k in order)
     unchanged = sum(1 for c in a.rules if c.facet == "unchanged")
     if unchanged:
         # a translation and its English edition: rules paired, their words not compared
-        across = a.old.partition("/")[0] != a.new.partition("/")[0]
         said = "paired with their translation (words are not compared across languages)" if across else "unchanged"
         summary += f"{', ' if summary else ''}{unchanged} {said}"
     lines = [f"{a.old} → {a.new}: {summary or 'no rules'}"]
@@ -677,14 +691,17 @@ def format_diff(a: Alignment, limit: int | None = None) -> str:
     if changed_sections:
         lines.append("sections:")
         for s in changed_sections:
-            lines.append(f"  {_side(s.old, s.old_title)} → {_side(s.new, s.new_title)}  {s.kind}")
+            lines.append(f"  {_side(s.old, s.old_title)} → {_side(s.new, s.new_title)}  {words.get(s.kind, s.kind)}")
     changed = [c for c in a.rules if c.facet != "unchanged"]
     if changed:
         lines.append("rules:")
+    facets = words
     for c in changed[:limit]:
-        words = "; ".join(_word_change(w) for w in c.changes[:6]) + (" …" if len(c.changes) > 6 else "")
+        said = "; ".join(_word_change(w) for w in c.changes[:6]) + (" …" if len(c.changes) > 6 else "")
         sim = f" ({c.similarity:.0%} of words kept)" if c.edited else ""
-        lines.append(f"  {c.old or '—'} → {c.new or '—'}  {c.facet}{sim}" + (f": {words}" if words else ""))
+        lines.append(
+            f"  {c.old or '—'} → {c.new or '—'}  {facets.get(c.facet, c.facet)}{sim}" + (f": {said}" if said else "")
+        )
     if limit is not None and len(changed) > limit:
         lines.append(f"  … {len(changed) - limit} more (--json for all)")
     return "\n".join(lines)
