@@ -161,3 +161,5 @@ def test_the_side_by_side_pages_show_the_english_rules_a_translation_lacks(full_
         assert {s for s in shown if not s.startswith("glossary/")} == lacking, zh
         assert len(lacking) == (43 if zh == "zh/2022-06-10" else 0)
     assert '<tr id="en-506.6a">' in read(full_kb[0] / "site/compare/zh/2022-06-10..2022-04-29/506.html")
+    # a glossary page's heading in the page's language (a trial: "glossary-2")
+    assert "<h1>词汇表 (2) — " in read(full_kb[0] / "site/compare/zh/2022-06-10..2022-04-29/glossary-2.html")

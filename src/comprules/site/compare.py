@@ -120,6 +120,15 @@ def _english_units(en: Edition, fr_alignment: Any) -> dict[str, str]:
     return out
 
 
+def _shown(page: str, t: dict[str, str]) -> str:
+    """A side-by-side page's name as its heading says it: ``702``, ``702-2``; ``glossary-2``
+    in the page's language (``词汇表 (2)``, a trial: Chinese pages said "glossary-2")."""
+    head, _sep, part = page.partition("-")
+    if head != "glossary":
+        return page
+    return t["glossary"] + (f" ({part})" if part else "")
+
+
 #: The id prefix of a row of an English unit that a translation lacks.
 UNTRANSLATED = "en-"
 
@@ -314,7 +323,9 @@ def render_compare(site: "SiteRenderer", out: Path, fr: Edition, en: Edition, al
             t=t,
             u=u,
             goto=None,
-            title=f"{edition_label(fr)} ⇄ {edition_label(en)}" + ("" if number == "index" else f" — {number}"),
+            title=f"{edition_label(fr)} ⇄ {edition_label(en)}"
+            + ("" if number == "index" else f" — {_shown(number, t)}"),
+            heading=_shown(number, t),
             fr=_doc(fr, u),
             en=_doc(en, u),
             index=u(index_path),
