@@ -223,3 +223,27 @@ def test_the_knowledge_base_shows_a_chinese_rule_beside_the_english_rule_it_tran
         "2883 paired with their translation (words are not compared across languages)"
     )
     assert "  726 子游戏 → 725 Subgames  numbered otherwise" in out.splitlines()
+
+
+def test_the_first_chinese_edition_pairs_forward_through_its_chain_and_back_through_english(zh_editions, editions):
+    # a second trial: zh/2022-06-10 inserts 721 先制 (Initiative) before en/2022-04-29's 721
+    # (Restarting the Game): by number, 721–727 each stood beside the English rule before it
+    from comprules.align.history import english_eras, translation_routes
+
+    zh = ["zh/2022-06-10", "zh/2023-10-13", "zh/2023-11-17"]
+    en = [n for n in sorted(editions) if n.startswith("en/") and "2022-04-29" <= n[3:] <= "2023-11-17"]
+    docs = [zh_editions[n] for n in zh] + [editions[n] for n in en]
+    by_name = {e.name: e for e in docs}
+    links = {(a, b): align(by_name[a], by_name[b]) for chain in (zh, en) for a, b in zip(chain, chain[1:])}
+    routes = translation_routes(docs, english_eras(docs), links)
+    assert set(routes) == {"zh/2022-06-10", "zh/2023-10-13"}
+    route = routes["zh/2022-06-10"]
+    assert (route["721"], route["721.1"], route["722"], route["722.1"], route["727.1"]) == (
+        None,
+        None,
+        "721",
+        "721.1",
+        "726.1",
+    )
+    a = T.align_translation(zh_editions["zh/2022-06-10"], editions["en/2022-04-29"], via=route)
+    assert a.counts() == {"kept": 2549, "renumbered": 86, "removed": 33, "added": 16}

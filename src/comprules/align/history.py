@@ -544,8 +544,10 @@ def translation_routes(editions: Sequence[Edition], eras: dict, consecutive: dic
     numbers → those of its English twin, or ``None`` for a rule with no counterpart,
     reached through the translation's own earlier editions (the stored alignment of
     zh/2024-02-02 → zh/2024-03-08: its 726.1 was 725.1, which is en/2024-02-02's 725.1;
-    its new 725.1, Rad counters, has none). A translation whose chain reaches no
-    edition of its twin's date is absent (it is paired by number)."""
+    its new 725.1, Rad counters, has none); a translation older than every edition of
+    its language with a twin of its date, forward to the first such and back through the
+    English chain. A translation whose chain reaches no edition with a twin of its date
+    is absent (it is paired by number)."""
     out: dict[str, dict] = {}
     same: dict[str, bool] = {}
     by_lang: dict[str, list[Edition]] = defaultdict(list)
@@ -568,6 +570,48 @@ def translation_routes(editions: Sequence[Edition], eras: dict, consecutive: dic
                     continue
                 route[c.new] = None if c.old is None else (prior.get(c.old) if prior is not None else c.old)
             out[doc.name] = route
+        # a translation older than any of its own language with a twin of its date (the
+        # first Chinese edition, 2022-06-10, inserts 721 Initiative before en/2022-04-29's
+        # 721): forward through its own chain to the first such edition, then back through
+        # the English chain from that edition's twin to its own
+        english = sorted((e for e in editions if e.lang == "en" and e.effective), key=lambda e: e.effective)
+        en_names = [e.name for e in english]
+        for k, doc in enumerate(docs):
+            if same[doc.name] or doc.name in out:
+                continue
+            ahead = next((d for d in docs[k + 1 :] if same[d.name]), None)
+            twin, far = eras[doc.name].english, eras[ahead.name].english if ahead else None
+            if ahead is None or twin not in en_names or far not in en_names:
+                continue
+            steps = [n.name for n in docs[k : docs.index(ahead) + 1]]
+            back = en_names[en_names.index(twin) : en_names.index(far) + 1][::-1]
+            maps = [_step(consecutive.get((a, b)), forward=True) for a, b in zip(steps, steps[1:])]
+            maps += [_step(consecutive.get((b, a)), forward=False) for a, b in zip(back, back[1:])]
+            if any(m is None for m in maps):
+                continue
+            route = {}
+            for number in [r.id for r in doc.rules if r.kind in ("rule", "subrule")] + [
+                s.number for s in doc.sections()
+            ]:
+                at: str | None = number
+                for m in maps:
+                    at = m.get(at) if at is not None and m is not None else None
+                route[number] = at
+            out[doc.name] = route
+    return out
+
+
+def _step(alignment, forward: bool) -> dict[str, str | None] | None:
+    """One step of a route: the alignment's rule and section numbers, old → new
+    (``forward``) or new → old; ``None`` for a number without a counterpart; the whole
+    ``None`` when the alignment is not there."""
+    if alignment is None:
+        return None
+    out: dict[str, str | None] = {}
+    for c in (*alignment.rules, *alignment.sections):
+        key, value = (c.old, c.new) if forward else (c.new, c.old)
+        if key is not None and key not in out:
+            out[key] = value
     return out
 
 
