@@ -58,3 +58,12 @@ def test_words_deleted_before_a_quote_are_shown_before_it_as_the_old_text_printe
     page = (kb / "site" / "history" / "en" / "502.26a.html").read_text(encoding="utf-8")
     assert "<del>The phrase</del> &quot;Morph [cost]&quot; means" in page
     assert "&quot;<del>The phrase</del>" not in page
+
+
+def test_a_quote_that_came_or_went_with_the_words_is_shown_with_them(tmp_path, en_dir):
+    # a second trial: `somehow <del>loops</del> <ins>enters a "loop</ins>,"` lost the old quote
+    # of `somehow "loops," repeating`
+    kb = tmp_path / "kb"
+    build([en_dir / "1999-11-01.txt", en_dir / "2001-09-24.txt"], kb, only=("data", "site"))
+    pages = "".join(p.read_text(encoding="utf-8") for p in (kb / "site" / "history" / "en").glob("*.html"))
+    assert "somehow <del>&quot;loops</del> <ins>enters a &quot;loop</ins>,&quot; repeating" in pages

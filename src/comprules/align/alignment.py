@@ -1121,6 +1121,32 @@ Span = tuple[int, int]
 PHRASE_MARKS = "\"“”'‘’([«»「」『』"
 
 
+def _gaps(text: str, spans, k1: int, k2: int) -> tuple[str, str]:
+    """The text between the token before ``k1`` and token ``k1``, and between token
+    ``k2 - 1`` and the token after (from the start or to the end of ``text``)."""
+    start = spans[k1 - 1][1] if k1 else 0
+    before = text[start : spans[k1][0]] if k1 < len(spans) else text[start:]
+    if k2 > k1:
+        after = text[spans[k2 - 1][1] : spans[k2][0] if k2 < len(spans) else len(text)]
+    else:
+        after = before
+    return before, after
+
+
+def _with_marks(span: tuple[int, int], mine: tuple[str, str], theirs: tuple[str, str]) -> tuple[int, int]:
+    """``span`` widened over the opening marks just before it and the closing ones just
+    after it that the other text does not print there ("five colors." → "five colors.
+    “Multicolored” is not a color.": the quote is inserted with the words)."""
+    start, end = span
+    lead = len(mine[0]) - len(mine[0].rstrip(PHRASE_MARKS))
+    if lead and not theirs[0].endswith(mine[0][len(mine[0]) - lead :]):
+        start -= lead
+    trail = len(mine[1]) - len(mine[1].lstrip(PHRASE_MARKS))
+    if trail and not theirs[1].startswith(mine[1][:trail]):
+        end += trail
+    return start, end
+
+
 def change_spans(
     old_text: str, new_text: str, lang: str = "en", mapping: dict[str, str] | None = None, typography: bool = False
 ) -> list[tuple[Span | None, Span | None, int]]:
@@ -1156,6 +1182,13 @@ def change_spans(
     for i1, i2, j1, j2 in _change_blocks(a, list(b)):
         new_span = (b_spans[j1][0], b_spans[j2 - 1][1]) if j2 > j1 else None
         old_span = (a_spans[i1][0], a_spans[i2 - 1][1]) if i2 > i1 else None
+        if not typography:  # a quote or bracket that came or went with the words is theirs
+            old_gaps = _gaps(old_text, a_spans, i1, i2)
+            new_gaps = _gaps(new_text, b_spans, j1, j2)
+            if new_span:
+                new_span = _with_marks(new_span, new_gaps, old_gaps)
+            if old_span:
+                old_span = _with_marks(old_span, old_gaps, new_gaps)
         if new_span:
             point = new_span[0]
         elif j1 and old_span and not old_text[old_span[0]].isalnum():
