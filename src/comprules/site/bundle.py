@@ -173,8 +173,31 @@ def _mended(name: str, inputs: Mapping[str, bytes], search: Iterable[str]) -> di
     for rel in sorted(files):
         if rel.endswith(".html") and rel != U.HOME:
             files[rel] = fixer.page(rel, files[rel].decode("utf-8")).encode("utf-8")
+    page = U.search_page()
+    if page in files:
+        files[page] = _search_alone(name, files[page].decode("utf-8")).encode("utf-8")
     files["README.txt"] = _readme(name).encode("utf-8")
     return files
+
+
+_OTHER_EDITION = re.compile(r'<option value="(\*|[a-z]{2,3}/[^"]+)">[^<]*</option>')
+_OTHER_LANGUAGE = re.compile(r'<option value="([a-z]{2,3})">[^<]*</option>')
+_OFFLINE_NOTE = re.compile(r'(<div id="offline" class="notice" hidden>\n).*?(</div>)', re.S)
+
+
+def _search_alone(name: str, html: str) -> str:
+    """The search page of a zip: its menus offer the zip's edition and language only, and the
+    note shown from disk says what the zip holds (a trial: the 2009-05-01 zip offered the
+    98 editions of the site and said search covered the latest edition of each language)."""
+    html = _OTHER_EDITION.sub(lambda m: m.group(0) if m.group(1) == name else "", html)
+    lang = name.partition("/")[0]
+    html = _OTHER_LANGUAGE.sub(lambda m: m.group(0) if m.group(1) == lang else "", html)
+    note = (
+        f"<p>This download holds {name} alone: search covers it. The other editions are on the "
+        "site it came from, or searched through the local web server that comes with comprules "
+        "(<code>comprules serve</code>).</p>\n"
+    )
+    return _OFFLINE_NOTE.sub(lambda m: m.group(1) + note + m.group(2), html)
 
 
 def _search_member(key: str) -> str:
