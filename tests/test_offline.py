@@ -509,6 +509,30 @@ def test_the_zip_unpacked_works_from_disk(app, rebuilt, tmp_path):
     assert page.locator("[id='702.19b']").is_visible()
 
 
+def test_the_go_to_box_of_an_older_edition_s_zip_stays_inside_it(app, rebuilt, tmp_path):
+    # a trial: in the 2009-05-01 zip, "#R70237a" went to a 702.html that edition has not,
+    # and a number printed later listed links to editions the zip lacks
+    from comprules.site.bundle import bundle
+
+    _context, page = app
+    data = bundle(rebuilt / "site", rebuilt / "index", "en/2009-05-01")
+    zipfile.ZipFile(io.BytesIO(data)).extractall(tmp_path)
+    root = tmp_path / "comprules-en-2009-05-01" / "en" / "2009-05-01"
+    for typed in ("#R70237a", "https://yawgatog.com/resources/magic-rules/#R70219b", "702.34a"):
+        page.goto((root / "index.html").as_uri())
+        page.fill("form.goto input", typed)
+        page.press("form.goto input", "Enter")
+        page.wait_for_url(re.compile(r"/en/2009-05-01/5\d\d(-\d)?\.html#5\d\d\.\d+[a-z]?$"))
+        landed = page.url.rsplit("#", 1)[1]
+        assert page.locator(f"[id='{landed}']").count() == 1, (typed, page.url)
+    page.goto((root / "index.html").as_uri())
+    page.fill("form.goto input", "702.190a")  # printed only in editions the zip lacks: no links
+    page.press("form.goto input", "Enter")
+    page.wait_for_function("document.getElementById('cr-status').textContent.length > 0")
+    assert "is not in this edition" in page.locator("#cr-status").inner_text()
+    assert page.locator("#cr-status a").count() == 0
+
+
 def test_on_the_whole_corpus_every_edition_is_in_the_feed_and_has_a_zip(full_kb):
     """The knowledge base of every edition (74 English, 18 Chinese, 5 seeds): 92 entries,
     newest first; a zip for each dated edition (the latest of each language in the site,

@@ -172,7 +172,12 @@ def _mended(name: str, inputs: Mapping[str, bytes], search: Iterable[str]) -> di
     fixer = _Fixer(name, set(files) | {_search_member(k) for k in search})
     for rel in sorted(files):
         if rel.endswith(".html") and rel != U.HOME:
-            files[rel] = fixer.page(rel, files[rel].decode("utf-8")).encode("utf-8")
+            html = fixer.page(rel, files[rel].decode("utf-8"))
+            # the go-to box of a zip: links of other sites and numbers taken in this edition,
+            # no link to the editions the zip lacks (static/goto.js, ``alone``)
+            files[rel] = html.replace('<form class="find goto"', '<form class="find goto" data-alone', 1).encode(
+                "utf-8"
+            )
     page = U.search_page()
     if page in files:
         files[page] = _search_alone(name, files[page].decode("utf-8")).encode("utf-8")

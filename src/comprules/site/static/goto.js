@@ -167,6 +167,9 @@
     var q = String(text || "").trim();
     if (!q) return Promise.resolve({message: ""});
     if (isLink(q)) {
+      var cited = number(fragment(q));
+      /* an edition's zip holds no latest edition: today's number, taken in this one */
+      if (ctx.alone && cited) return resolveNumber(cited, ctx);
       var to = citation(q);
       return Promise.resolve(to ? {href: ctx.latest + to} : {search: true, message: ctx.say.nothing.replace("{q}", q)});
     }
@@ -206,7 +209,8 @@
         var links = runs.slice().reverse().slice(0, 3).map(function (r) {
           var k = r[0] || n, where = data.d[r[2]], as = n;
           if (k.indexOf("@") < 0 && k !== n) { where = data.d[data.d.length - 1]; as = k; }
-          return [span(data.d, r) + " → " + as + " (" + where + ")", ctx.root + lang + "/" + where + "/" + pageOf(as)];
+          return [span(data.d, r) + " → " + as + " (" + where + ")",
+                  ctx.alone ? null : ctx.root + lang + "/" + where + "/" + pageOf(as)];
         });
         return {message: say.elsewhere.replace("{n}", n).replace("{edition}", ctx.edition.split("/")[1]), links: links};
       });
@@ -288,6 +292,7 @@
     return {
       edition: form.getAttribute("data-edition"), base: base, root: form.getAttribute("data-root") || "",
       latest: form.getAttribute("data-latest") || "", page: true,
+      alone: form.hasAttribute("data-alone"),  /* an edition's zip (site/bundle.py): no other edition */
       say: WORDS[lang] || WORDS.en,
       go: function (id) { return single && base === "" ? "#" + id : base + pageOf(id); }
     };
@@ -329,9 +334,10 @@
   function tell(status, message, links) {
     status.textContent = message || "";
     (links || []).forEach(function (link, i) {
+      status.appendChild(document.createTextNode(i ? "; " : " "));
+      if (!link[1]) { status.appendChild(document.createTextNode(link[0])); return; }  /* not here */
       var a = document.createElement("a");
       a.href = link[1]; a.textContent = link[0];
-      status.appendChild(document.createTextNode(i ? "; " : " "));
       status.appendChild(a);
     });
   }
