@@ -240,6 +240,24 @@ def test_go_to_box_on_an_old_edition_takes_a_number_as_printed_today(page, full_
     assert note in page.locator("#cr-status").inner_text()
 
 
+@pytest.mark.parametrize(
+    ("document", "typed", "lands"),
+    [
+        ("004_99dc3338bd3ea994", "Mue", "502.26"),
+        ("004_99dc3338bd3ea994", "offrande", "502.42"),
+        ("003_816c607ad111474a", "Vol", "vol"),
+    ],
+)
+def test_go_to_box_on_a_french_document_knows_its_own_words(page, full_kb, document, typed, lands):
+    # a trial: "Mue", "Offrande" and "Vol" opened the search page; the box knew only the
+    # English edition's words
+    page.goto((full_kb[0] / "site" / "fr" / document / "index.html").as_uri())
+    page.fill("form.goto input", typed)
+    page.press("form.goto input", "Enter")
+    page.wait_for_url(re.compile(rf"/fr/{document}/index\.html#{re.escape(lands)}$"))
+    assert page.locator(f"[id='{lands}']").count() == 1
+
+
 def test_phone_dark_and_print_layouts_render(browser, served):
     context = browser.new_context(
         viewport={"width": 390, "height": 844}, color_scheme="dark", device_scale_factor=2, is_mobile=True

@@ -808,6 +808,10 @@ class SiteRenderer:
         page = _EditionPages(self, edition, layout, out)
         if layout.fragment:
             page.fragment(data_href)
+            from .goto import word_script
+
+            # its own words ("Mue" → 502.26), which the go-to box tries before its English edition's
+            self.write_text(out, *word_script(edition, self.extract, {}))
             return
         page.toc(data_href, parts_of)
         page.glossary()
@@ -893,9 +897,11 @@ class _EditionPages:
                 "root": u.home()[: -len(U.HOME)],
                 "editions": u(U.editions_script()),
             }
-        if self.layout.fragment:  # a document: its own numbers first (on the page), then its English
+        if self.layout.fragment:  # a document: its own numbers and words first (on the page), then its English
             english = self.site.english_of.get(self.edition.name)
             find = self.site.finder(u, english.name if english is not None else None)
+            if find is not None:
+                find = {**find, "own": self.edition.name}
         else:
             find = self.site.finder(u, self.edition.name, here=True)
         return {
