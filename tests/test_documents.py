@@ -210,8 +210,13 @@ def test_a_french_look_up_by_language_finds_the_document_that_holds_it(full_kb):
         )
         rule = client.get("/api/v1/rules/502.26", params={"edition": "fr/latest"}).json()
         assert rule["edition"] == "fr/004_99dc3338bd3ea994" and rule["rule"]["title"] == "Mue"
-    shown = CliRunner().invoke(main, ["show", "502.26", "-e", "fr/latest", "--kb", str(kb)])
-    assert shown.exit_code == 0 and shown.output.splitlines()[0] == "fr/004_99dc3338bd3ea994"
+        # a language code in any case, or alone (a second trial: "no edition in language 'FR'")
+        assert client.get("/api/v1/rules/502.26", params={"lang": "FR"}).json()["edition"] == "fr/004_99dc3338bd3ea994"
+        assert client.get("/api/v1/rules/702.19", params={"edition": "zh"}).json()["edition"] == "zh/2026-04-17"
+        assert client.get("/api/v1/rules/702.19", params={"edition": "EN/latest"}).json()["edition"] == "en/2026-08-07"
+    for given in ("fr/latest", "fr", "FR"):
+        shown = CliRunner().invoke(main, ["show", "502.26", "-e", given, "--kb", str(kb)])
+        assert shown.exit_code == 0 and shown.output.splitlines()[0] == "fr/004_99dc3338bd3ea994", given
     none = CliRunner().invoke(main, ["show", "999.1", "-e", "fr/latest", "--kb", str(kb)])
     assert none.exit_code == 1 and "no rule 999.1 in any document in fr (Français)" in none.output
 
@@ -234,3 +239,7 @@ def test_export_site_says_why_a_french_document_or_a_source_file_has_no_zip(full
     given = CliRunner().invoke(main, ["export", str(src), "--site", "--kb", kb, "-o", str(tmp_path / "b.zip")])
     assert given.exit_code == 2 and "--site takes an edition of the knowledge base" in given.output
     assert not (tmp_path / "a.zip").exists() and not (tmp_path / "b.zip").exists()
+    # JSON into a file named .zip (a second trial: written without a word)
+    json_zip = CliRunner().invoke(main, ["export", "en/2009-05-01", "--kb", kb, "-o", str(tmp_path / "c.zip")])
+    assert json_zip.exit_code == 2 and "the export is JSON; --site writes the edition as a zip" in json_zip.output
+    assert not (tmp_path / "c.zip").exists()

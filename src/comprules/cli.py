@@ -594,6 +594,8 @@ def export_cmd(edition, kb_dir, output, as_json, as_site):
         if as_site:
             raise Fail("--site writes a zip: give -o FILE.zip, not -")
         output = None
+    if output and not as_site and output.lower().endswith(".zip"):  # JSON in a file named .zip
+        raise Fail(f"-o {output}: the export is JSON; --site writes the edition as a zip (nothing was written)")
     if output and names_a_file(edition) and Path(output).exists() and os.path.samefile(edition, output):
         raise Fail(f"-o {output}: is the source file being exported; give another file (nothing was written)")
     if output and not names_a_file(edition):  # from a knowledge base: never into its own files

@@ -107,6 +107,17 @@ def published() -> tuple[Published, ...]:
     return tuple(Published(e.date, e.set, e.code, e.file_date) for e in edition_table())
 
 
+def _language_case(spec: str | None) -> str | None:
+    """An edition as typed with its language code in any case, or the code alone:
+    ``EN/latest`` → ``en/latest``, ``zh`` → ``zh/latest``; anything else as it is."""
+    if spec is None:
+        return None
+    head, sep, rest = spec.strip().partition("/")
+    if head.lower() not in languages.codes() or (head == head.lower() and sep):
+        return spec
+    return f"{head.lower()}/{rest if sep else 'latest'}"
+
+
 def _set_key(name: str) -> str:
     """A set's name as compared loosely: lower case, no leading "the", Æ as "ae", letters and
     digits only (``The Hobbit`` → ``hobbit``, ``Marvel's Spider-Man`` → ``marvelsspiderman``,
@@ -221,8 +232,10 @@ class KnowledgeBase:
         optionally after ``{lang}/``. ``lang`` restricts the choice to one language; a
         name several languages hold goes to ``default_lang``. Raises
         :class:`UsageError` naming the nearest editions when nothing matches, or the
-        candidates when several do.
+        candidates when several do. A language code alone (``zh``, ``FR``) is that
+        language's latest; codes are read in any case (``EN/latest``, ``lang=FR``).
         """
+        spec, lang = _language_case(spec), (lang.strip().lower() or None) if lang else lang
         self.check_language(lang)
         if spec in self._by_name and lang is None:  # a full name, as every route gives it back
             return spec
@@ -423,6 +436,7 @@ class KnowledgeBase:
         """The language of undated documents only that ``spec``/``lang`` name without a
         document (``fr/latest``, or no edition and ``lang=fr``), else ``None``: a look-up
         there goes to the document holding what is asked."""
+        spec, lang = _language_case(spec), lang.strip().lower() if lang else lang
         head, _sep, rest = (spec or "").partition("/")
         if spec is not None and not (rest == "latest" and (lang is None or lang == head)):
             return None
