@@ -73,6 +73,15 @@ def test_trample_in_chinese_finds_702_19_first(kb):
     assert result.hits[1].number == "702.19"
 
 
+def test_two_chinese_keywords_find_the_rules_where_they_meet_as_in_english(kb):
+    # a trial: "死触 践踏" found 122.1b (a list of counters) first; "trample deathtouch" 702.2c
+    # and 702.19b. The keywords' effects in Chinese: the English table's words through the
+    # glossary pairs (excess damage → 过量伤害), checked in the Chinese rules
+    chinese = [h.number for h in search(kb / "index", "死触 践踏", limit=3).hits]
+    english = [h.number for h in search(kb / "index", "trample deathtouch", limit=3).hits]
+    assert chinese == english and {"702.2c", "702.19b"} <= set(chinese)
+
+
 def test_every_chinese_keyword_heading_of_702_finds_its_rule_first(kb):
     edition = export.read_edition(export.edition_path(kb / "data", "zh/2026-04-17"))
     headings = [r for r in edition.rules if r.kind == "rule" and r.section == "702" and r.title]
@@ -147,6 +156,7 @@ def test_the_site_cuts_and_ranks_chinese_as_the_python_engine(browser, kb):  # n
             ("分配战斗伤害", {}),
             ("具有践踏的生物如何分配伤害", {}),
             ("规则702.19b", {}),
+            ("死触 践踏", {}),
         ]
     )
     differ = []

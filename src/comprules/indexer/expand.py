@@ -135,6 +135,37 @@ def keyword_effects(
     return kept, left
 
 
+def translated_keyword_effects(
+    doc, english, entries: Iterable[tuple[list[str], list[str], str]]
+) -> list[tuple[list[str], list[str]]]:
+    """The keywords' effects in a complete translation (the Chinese CR): for each entry
+    that ``english`` (the English edition of ``doc``'s date) prints, the translation's
+    title of the keyword's rule (702.19 践踏) and, for its rules' words, the headwords of
+    the translation's glossary entries paired with the English ones of those words
+    ("excess damage" → 过量伤害, :func:`comprules.align.translation.glossary_pairs`), kept
+    when the translation's rule prints them all. An entry whose words are no glossary
+    headword is left out: the table's words are English."""
+    from ..align.translation import glossary_pairs
+    from ..model import parent_number
+
+    entries = list(entries)
+    kept, _left = keyword_effects(english, entries)
+    printed = {tuple(say) for say, _rules in kept}
+    theirs = {" ".join(T.tokens(e.term)): g.term for g, e in glossary_pairs(doc, english)}
+    out = []
+    for say, rules, number in entries:
+        if tuple(say) not in printed:
+            continue
+        keyword = doc.get(parent_number(number) or "")
+        rule = doc.get(number)
+        words = [theirs.get(" ".join(T.tokens(r))) for r in rules]
+        if keyword is None or not keyword.title or rule is None or not all(words):
+            continue
+        if all(w in rule.text for w in words if w):
+            out.append(([keyword.title], [w for w in words if w]))
+    return out
+
+
 def obsolete_terms(glossary: Iterable[tuple[list[str], str]]) -> list[tuple[list[str], list[str]]]:
     """(typed forms, rules' words) of obsolete glossary entries, given as (headword and
     aliases, definition): the current term the definition names ("an obsolete term
@@ -286,6 +317,15 @@ def index_expansions(
         add(build_expansions(PLAYER_LANG, load_player_terms(player_terms), "player", term_of(PLAYER_LANG)))
     english = [e for e in editions if e.name in current and e.lang == PLAYER_LANG and e.kind == "edition"]
     if keywords is not None and english and PLAYER_LANG in LANGUAGES:
-        pairs, _left = keyword_effects(english[-1], load_keyword_effects(keywords))
+        table = load_keyword_effects(keywords)
+        pairs, _left = keyword_effects(english[-1], table)
         add(build_expansions(PLAYER_LANG, pairs, "keyword", term_of(PLAYER_LANG)))
+        # a complete translation's latest edition beside the English edition of its date
+        # (a trial: "死触 践踏" found 122.1b first, "trample deathtouch" 702.2c and 702.19b)
+        by_date = {e.effective: e for e in editions if e.lang == PLAYER_LANG and e.kind == "edition"}
+        for doc in editions:
+            twin = by_date.get(doc.effective)
+            if doc.name in current and doc.lang != PLAYER_LANG and doc.lang in LANGUAGES and twin is not None:
+                found = translated_keyword_effects(doc, twin, table)
+                by_lang.setdefault(doc.lang, []).extend(build_expansions(doc.lang, found, "keyword", term_of(doc.lang)))
     return Expansions(by_lang)
