@@ -853,6 +853,12 @@ def test_a_chinese_rule_has_its_english_twin_as_in_the_command_line(langs_server
     assert resp.status_code == 200
     assert resp.json() == cli_json("show", "702.19a", "--edition", "zh/2026-04-17", "--kb", str(kb))
     assert resp.json()["twin"]["text"].startswith("Trample is a static ability")
+    # the text file of a community translation says so, in both languages (a trial: not a word)
+    text = server.get("/ar/file/cr/SOS", params={"lang": "zh"}).text
+    head = text.splitlines()[:7]
+    assert head[0] == "Magic: The Gathering Comprehensive Rules" and "并非威世智" in head[4]
+    assert "not an official Wizards of the Coast translation" in head[5]
+    assert "not an official" not in server.get("/ar/file/cr/SOS").text[:2000]
 
 
 def test_the_2026_sets_have_their_codes_and_the_hobbit_a_stable_one_of_its_month(langs_server):

@@ -25,6 +25,7 @@ import difflib
 import re
 from datetime import date
 
+from . import languages
 from .cards.concepts import fold
 from .errors import NotFound, UsageError
 from .model import Edition, Rule
@@ -308,7 +309,9 @@ def raw_text(edition: Edition) -> str:
     effective as of …", contents (chapters, sections, Glossary, Credits), every rule
     with its examples ("Example: …" lines right under it), one blank line between
     rules, the glossary (headword, then definition), Credits. LF line ends, no BOM:
-    the layout judgebot's loader and other readers of the official file rely on.
+    the layout judgebot's loader and other readers of the official file rely on. A
+    community translation (the Chinese CR) has its notice after the effective date, in
+    its language and in English.
     """
 
     def clean(text: str) -> str:
@@ -317,6 +320,9 @@ def raw_text(edition: Edition) -> str:
     lines = ["Magic: The Gathering Comprehensive Rules", ""]
     if edition.effective:
         lines += [f"These rules are effective as of {_long_date(edition.effective)}.", ""]
+    known = languages.get(edition.lang) if edition.lang in languages.codes() else None
+    if known is not None and known.community:  # a community translation says so, in both languages
+        lines += [known.notice, known.notice_en, ""]
     lines += [
         "Introduction",
         "",
