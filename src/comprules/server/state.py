@@ -12,6 +12,7 @@ file the build already deleted from the old one gives 503 (retry) until the buil
 
 from __future__ import annotations
 
+import asyncio
 import os
 import threading
 from collections import OrderedDict
@@ -57,6 +58,8 @@ class Snapshot:
         self.where = (str(root), str(data).replace("/proc/self/", f"/proc/{os.getpid()}/", 1), str(index))
         self.memo: OrderedDict = OrderedDict()
         self._memo_lock = threading.Lock()
+        #: worker jobs under way (key → their future), for the requests that ask the same meanwhile
+        self._running: dict = {}
         self.generation = _generation(self.key)
 
     def _open_dir(self, path: Path) -> Path | None:
@@ -113,11 +116,29 @@ class Snapshot:
     async def job(self, key, workers, name: str, *args, keep: int = 64) -> bytes:
         """The bytes of the worker job ``name`` (:mod:`.work`) for ``args``, kept as
         :meth:`remember` keeps answers: an answer kept is given at once; else the job is
-        handed to a worker process and awaited on the event loop (no thread waits for it)."""
+        handed to a worker process and awaited on the event loop (no thread waits for it).
+        A request for a job already under way waits for it (four clients asking one cold
+        diff, or one old edition's zip, compute it once); runs on the event loop only."""
         found = self.recall(key) if keep > 0 else None
         if found is not None:
             return found
-        value = await workers.call(self, name, *args)
+        running = self._running.get(key)
+        if running is not None:  # asked again while a worker computes it: the same answer, once
+            return await asyncio.shield(running)
+        future = asyncio.get_running_loop().create_future()
+        self._running[key] = future
+        try:
+            value = await workers.call(self, name, *args)
+        except asyncio.CancelledError:
+            future.cancel()
+            raise
+        except BaseException as exc:
+            future.set_exception(exc)
+            future.exception()  # retrieved: no "never retrieved" warning when none waited
+            raise
+        finally:
+            del self._running[key]
+        future.set_result(value)
         if keep > 0:
             self._keep(key, value, keep)
         return value
