@@ -97,7 +97,9 @@ def test_a_diff_of_two_languages_not_paired_is_refused_naming_the_pairs(full_kb)
         "zh/2026-04-17 with en/2026-04-17)"
     )
     paired = CliRunner().invoke(main, ["diff", "zh/2026-04-17", "en/2026-04-17", "--kb", str(kb)])
-    assert paired.exit_code == 0 and paired.output.startswith("zh/2026-04-17 → en/2026-04-17: 3138 unchanged")
+    assert paired.exit_code == 0 and paired.output.startswith(
+        "zh/2026-04-17 → en/2026-04-17: 3138 paired with their translation (words are not compared across languages)"
+    )
     seed = CliRunner().invoke(main, ["diff", "fr/004_99dc3338bd3ea994", "en/2005-02-01", "--kb", str(kb), "--json"])
     assert seed.exit_code == 0 and json.loads(seed.stdout)["new"] == "en/2005-02-01"
 

@@ -740,6 +740,13 @@ class SiteRenderer:
             for path, text in scripts(chain, self.lineage.key).items():
                 self.write_text(out, path, text)
 
+    def own_words(self, edition: Edition) -> bool:
+        """Whether a document without a date has words of its own for the go-to box
+        (titles, labels, glossary headwords: a one-line note has none, and no script)."""
+        from .goto import words
+
+        return bool(words(edition))
+
     def render_go(self, out: Path) -> None:
         """``go.html``: a Yawgatog or mtg.wtf link (or its fragment) opened in the latest
         English edition (``static/goto.js``)."""
@@ -808,10 +815,10 @@ class SiteRenderer:
         page = _EditionPages(self, edition, layout, out)
         if layout.fragment:
             page.fragment(data_href)
-            from .goto import word_script
+            if self.own_words(edition):  # its own words ("Mue" → 502.26), tried before its English edition's
+                from .goto import word_script
 
-            # its own words ("Mue" → 502.26), which the go-to box tries before its English edition's
-            self.write_text(out, *word_script(edition, self.extract, {}))
+                self.write_text(out, *word_script(edition, self.extract, {}))
             return
         page.toc(data_href, parts_of)
         page.glossary()
@@ -900,7 +907,7 @@ class _EditionPages:
         if self.layout.fragment:  # a document: its own numbers and words first (on the page), then its English
             english = self.site.english_of.get(self.edition.name)
             find = self.site.finder(u, english.name if english is not None else None)
-            if find is not None:
+            if find is not None and self.site.own_words(self.edition):
                 find = {**find, "own": self.edition.name}
         else:
             find = self.site.finder(u, self.edition.name, here=True)
