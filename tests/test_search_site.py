@@ -216,6 +216,13 @@ def test_a_rule_number_among_words_is_the_first_hit_in_both_engines(from_disk, f
         js = from_disk.evaluate(JS_SEARCH, [query, {}])
         assert [h[1] for h in python[:2]] == ["piétinement", "702.19b"], python[:3]  # the query's language first
         assert [tuple(h[:2]) for h in js["hits"]] == [h[:2] for h in python], query
+    # words excluded (NOT) exclude a number put first and are not searched through the lexicon
+    # (a trial: "702.19b NOT trample" gave 702.19b first, then 践踏 and Piétinement)
+    for query, first in [("702.19b NOT trample", []), ("flying NOT reach", ["flying", "702.9"])]:
+        _result, python = python_hits(index, query, {})
+        js = from_disk.evaluate(JS_SEARCH, [query, {}])
+        assert [h[1] for h in python[:2]] == first and {h[0] for h in python} <= {"en"}, (query, python[:3])
+        assert [tuple(h[:2]) for h in js["hits"]] == [h[:2] for h in python], query
 
 
 def test_site_from_disk_ranks_every_query_of_both_sets_as_the_python_engine(from_disk, full_kb):

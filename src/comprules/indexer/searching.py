@@ -662,7 +662,10 @@ def _ranked(
             Clause(c.kind, c.tokens, c.occur, c.distance, c.children, flag) for c, flag in zip(clauses, names(text))
         ]
     tokens = T.tokens(text)
-    langs = (lang,) if lang else (query_lang, *(c for c in LANGS if c != query_lang))
+    # a query that excludes words (NOT) is searched in its own language only: through the
+    # lexicon, "702.19b NOT trample" became 践踏 and Piétinement, the words excluded
+    negated = any(c.occur == "not" for c in clauses)
+    langs = (lang,) if lang else (query_lang,) if negated else (query_lang, *(c for c in LANGS if c != query_lang))
     used: dict[str, set[str]] = {}
     out: list[tuple[float, int, bool]] = []
     relaxed = False
@@ -673,7 +676,9 @@ def _ranked(
             mine = _expanded(handle, clauses, code) if plain else clauses
         else:
             mine = _translated(handle, tokens, code) + (clauses if lang else [])
-        head = _head_docs(handle, text, tokens, code, query_lang, flt) if kind != "example" else []
+        # and the ranker's alone: a rule number or headword put first could hold the words
+        # excluded ("702.19b NOT trample" gave 702.19b first)
+        head = _head_docs(handle, text, tokens, code, query_lang, flt) if kind != "example" and not negated else []
         if not mine and not head:
             continue
         result = (

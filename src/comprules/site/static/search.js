@@ -821,14 +821,16 @@
       var flags = names(text);
       clauses = clauses.map(function (c, i) { return new Clause(c.kind, c.tokens, c.occur, c.distance, c.children, flags[i]); });
     }
-    var langs = lang ? [lang] : [queryLang].concat(LANGS.filter(function (c) { return c !== queryLang; }));
+    /* a query that excludes words (NOT): its own language only, and the ranker's alone (searching.py) */
+    var negated = clauses.some(function (c) { return c.occur === "not"; });
+    var langs = lang ? [lang] : negated ? [queryLang] : [queryLang].concat(LANGS.filter(function (c) { return c !== queryLang; }));
     var used = {}, out = [];
     for (var g = 0; g < langs.length; g++) {
       var code = langs[g], L = DATA[code];
       if (!L) continue;
       var allowed = filter(L, section, kind), own = code === queryLang;
       var mine = own ? (plain ? expanded(clauses, L) : clauses) : translatedClauses(toks, code).concat(lang ? clauses : []);
-      var head = kind !== "example" ? headDocs(text, toks, code, queryLang, allowed) : [];
+      var head = kind !== "example" && !negated ? headDocs(text, toks, code, queryLang, allowed) : [];
       if (!mine.length && !head.length) continue;
       var result = mine.length ? rank(mine, L, allowed, kind === "example", pool + head.length + C.GLOSSARY_TOP) : null;
       var inHead = new Set(head);
