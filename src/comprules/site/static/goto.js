@@ -137,9 +137,11 @@
     }, function () { return null; });
   }
 
-  function words(ctx) {
-    return load(ctx.root + "goto/" + ctx.edition + ".js").then(function () {
-      var data = (window.CR_GOTO || {})[ctx.edition];
+  /* The go-to words of edition or document ``name`` (goto/{lang}/{date}.js, goto/fr/{doc}.js), or null. */
+  function words(ctx, name) {
+    if (!name) return Promise.resolve(null);
+    return load(ctx.root + "goto/" + name + ".js").then(function () {
+      var data = (window.CR_GOTO || {})[name];
       return data ? data.w : null;
     }, function () { return null; });
   }
@@ -178,25 +180,16 @@
     if (here && here.closest("main") && !here.closest("header")) return Promise.resolve({href: "#" + n});
     if (n) return resolveNumber(n, ctx);
     var key = fold(q).replace(/^(?:rule|règle|the|le|la|les)\s+/, "");
-    return ownWords(ctx).then(function (own) {  /* a document's own words first, on its page */
+    return words(ctx, ctx.own).then(function (own) {  /* a document's own words first, on its page */
       var mine = own && (own[key] || own[key.replace(/s$/, "")]);
       if (mine) return {href: "#" + mine.split("#").pop(), query: q};
-      return words(ctx).then(function (w) {
+      return words(ctx, ctx.edition).then(function (w) {
         var target = w && (w[key] || w[key.replace(/s$/, "")]);
         if (!target) return {search: true, message: ctx.say.nothing.replace("{q}", q)};
         if (target.indexOf("#") >= 0) return {href: ctx.base + target, query: q};  /* a glossary entry */
         return resolveNumber(target, ctx).then(function (r) { r.query = q; return r; });
       });
     });
-  }
-
-  /* The words of the document a page shows (a French document: goto/fr/{doc}.js), or null. */
-  function ownWords(ctx) {
-    if (!ctx.own) return Promise.resolve(null);
-    return load(ctx.root + "goto/" + ctx.own + ".js").then(function () {
-      var data = (window.CR_GOTO || {})[ctx.own];
-      return data ? data.w : null;
-    }, function () { return null; });
   }
 
   function resolveNumber(n, ctx) {
@@ -305,8 +298,8 @@
     return {
       edition: form.getAttribute("data-edition"), base: base, root: form.getAttribute("data-root") || "",
       latest: form.getAttribute("data-latest") || "", page: true,
-      alone: form.hasAttribute("data-alone"),
-      own: form.getAttribute("data-own") || "",  /* a document's own words (ownWords) */  /* an edition's zip (site/bundle.py): no other edition */
+      alone: form.hasAttribute("data-alone"),  /* an edition's zip (site/bundle.py): no other edition */
+      own: form.getAttribute("data-own") || "",  /* a document whose own words come first */
       say: WORDS[lang] || WORDS.en,
       go: function (id) { return single && base === "" ? "#" + id : base + pageOf(id); }
     };
