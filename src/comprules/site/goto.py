@@ -128,9 +128,16 @@ def scripts(chain: Sequence[Edition], keys: dict[str, dict[str, str]]) -> dict[s
     return out
 
 
-def word_script(edition: Edition, extract: Any = None, glossary_pages: dict[str, str] | None = None) -> tuple[str, str]:
-    """``(path, text)`` of an edition's ``goto/{lang}/{date}.js``."""
-    return f"goto/{edition.name}.js", _assign(edition.name, {"w": words(edition, extract, glossary_pages)})
+def word_script(
+    edition: Edition,
+    extract: Any = None,
+    glossary_pages: dict[str, str] | None = None,
+    found: dict[str, str] | None = None,
+) -> tuple[str, str]:
+    """``(path, text)`` of an edition's ``goto/{lang}/{date}.js``; ``found``: its
+    :func:`words`, when already made."""
+    table = found if found is not None else words(edition, extract, glossary_pages)
+    return f"goto/{edition.name}.js", _assign(edition.name, {"w": table})
 
 
 def _assign(name: str, data: dict) -> str:

@@ -740,13 +740,6 @@ class SiteRenderer:
             for path, text in scripts(chain, self.lineage.key).items():
                 self.write_text(out, path, text)
 
-    def own_words(self, edition: Edition) -> bool:
-        """Whether a document without a date has words of its own for the go-to box
-        (titles, labels, glossary headwords: a one-line note has none, and no script)."""
-        from .goto import words
-
-        return bool(words(edition))
-
     def render_go(self, out: Path) -> None:
         """``go.html``: a Yawgatog or mtg.wtf link (or its fragment) opened in the latest
         English edition (``static/goto.js``)."""
@@ -814,11 +807,15 @@ class SiteRenderer:
         layout, parts_of = self.layout(edition)
         page = _EditionPages(self, edition, layout, out)
         if layout.fragment:
-            page.fragment(data_href)
-            if self.own_words(edition):  # its own words ("Mue" → 502.26), tried before its English edition's
-                from .goto import word_script
+            from .goto import word_script, words
 
-                self.write_text(out, *word_script(edition, self.extract, {}))
+            # its own words ("Mue" → 502.26), tried before its English edition's; a one-line
+            # note has none, and no script
+            own = words(edition, self.extract, {})
+            page.own_words = bool(own)
+            page.fragment(data_href)
+            if own:
+                self.write_text(out, *word_script(edition, found=own))
             return
         page.toc(data_href, parts_of)
         page.glossary()
@@ -835,6 +832,8 @@ class _EditionPages:
     def __init__(self, site: SiteRenderer, edition: Edition, layout: U.Layout, out: Path):
         self.site = site
         self.edition = edition
+        #: a document without a date with go-to words of its own (its header's box tries them first)
+        self.own_words = False
         self.layout = layout
         self.out = out
         self.t = labels(edition.lang)
@@ -907,7 +906,7 @@ class _EditionPages:
         if self.layout.fragment:  # a document: its own numbers and words first (on the page), then its English
             english = self.site.english_of.get(self.edition.name)
             find = self.site.finder(u, english.name if english is not None else None)
-            if find is not None and self.site.own_words(self.edition):
+            if find is not None and self.own_words:
                 find = {**find, "own": self.edition.name}
         else:
             find = self.site.finder(u, self.edition.name, here=True)
