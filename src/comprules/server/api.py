@@ -115,17 +115,13 @@ def create(holder) -> FastAPI:
     async def rule(number: str = Path(..., max_length=40), edition: str | None = EditionQ, lang: str | None = LangQ):
         snap = holder.get()
         kb = snap.kb
-        undated = kb.undated(edition, lang)  # fr/latest, or lang=fr: kb.show picks the document holding it
-        name = kb.resolve_name(edition, lang=lang) if undated is None else undated
-
-        # no edition named, a language: kb.show picks, for a language of undated documents, the one holding it
-        spec, given = (
-            (None, lang or undated) if undated is not None or (edition is None and lang is not None) else (name, None)
-        )
-        key = ("show", name, number, given)
+        # a language of undated documents (fr/latest, or lang=fr): kb.show picks the document holding it
+        undated = kb.undated(edition, lang)
+        name = undated or kb.resolve_name(edition, lang=lang)
+        key = ("show", name, number)
 
         def compute() -> bytes:
-            return encoded(kb.show(spec, number, lang=given).to_json())
+            return encoded(kb.show(None if undated else name, number, lang=undated).to_json())
 
         # A rule or subrule is a few indexed queries (0.1 ms): answered here, on the event
         # loop, where a thread's hand-over would cost ten times more. A section or a

@@ -22,6 +22,7 @@
 from __future__ import annotations
 
 import gzip
+import hashlib
 import mimetypes
 import os
 import re
@@ -34,7 +35,7 @@ from urllib.parse import quote
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, RedirectResponse, Response
 
-from ..errors import echo
+from ..errors import UsageError, echo
 
 #: Longest URL path served (bytes); longer is 414.
 MAX_PATH = 1024
@@ -154,19 +155,12 @@ async def edition_zip(request: Request, holder) -> Response | None:
     if m is None or snap.site is None or request.method not in ("GET", "HEAD"):
         return None
     name = f"{m[1]}/{m[2]}"
-    try:
-        snap.kb.info(name)
-    except Exception:  # noqa: BLE001 - not an edition of this knowledge base: 404
-        return None
     site = str(snap.site).replace("/proc/self/", f"/proc/{os.getpid()}/", 1)  # as the worker opens it
-    from ..errors import UsageError
-
     try:
+        snap.kb.info(name)  # an edition of this knowledge base
         data = await snap.job(("zip", name), holder.workers, "edition_zip", site, name, keep=4)
-    except UsageError:  # the site or the index does not hold it
+    except UsageError:  # no such edition, or the site or the index does not hold it
         return None
-    import hashlib
-
     headers = {
         "Content-Disposition": f'attachment; filename="comprules-{m[1]}-{m[2]}.zip"',
         "Cache-Control": "no-cache",
@@ -276,7 +270,7 @@ def serve_file(request: Request, site: Path | None, url_path: str) -> Response:
         "Cache-Control": IMMUTABLE if rel.startswith("static/") and _HASHED.search(rel) else "no-cache",
         "X-Content-Type-Options": "nosniff",
     }
-    zipped = _ZIP_PATH.fullmatch(url_path)
+    zipped = _ZIP_PATH.fullmatch(url_path) if url_path.endswith(".zip") else None
     if zipped:  # an edition's zip: named as the ones made when asked (:func:`edition_zip`)
         headers["Content-Disposition"] = f'attachment; filename="comprules-{zipped[1]}-{zipped[2]}.zip"'
     compressible = ctype.startswith(_COMPRESSIBLE) and 1024 <= st.st_size <= STREAM_ABOVE
