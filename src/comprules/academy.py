@@ -320,8 +320,8 @@ def raw_text(edition: Edition) -> str:
     lines = ["Magic: The Gathering Comprehensive Rules", ""]
     if edition.effective:
         lines += [f"These rules are effective as of {_long_date(edition.effective)}.", ""]
-    known = languages.get(edition.lang) if edition.lang in languages.codes() else None
-    if known is not None and known.community:  # a community translation says so, in both languages
+    known = languages.get(edition.lang)  # English for a code the table lacks
+    if known.community:  # a community translation says so, in both languages
         lines += [known.notice, known.notice_en, ""]
     lines += [
         "Introduction",

@@ -158,11 +158,9 @@ def translated_keyword_effects(
             continue
         keyword = doc.get(parent_number(number) or "")
         rule = doc.get(number)
-        words = [theirs.get(" ".join(T.tokens(r))) for r in rules]
-        if keyword is None or not keyword.title or rule is None or not all(words):
-            continue
-        if all(w in rule.text for w in words if w):
-            out.append(([keyword.title], [w for w in words if w]))
+        words = [theirs.get(" ".join(T.tokens(r))) or "" for r in rules]
+        if keyword is not None and keyword.title and rule is not None and all(w and w in rule.text for w in words):
+            out.append(([keyword.title], words))
     return out
 
 

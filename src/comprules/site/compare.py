@@ -17,7 +17,6 @@ checked-in table and the heading pairs the alignments found, with links).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -139,8 +138,7 @@ def _untranslated(fr: Edition, en: Edition, pairs: dict[str, str], entries: dict
     rules before any paired one go after the translation's first rule)."""
     out: dict[str, list] = {}
     back = {e: f for f, e in pairs.items()}
-    first = next((r.id for r in fr.rules if r.kind in ("rule", "subrule")), None)
-    at = first
+    at = next((r.id for r in fr.rules if r.kind in ("rule", "subrule")), None)
     for r in en.rules:
         if r.kind not in ("rule", "subrule"):
             continue
@@ -148,12 +146,14 @@ def _untranslated(fr: Edition, en: Edition, pairs: dict[str, str], entries: dict
             at = back[r.id]
         elif at is not None:
             out.setdefault(at, []).append(r)
+    if not entries:  # no glossary paired: none shown beside
+        return out
     back_g = {e.slug: f for f, e in entries.items()}
-    at = next(iter(f"glossary/{g.slug}" for g in fr.glossary), None)
+    at = f"glossary/{fr.glossary[0].slug}" if fr.glossary else None
     for g in en.glossary:
         if g.slug in back_g:
             at = back_g[g.slug]
-        elif at is not None and entries:
+        elif at is not None:
             out.setdefault(at, []).append(g)
     return out
 
@@ -258,7 +258,7 @@ def render_compare(site: "SiteRenderer", out: Path, fr: Edition, en: Edition, al
                         "id": unit_id,
                         "label": "",
                         "kind": "untranslated",
-                        "fr": Markup(f'<span class="muted">{escape(t["untranslated"])}</span>'),
+                        "fr": Markup('<span class="muted">{}</span>').format(t["untranslated"]),
                         "fr_href": None,
                         "en_id": label,
                         "en": texts.text(en, text),
