@@ -29,7 +29,7 @@ from pathlib import Path
 
 import pytest
 
-from comprules.indexer.export import edition_script_file, site_data
+from comprules.indexer.export import edition_script_file, edition_search, search_script, site_data
 
 ROOT = Path(__file__).resolve().parent.parent
 FIRST = ["en/2009-05-01.txt", "en/2009-07-11.txt", "en/2026-06-19.txt", "zh/2026-04-17.txt"]
@@ -466,6 +466,18 @@ def test_the_server_makes_an_older_edition_s_zip_as_comprules_export_does(rebuil
         offered = re.findall(r'<option value="([^"]+)">', search)
         assert [v for v in offered if "/" in v or v in ("*", "fr", "zh")] == ["en/2009-05-01"]
         assert "This download holds en/2009-05-01 alone" in search
+        # its search data computed from the index when asked: the build writes only the
+        # latest edition's of each language (issue 21)
+        index = rebuilt / "index"
+        assert sorted(p.name for p in index.glob("edition-*.js")) == [
+            "edition-en-2026-08-07.js",
+            "edition-zh-2026-04-17.js",
+        ]
+        data = archive.read("comprules-en-2009-05-01/search/en.js")
+        assert data == search_script(site_data(index, "en", edition="en/2009-05-01"))
+        text = data.decode("utf-8")
+        docs = json.loads(text[text.index("=", text.index("CR_SEARCH[")) + 1 : -2])["docs"]
+        assert {d[7] for d in docs} == {"en/2009-05-01"} and "502.26a" in {d[0] for d in docs}
         head = client.head("/download/en/2009-05-01.zip")
         assert head.status_code == 200 and head.headers["content-length"] == str(len(got.content))
         etag = got.headers["etag"]
@@ -550,7 +562,8 @@ def test_the_go_to_box_of_an_older_edition_s_zip_stays_inside_it(app, rebuilt, t
     from comprules.site.bundle import bundle
 
     _context, page = app
-    data = bundle(rebuilt / "site", rebuilt / "index", "en/2009-05-01")
+    index = rebuilt / "index"
+    data = bundle(rebuilt / "site", index, "en/2009-05-01", search=edition_search(index, "en/2009-05-01"))
     zipfile.ZipFile(io.BytesIO(data)).extractall(tmp_path)
     root = tmp_path / "comprules-en-2009-05-01" / "en" / "2009-05-01"
     for typed in ("#R70237a", "https://yawgatog.com/resources/magic-rules/#R70219b", "702.34a"):

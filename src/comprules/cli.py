@@ -609,6 +609,7 @@ def export_cmd(edition, kb_dir, output, as_json, as_site):
                     f"-o {output}: is inside the knowledge base's {part}/, which export reads; give another file"
                 )
     if as_site:
+        from .indexer.export import edition_search
         from .site.bundle import bundle
 
         if not output:
@@ -622,7 +623,8 @@ def export_cmd(edition, kb_dir, output, as_json, as_site):
         if kb.info(name).effective is None:  # the French documents: no zip (bundle.site_downloads)
             raise Fail(f"{name} is an undated document: only a dated edition downloads as a zip")
         _note_after_latest(kb, edition)
-        _run(export.write_output, output, _run(bundle, kb.root / "site", kb.index_dir, name))
+        search = _run(edition_search, kb.index_dir, name)
+        _run(export.write_output, output, _run(bundle, kb.root / "site", kb.index_dir, name, search=search))
         return
     if names_a_file(edition):
         from .corpus import parse_file

@@ -173,8 +173,7 @@ def build_index(
                 meta = _write(work, plan)
                 if scripts:
                     t = time.perf_counter()
-                    dated = [e.name for e in plan.editions if e.effective is not None and e.kind != "fragment"]
-                    write_site_scripts(work, dated, jobs)
+                    write_site_scripts(work, _latest_dated(plan.editions), jobs)
                     scripts_seconds = time.perf_counter() - t
             generation = work.with_name(f".{index_dir.name}.gen-{time.time_ns()}")
             os.rename(work, generation)
@@ -195,6 +194,19 @@ def build_index(
         generation=None if swap else generation,
         search_data_seconds=scripts_seconds,
     )
+
+
+def _latest_dated(editions: Iterable[Edition]) -> list[str]:
+    """The name of the latest dated edition (not a fragment) of each language: the zips
+    the site writes (:func:`comprules.site.bundle.site_downloads`), whose search data the
+    index stage writes with the site's."""
+    latest: dict[str, Edition] = {}
+    for e in editions:
+        if e.effective is None or e.kind == "fragment":
+            continue
+        if e.lang not in latest or e.effective > latest[e.lang].effective:
+            latest[e.lang] = e
+    return sorted(e.name for e in latest.values())
 
 
 def swap_index(index_dir: Path, generation: Path, wait: float = LOCK_WAIT) -> None:

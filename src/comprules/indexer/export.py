@@ -36,6 +36,7 @@ import numpy as np
 
 from .. import segment
 from ..children import fork_pool
+from ..errors import UsageError, said
 from ..languages import codes
 from ..languages import get as table_language
 from ..model import parent_number, sort_key
@@ -203,6 +204,33 @@ def edition_script_file(name: str) -> str:
     return EDITION_PREFIX + name.replace("/", "-") + ".js"
 
 
+def edition_search(index_dir: Path, name: str) -> dict[str, bytes]:
+    """The search data of edition ``name`` alone (its zip's ``search/{lang}.js``), key →
+    bytes: the lang code → :func:`edition_script_file`'s bytes, as the index stage wrote
+    them for the latest edition of each language, else computed from the index (about
+    0.3 s: the zip of an older edition, made when asked for); with ``segment`` →
+    :data:`SEGMENT_SCRIPT` for a language written without spaces. Raises
+    :class:`~comprules.errors.UsageError` (one line naming ``index_dir``) when the index
+    does not hold that edition or cannot be read."""
+    index_dir = Path(index_dir)
+    lang = name.partition("/")[0]
+    try:
+        try:
+            raw = (index_dir / edition_script_file(name)).read_bytes()
+        except FileNotFoundError:
+            raw = search_script(site_data(index_dir, lang, edition=name))
+        out = {lang: raw}
+        if not table_language(lang).spaced:
+            out["segment"] = (index_dir / SEGMENT_SCRIPT).read_bytes()
+    except ValueError as exc:  # site_data: an edition the index does not hold
+        raise UsageError(str(exc)) from None
+    except OSError as exc:
+        raise UsageError(
+            f"{index_dir}: no search data of {name} in the index ({said(exc)}; build the knowledge base again)"
+        ) from None
+    return out
+
+
 def search_script(data: dict) -> bytes:
     """:func:`site_data`'s dict as the script the site loads (sets ``window.CR_SEARCH[lang]``)."""
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
@@ -234,7 +262,8 @@ def write_site_scripts(directory: Path, editions: Iterable[str], jobs: int = 1) 
     site copies these files, it computes nothing of the index): :func:`script_file` of each
     language with documents in the default scope, :data:`SEGMENT_SCRIPT` when the index
     has Chinese documents, and :func:`edition_script_file` of each of ``editions`` (edition
-    names: the dated editions, whose zips the site writes). The work runs in ``jobs``
+    names: the latest dated edition of each language, whose zip the site writes; an older
+    edition's is computed when its zip is asked for, :func:`edition_search`). The work runs in ``jobs``
     forked workers (at least one: the open index stays out of the caller's memory); file
     name → bytes written."""
     global _SCRIPTS_DIR

@@ -51,10 +51,12 @@ def diff(kb, old: str, new: str, section: str | None) -> bytes:
 @job
 def edition_zip(kb, site: str, name: str) -> bytes:
     """The zip of edition ``name`` from the site folder ``site`` and the index
-    (:func:`comprules.site.bundle.bundle`: ``UsageError`` when they do not hold it)."""
+    (:func:`comprules.site.bundle.bundle`: ``UsageError`` when they do not hold it), its
+    search data computed from the index when the build did not write it."""
+    from ..indexer.export import edition_search
     from ..site.bundle import bundle
 
-    return bundle(Path(site), kb.index_dir, name)
+    return bundle(Path(site), kb.index_dir, name, search=edition_search(kb.index_dir, name))
 
 
 @job

@@ -233,10 +233,11 @@ def inputs_comment(name: str, inputs: Mapping[str, bytes], search: Iterable[str]
 
 
 def search_scripts(index_dir: Path, name: str) -> dict[str, bytes]:
-    """The search data of one edition, as the index stage wrote it for the zip
-    (``edition-en-2026-08-07.js``, ``window.CR_SEARCH``; the Chinese vocabulary too,
-    ``site-segment.js``, for a language written without spaces): key → bytes. Raises
-    :class:`UsageError` when the index holds none of that edition."""
+    """The search data of one edition, as the index stage wrote it for the zip of the
+    latest edition of each language (``edition-en-2026-08-07.js``, ``window.CR_SEARCH``;
+    the Chinese vocabulary too, ``site-segment.js``, for a language written without
+    spaces): key → bytes. Raises :class:`UsageError` when the index holds none of that
+    edition."""
     from ..languages import get
 
     index_dir = Path(index_dir)
@@ -324,13 +325,22 @@ def _day(name: str) -> tuple[int, int, int]:
         return (1980, 1, 1)
 
 
-def bundle(site_dir: Path, index_dir: Path, name: str, previous: bytes | None = None) -> bytes:
+def bundle(
+    site_dir: Path,
+    index_dir: Path,
+    name: str,
+    previous: bytes | None = None,
+    search: dict[str, bytes] | None = None,
+) -> bytes:
     """The zip of edition ``name`` (``en/2026-08-07``) of the knowledge base whose site and
     search index are ``site_dir`` and ``index_dir``; ``previous``, the bytes of an earlier
     zip of it, lends the members that are the same (:func:`zip_reusing`: the same bytes as
-    without it). Raises :class:`UsageError` when the site has no pages of it or the index
-    does not hold it."""
-    search = search_scripts(index_dir, name)
+    without it). ``search``: its search data (:func:`search_scripts`' shape; by default
+    read from the index, which holds the latest editions'; an older edition's is
+    :func:`comprules.indexer.export.edition_search`). Raises :class:`UsageError` when the
+    site has no pages of it or the index does not hold it."""
+    if search is None:
+        search = search_scripts(index_dir, name)
     inputs = _inputs(site_dir, name)
     comment = inputs_comment(name, inputs, search)
     if previous is not None:
