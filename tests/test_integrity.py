@@ -354,6 +354,11 @@ def test_one_changed_edition_rewrites_only_what_depends_on_it(three_editions, tm
     assert "alignments/en/1999-11-01..2001-09-24.json" not in same
     data = json.loads((kb / "data" / "en" / "1999-11-01.json").read_text(encoding="utf-8"))
     assert "two or more players" in next(r["text"] for r in data["rules"] if r["number"] == "100.1")
+    # the GraphML: the parts of the two editions written anew, the others' copied; as from scratch
+    graphml = (kb / "data" / "graph.graphml").read_bytes()
+    assert graphml == (tmp_path / "scratch" / "data" / "graph.graphml").read_bytes()
+    record = ".graph.graphml.parts.json"
+    assert (kb / "data" / record).read_bytes() == (tmp_path / "scratch" / "data" / record).read_bytes()
 
 
 def test_a_document_is_scored_again_only_against_the_english_edition_that_changed(

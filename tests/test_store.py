@@ -213,6 +213,37 @@ def test_the_graphml_written_from_the_database_is_the_graph_of_the_editions(smal
     assert found["fr/000_f51ad62258817a66/402.1"]["en/2002-10-07/416"]["cites"]["status"] == "external"
 
 
+def test_a_graphml_written_again_copies_the_parts_of_the_editions_whose_key_is_the_same(small, tmp_path):
+    """Issue 21: a rebuild writes only the changed editions' parts of graph.graphml; the
+    bytes are those of the file written whole."""
+    import json
+
+    from comprules.store import Store
+    from comprules.store.exports import graphml_parts_path, write_graphml
+
+    kb_dir = small[0]
+    data = kb_dir / "data"
+    whole = (data / "graph.graphml").read_bytes()
+    record = json.loads(graphml_parts_path(data / "graph.graphml").read_text(encoding="utf-8"))
+    assert record["size"] == len(whole)
+    keys = {name: key for name, (key, *_span) in record["parts"].items()}
+    assert "en/2009-07-11" in keys and all(keys.values())
+    start, end, *_ = record["parts"]["en/2009-07-11"][1:]
+    assert whole[start:end].startswith(b'<node id="en/2009-07-11/') and whole[start:end].endswith(b"</node>\n")
+    store = Store(data / "comprules.sqlite")
+    try:
+        names = list(record["parts"])
+        changed = dict(keys, **{"en/2009-07-11": "another key"})
+        copied = write_graphml(store, tmp_path / "g.graphml", names, keys=changed, previous=data / "graph.graphml")
+        assert copied == len(names) - 1 and (tmp_path / "g.graphml").read_bytes() == whole
+        # a previous file that is not the one its record describes lends nothing
+        (tmp_path / "g.graphml").write_bytes(whole[:-1])
+        again = write_graphml(store, tmp_path / "h.graphml", names, keys=keys, previous=tmp_path / "g.graphml")
+        assert again == 0 and (tmp_path / "h.graphml").read_bytes() == whole
+    finally:
+        store.close()
+
+
 def test_check_answers_from_the_database_what_the_parsed_edition_gives(small, kb):
     from comprules.check import check_edition, check_kb
 

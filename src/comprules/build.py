@@ -173,11 +173,13 @@ def data_files(data: Path) -> set[str] | None:
     ``None`` when ``data/editions.json`` is not a manifest comprules writes (not JSON,
     no ``editions``, an empty list, a row without its keys).
 
-    ``editions.json``, ``.inputs.json``, ``graph.graphml``; per manifest row its export
+    ``editions.json``, ``.inputs.json``, ``graph.graphml`` and the record of its parts; per manifest row its export
     (``en/2026-08-07.json``) and graph part (``graph/en/2026-08-07.json``);
     ``alignments/index.json``, ``alignments/lexicon.json`` and every alignment that
     index lists.
     """
+    from .store.exports import graphml_parts_path
+
     rows = _read_json(data / "editions.json").get("editions")
     keys = {"name", "lang", "kind", "title", "effective", "path"}
     if not isinstance(rows, list) or not rows or not all(isinstance(r, dict) and keys <= r.keys() for r in rows):
@@ -185,7 +187,8 @@ def data_files(data: Path) -> set[str] | None:
     own = {
         "editions.json",
         INPUTS,
-        "graph.graphml",
+        GRAPHML,
+        graphml_parts_path(Path(GRAPHML)).as_posix(),
         "alignments/index.json",
         "alignments/lexicon.json",
         "comprules.sqlite",
@@ -430,6 +433,7 @@ def _remove_unswapped_index(kb: Path) -> list[str]:
 
 
 INPUTS = ".inputs.json"  # in data/: the inputs it was made from
+GRAPHML = "graph.graphml"  # in data/: the whole graph (its parts recorded beside it)
 CARDS_DB = "cards.sqlite"  # in data/: the card tables, when the build was given a card file (comprules.cards)
 STAMPS = ".stamps.json"  # in the knowledge base: the inputs of index/ and site/
 PENDING = ".pending"  # ".data.pending", ".site.pending": finished, not swapped in (interrupted)
@@ -524,7 +528,7 @@ def write_data(
     Returns the files written, relative to ``out``.
     """
     from .store import DB_NAME, Store
-    from .store.exports import edition_export, graph_part, write_graphml
+    from .store.exports import edition_export, graph_part, graphml_parts_path, write_graphml
 
     keys, previous_keys = keys or {}, previous_keys or {}
     manifest, written, fresh = [], [], []
@@ -561,13 +565,17 @@ def write_data(
             )
         export.write_atomic(out / "editions.json", export.dumps({"editions": manifest}))
         old_names = sorted(previous_keys) if previous is not None else None
+        graphml, parts = out / GRAPHML, graphml_parts_path(out / GRAPHML)
         if (
             fresh
             or old_names != sorted(e.name for e in editions)
-            or not _link(previous / "graph.graphml", out / "graph.graphml")
+            or not _link(previous / GRAPHML, graphml)
+            or not _link(graphml_parts_path(previous / GRAPHML), parts)
         ):
-            write_graphml(store, out / "graph.graphml", [e.name for e in editions])
-            written.append("graph.graphml")
+            # the parts of the editions whose key is the same are copied from the last one
+            last = previous / GRAPHML if previous is not None else None
+            write_graphml(store, graphml, [e.name for e in editions], keys=keys, previous=last)
+            written.append(GRAPHML)
     finally:
         store.close()
     return written

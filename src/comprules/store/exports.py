@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import IO, Any
 from xml.sax.saxutils import escape, quoteattr
 
+from ..export import write_atomic
 from .read import Store
 
 
@@ -165,49 +166,129 @@ def graph_part(store: Store, name: str) -> dict[str, Any]:
     }
 
 
-def write_graphml(store: Store, path: str | os.PathLike, editions: list[str] | None = None) -> None:
+#: Beside a GraphML written with edition keys: where each edition's nodes and edges are
+#: in it (``{"size": bytes, "parts": {name: [key, node start, node end, edge start,
+#: edge end]}}``), so that the next build copies the parts of the editions whose key is the same.
+GRAPHML_PARTS_SUFFIX = ".parts.json"
+
+
+def graphml_parts_path(path: str | os.PathLike) -> Path:
+    """``data/graph.graphml`` → ``data/.graph.graphml.parts.json`` (hidden beside it)."""
+    path = Path(path)
+    return path.with_name(f".{path.name}{GRAPHML_PARTS_SUFFIX}")
+
+
+def write_graphml(
+    store: Store,
+    path: str | os.PathLike,
+    editions: list[str] | None = None,
+    *,
+    keys: dict[str, str] | None = None,
+    previous: str | os.PathLike | None = None,
+) -> int:
     """The GraphML of the whole graph (every edition, or those named) at ``path``, written
     atomically and streamed from the database (the nodes, then the edges; edge ids are
     their kinds, as networkx writes a multigraph's keys): ``networkx.read_graphml(path,
-    force_multigraph=True)`` reads it back."""
+    force_multigraph=True)`` reads it back.
+
+    ``keys``: each edition's key (its rows are the same when its key is): the parts of
+    each edition are recorded beside the file (:func:`graphml_parts_path`), and those of
+    ``previous`` (an earlier GraphML written with keys) whose key is the same are copied
+    from it instead of written again (the bytes are those of a file written whole; a
+    previous file whose size is not the one recorded is not read). Returns how many
+    editions' parts were copied."""
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     names = editions if editions is not None else [r["name"] for r in store.rows]
+    reuse = _previous_parts(previous, keys) if keys is not None and previous is not None else {}
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as out:
-            _graphml(store, names, out)
+        with os.fdopen(fd, "wb") as out:
+            if reuse:
+                with open(previous, "rb") as old:  # type: ignore[arg-type]
+                    parts = _graphml(store, names, out, reuse, old)
+            else:
+                parts = _graphml(store, names, out, {}, None)
         os.chmod(tmp, 0o644)
+        if keys is not None:
+            record = {
+                "size": os.path.getsize(tmp),
+                "parts": {n: [keys.get(n, ""), *parts[n]] for n in names},
+            }
+            write_atomic(graphml_parts_path(target), json.dumps(record, separators=(",", ":")))
         os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+    return sum(1 for n in names if n in reuse)
 
 
-def _graphml(store: Store, names: list[str], out: IO[str]) -> None:
+def _previous_parts(previous: str | os.PathLike, keys: dict[str, str]) -> dict[str, list[int]]:
+    """The parts of the earlier GraphML ``previous`` whose edition key is in ``keys``:
+    name → [node start, node end, edge start, edge end]; none when its record is missing,
+    unreadable or not of that file."""
+    try:
+        record = json.loads(graphml_parts_path(previous).read_text(encoding="utf-8"))
+        if record["size"] != os.path.getsize(previous):
+            return {}
+        out = {}
+        for name, (key, *span) in record["parts"].items():
+            if key and keys.get(name) == key and len(span) == 4 and all(isinstance(x, int) for x in span):
+                out[name] = span
+        return out
+    except (OSError, ValueError, KeyError, TypeError):
+        return {}
+
+
+def _graphml(
+    store: Store, names: list[str], out: IO[bytes], reuse: dict[str, list[int]], old: IO[bytes] | None
+) -> dict[str, list[int]]:
+    """Write the GraphML of ``names``; each name → [node start, node end, edge start,
+    edge end] (byte offsets in ``out``). The parts of ``reuse`` are read from ``old``."""
     node_key = {k: f"d{i}" for i, (k, _) in enumerate(_NODE_KEYS)}
     edge_key = {k: f"d{i + len(_NODE_KEYS)}" for i, (k, _) in enumerate(_EDGE_KEYS)}
-    out.write(
+    head = [
         "<?xml version='1.0' encoding='utf-8'?>\n"
         '<graphml xmlns="http://graphml.graphdrawing.org/xmlns" '
         'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" '
         'xsi:schemaLocation="http://graphml.graphdrawing.org/xmlns '
         'http://graphml.graphdrawing.org/xmlns/1.0/graphml.xsd">\n'
-    )
+    ]
     for keys, where, ids in ((_NODE_KEYS, "node", node_key), (_EDGE_KEYS, "edge", edge_key)):
         for k, kind in keys:
-            out.write(f'<key id="{ids[k]}" for="{where}" attr.name="{k}" attr.type="{kind}"/>\n')
-    out.write('<graph edgedefault="directed">\n')
+            head.append(f'<key id="{ids[k]}" for="{where}" attr.name="{k}" attr.type="{kind}"/>\n')
+    head.append('<graph edgedefault="directed">\n')
+    pos = out.write("".join(head).encode("utf-8"))
+    parts: dict[str, list[int]] = {}
+
+    def copied(start: int, end: int) -> bytes:
+        assert old is not None
+        old.seek(start)
+        return old.read(end - start)
+
     for name in names:
-        chunk = []
-        for node, attrs in graph_nodes(store, name):
-            data = "".join(f'  <data key="{node_key[k]}">{escape(str(v))}</data>\n' for k, v in attrs.items())
-            chunk.append(f"<node id={quoteattr(node)}>\n{data}</node>\n")
-        out.write("".join(chunk))
+        if name in reuse:
+            data = copied(*reuse[name][:2])
+        else:
+            chunk = []
+            for node, attrs in graph_nodes(store, name):
+                text = "".join(f'  <data key="{node_key[k]}">{escape(str(v))}</data>\n' for k, v in attrs.items())
+                chunk.append(f"<node id={quoteattr(node)}>\n{text}</node>\n")
+            data = "".join(chunk).encode("utf-8")
+        parts[name] = [pos, pos + len(data)]
+        pos += out.write(data)
     for name in names:
-        chunk = []
-        for u, v, attrs in graph_edges(store, name):
-            data = "".join(f'  <data key="{edge_key[k]}">{escape(str(x))}</data>\n' for k, x in attrs.items())
-            chunk.append(f'<edge source={quoteattr(u)} target={quoteattr(v)} id="{attrs["kind"]}">\n{data}</edge>\n')
-        out.write("".join(chunk))
-    out.write("</graph>\n</graphml>\n")
+        if name in reuse:
+            data = copied(*reuse[name][2:])
+        else:
+            chunk = []
+            for u, v, attrs in graph_edges(store, name):
+                text = "".join(f'  <data key="{edge_key[k]}">{escape(str(x))}</data>\n' for k, x in attrs.items())
+                chunk.append(
+                    f'<edge source={quoteattr(u)} target={quoteattr(v)} id="{attrs["kind"]}">\n{text}</edge>\n'
+                )
+            data = "".join(chunk).encode("utf-8")
+        parts[name] += [pos, pos + len(data)]
+        pos += out.write(data)
+    out.write(b"</graph>\n</graphml>\n")
+    return parts
