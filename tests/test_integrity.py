@@ -357,6 +357,14 @@ def test_one_changed_edition_rewrites_only_what_depends_on_it(three_editions, tm
     # the GraphML: the parts of the two editions written anew, the others' copied; as from scratch
     graphml = (kb / "data" / "graph.graphml").read_bytes()
     assert graphml == (tmp_path / "scratch" / "data" / "graph.graphml").read_bytes()
+    # the alignments: those of two unchanged editions linked from the last build, the others written
+    exports = {p.relative_to(kb / "data") for p in (kb / "data" / "alignments").rglob("*.json")}
+    assert exports == {
+        p.relative_to(tmp_path / "scratch" / "data")
+        for p in (tmp_path / "scratch" / "data" / "alignments").rglob("*.json")
+    }
+    for rel in exports:
+        assert (kb / "data" / rel).read_bytes() == (tmp_path / "scratch" / "data" / rel).read_bytes(), rel
     record = ".graph.graphml.parts.json"
     assert (kb / "data" / record).read_bytes() == (tmp_path / "scratch" / "data" / record).read_bytes()
 
@@ -463,6 +471,13 @@ def test_a_rebuild_renders_again_only_the_pages_whose_inputs_changed(three_editi
     ours, theirs = _site_files(kb / "site"), _site_files(scratch / "site")
     assert sorted(ours) == sorted(theirs)
     assert [k for k in ours if ours[k] != theirs[k]] == []  # byte for byte, .tasks.json too
+    # the service worker's list of files: the digests the tasks recorded, as reading every file gives them
+    from comprules.site.offline import build_info
+
+    worker = ours["sw.js"].decode("utf-8")
+    told = json.loads(worker[len("self.CR_BUILD=") : worker.index(";\n")])
+    assert told == build_info(kb / "site", {"en": "en/2001-09-24"}, ["fr/002_89b48a7ac2467f84"])
+    assert len(told["files"]) > 80
     after = _inodes(kb / "site")
     same = {k for k in after if before.get(k) == after[k]}
     for folder in kept:

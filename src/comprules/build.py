@@ -612,7 +612,8 @@ def write_knowledge(
         stored = {r["name"]: r["input_key"] for r in old_store.rows} if old_store is not None else {}
         unchanged = {n for n, k in keys.items() if stored.get(n) == k}
         computed = compute_alignments(editions, eras=eras, previous=old_store, unchanged=unchanged)
-        write_alignments(editions, out, computed=computed)  # data/alignments/: where each rule went
+        # data/alignments/: where each rule went (the kept pairs' files linked from the last build)
+        write_alignments(editions, out, computed=computed, previous_dir=previous if old_store is not None else None)
         lineage = Lineage.build(editions, computed.consecutive())
         kept = set(computed.kept)
         facts = {}
@@ -1008,6 +1009,7 @@ class _Build:
                     work / "site",
                     cited=_cited_by(data_dir),
                     data_dir=data_dir,
+                    data_key=data_key,
                     index=index,
                     reuse=[pending_site, kb / "site"],
                 )  # kept as is when nothing changed

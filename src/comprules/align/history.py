@@ -430,6 +430,7 @@ def write_alignments(
     previous=None,
     unchanged: frozenset[str] | set[str] = frozenset(),
     computed: Alignments | None = None,
+    previous_dir: Path | None = None,
 ) -> dict:
     """Write the alignments the knowledge base stores as exports under
     ``data_dir/alignments/``: ``{lang}/{old}..{new}.json`` per pair of
@@ -437,16 +438,20 @@ def write_alignments(
     ``index.json`` listing the chains and the files, ``lexicon.json``. Returns the
     index. Deterministic output (sorted keys, compact). ``computed``: the
     :func:`compute_alignments` already made (else made here, with ``eras``, ``previous``
-    and ``unchanged``)."""
+    and ``unchanged``). ``previous_dir``: the last build's data folder, whose export of
+    each pair taken from its database (``computed.kept``) is linked instead of written
+    again (the same bytes)."""
     from ..export import write_atomic
 
     if computed is None:
         computed = compute_alignments(editions, eras=eras, previous=previous, unchanged=unchanged)
     index: dict = {"chains": computed.chains, "pairs": [], "crosslang": []}
     details = iter(computed.crosslang)
+    kept = set(computed.kept) if previous_dir is not None else set()
     for a, kind, _ in computed.rows:
         path = alignment_path(data_dir, a.old, a.new)
-        write_atomic(path, json.dumps(a.to_json(), ensure_ascii=False, sort_keys=True, separators=(",", ":")))
+        if (a.old, a.new) not in kept or not link_previous(alignment_path(previous_dir, a.old, a.new), path):
+            write_atomic(path, json.dumps(a.to_json(), ensure_ascii=False, sort_keys=True, separators=(",", ":")))
         rel = str(path.relative_to(data_dir))
         if kind == "translation":
             index["crosslang"].append({**next(details), "path": rel})

@@ -36,6 +36,7 @@ def render_site(
     graph: Any = None,
     cited: dict | None = None,
     data_dir: Path | None = None,
+    data_key: str | None = None,
     extract: Extract | None = None,
     alignments: dict | None = None,
     jobs: int | None = None,
@@ -51,7 +52,9 @@ def render_site(
     leaves the previous site untouched. ``graph`` (networkx, citations between rule
     ids ``{lang}/{date}/{id}``) adds "cited by" lists (or ``cited``, the
     :func:`~.render.cited_by_index` of a graph already dropped, to save its memory); ``data_dir`` holds the data
-    exports (``{lang}/{date}.json``, ``graph.graphml``) to publish under ``data/``;
+    exports (``{lang}/{date}.json``, ``graph.graphml``) to publish under ``data/``, and
+    ``data_key`` what identifies them (the build's key of what made them: the site's
+    fingerprint hashes it instead of their 160 MB);
     ``extract`` replaces ``comprules.references.extract`` (tests); ``alignments``
     (``(old name, new name)`` → ``comprules.align.alignment.Alignment``) stand in for those
     stored in the database ``data_dir/comprules.sqlite`` (the site aligns nothing: a pair
@@ -75,7 +78,9 @@ def render_site(
     options = {"extract": getattr(extract, "__qualname__", None), "search": _index_stamp(search_index)}
     if extract is not None:
         options["extract_module"] = getattr(extract, "__module__", None)
-    stamp = cache.fingerprint(editions, cited, data_dir=data_dir, alignments=alignments, options=options)
+    stamp = cache.fingerprint(
+        editions, cited, data_dir=data_dir, data_key=data_key, alignments=alignments, options=options
+    )
     candidates = [reuse] if reuse is None or isinstance(reuse, (str, os.PathLike)) else list(reuse)
     for previous_site in (out_dir, *candidates):
         if force or previous_site is None or cache.stored(previous_site) != stamp:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import weakref
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -33,8 +34,28 @@ def _code_hash() -> str:
     return code_hash()
 
 
+#: id of an edition → (a weak reference to it, its :func:`edition_hash`): a render asks
+#: twice for each (the site's fingerprint, the keys of its tasks).
+_HASHES: dict[int, tuple[weakref.ref, str]] = {}
+
+
 def edition_hash(edition: Edition) -> str:
-    """Hash of an edition's content: its identity, every unit and glossary entry."""
+    """Hash of an edition's content: its identity, every unit and glossary entry (kept
+    while the edition lives)."""
+    key = id(edition)
+    hit = _HASHES.get(key)
+    if hit is not None and hit[0]() is edition:
+        return hit[1]
+    value = _edition_hash(edition)
+
+    def forget(_ref: weakref.ref) -> None:
+        _HASHES.pop(key, None)
+
+    _HASHES[key] = (weakref.ref(edition, forget), value)
+    return value
+
+
+def _edition_hash(edition: Edition) -> str:
     h = hashlib.blake2b(digest_size=16)
     eff = edition.effective.isoformat() if edition.effective else ""
     h.update(_SEP.join((edition.name, edition.kind, eff, edition.title or "", edition.source or "")).encode())
@@ -80,10 +101,13 @@ def fingerprint(
     cited: Mapping[str, Any],
     *,
     data_dir: Path | None = None,
+    data_key: str | None = None,
     alignments: Mapping | None = None,
     options: Mapping[str, Any] | None = None,
 ) -> str:
-    """The hash of everything a render reads."""
+    """The hash of everything a render reads. ``data_key``: what identifies the files of
+    ``data_dir`` (the build's key of its inputs and code, which made them), hashed
+    instead of their bytes."""
     h = hashlib.blake2b(digest_size=20)
     h.update(_code_hash().encode())
     for e in sorted(editions, key=lambda e: e.name):
@@ -95,7 +119,9 @@ def fingerprint(
             for (old, new), a in alignments.items()
         )
         h.update(json.dumps(summary).encode())
-    if data_dir is not None and Path(data_dir).is_dir():
+    if data_key is not None:
+        h.update(f"data {data_key}".encode())
+    elif data_dir is not None and Path(data_dir).is_dir():
         data = Path(data_dir)
         names = {f"{e.name}.json" for e in editions}
         h.update(_files_hash([data / n for n in names] + [data / "graph.graphml"]).encode())

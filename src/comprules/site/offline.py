@@ -192,16 +192,35 @@ def _digest(path: Path) -> str:
         return hashlib.file_digest(fh, "sha256").hexdigest()
 
 
-def build_info(out: Path, latest: Mapping[str, str], documents: Iterable[str] = ()) -> dict[str, Any]:
+def build_info(
+    out: Path,
+    latest: Mapping[str, str],
+    documents: Iterable[str] = (),
+    known: Mapping[str, tuple[int, str]] | None = None,
+) -> dict[str, Any]:
     """What ``sw.js`` is told about the build in ``out``: ``hash`` (the content hash of the
     whole site, zips and the worker aside, :data:`BUILD_DIGITS` hex digits), ``files``
     (:func:`offline_set`, each ``[site path, first FILE_DIGITS hex digits of its SHA-256]``),
     ``aliases`` (``{"en/latest/": "en/2026-08-07/"}``: a latest copy is kept once, under
     its dated folder), ``editions`` (language → the latest edition's date, the update notice's
-    words) and ``bytes`` (the offline set's size)."""
+    words) and ``bytes`` (the offline set's size). ``known``: site path → (size, SHA-256) of
+    the files the render already hashed (its tasks' records, :mod:`.reuse`), read again
+    only when their size is not that one."""
     out = Path(out)
+    known = known or {}
+
+    def digest(rel: str, path: Path) -> str:
+        found = known.get(rel)
+        if found is not None:
+            try:
+                if path.stat().st_size == found[0]:
+                    return found[1]
+            except OSError:
+                pass
+        return _digest(path)
+
     kept = offline_set(out, latest, documents)
-    digests = {p: _digest(out / p) for p in kept}
+    digests = {p: digest(p, out / p) for p in kept}
     whole = hashlib.blake2b(digest_size=16)
     for root, dirs, files in os.walk(out):
         dirs.sort()
@@ -211,7 +230,7 @@ def build_info(out: Path, latest: Mapping[str, str], documents: Iterable[str] = 
             if _NEVER.match(rel) or rel.startswith("."):
                 continue
             whole.update(rel.encode() + b"\0")
-            whole.update((digests.get(rel) or _digest(Path(root) / name)).encode())
+            whole.update((digests.get(rel) or digest(rel, Path(root) / name)).encode())
     return {
         "hash": whole.hexdigest()[:BUILD_DIGITS],
         "files": [[p, digests[p][:FILE_DIGITS]] for p in kept],
@@ -229,11 +248,17 @@ def worker_script(info: Mapping[str, Any]) -> str:
     return f"self.CR_BUILD={data};\n{code}"
 
 
-def write_offline(out: Path, latest: Mapping[str, str], documents: Sequence[str] = ()) -> dict[str, Any]:
+def write_offline(
+    out: Path,
+    latest: Mapping[str, str],
+    documents: Sequence[str] = (),
+    known: Mapping[str, tuple[int, str]] | None = None,
+) -> dict[str, Any]:
     """Write the manifest, the icons and, last (it hashes what the site holds), the service
     worker into the site at ``out``; ``latest``: language → its latest edition's name,
-    ``documents``: the names of the documents without a date. Returns what the worker
-    keeps: ``{"cache": name, "files": count, "bytes": size}``."""
+    ``documents``: the names of the documents without a date, ``known``: the files already
+    hashed (:func:`build_info`). Returns what the worker keeps: ``{"cache": name, "files":
+    count, "bytes": size}``."""
     out = Path(out)
     for size in ICON_SIZES:
         target = out / U.icon_file(size)
@@ -243,7 +268,7 @@ def write_offline(out: Path, latest: Mapping[str, str], documents: Sequence[str]
     start = U.edition_index(U.latest_dir(lang)) if lang else U.HOME
     text = json.dumps(manifest(start), ensure_ascii=False, indent=1) + "\n"
     (out / U.manifest_file()).write_text(text, encoding="utf-8")
-    info = build_info(out, latest, documents)
+    info = build_info(out, latest, documents, known)
     tmp = out / (U.service_worker() + ".tmp")
     tmp.write_text(worker_script(info), encoding="utf-8")
     os.replace(tmp, out / U.service_worker())
@@ -312,6 +337,13 @@ def finish(site: Any, out: Path) -> dict[str, Any]:
     write_feeds(out, releases(site))
     documents = [e.name for e in site.editions if U.is_fragment(e)]
     latest = {lang: e.name for lang, e in site.latest.items()}
-    summary = write_offline(out, latest, documents)
+    known = {  # the files of the render's tasks, hashed as they were written (or by the build that did)
+        path: (size, digests[path])
+        for record in site.records.values()
+        if isinstance(digests := record.get("digests"), dict)
+        for path, size in record["files"].items()
+        if isinstance(digests.get(path), str)
+    }
+    summary = write_offline(out, latest, documents, known)
     site.timings["offline"] = time.perf_counter() - started
     return summary

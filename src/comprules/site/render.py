@@ -14,6 +14,7 @@ of the edition switcher) are written last, by the parent.
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 import os
 import shutil
@@ -280,6 +281,7 @@ class SiteRenderer:
         self.records: dict[str, dict] = {}
         self.kept_tasks = 0
         self._files: dict[str, int] | None = None
+        self._digests: dict[str, str] = {}
 
     def known(self, edition: Edition) -> frozenset[str]:
         """The ids of ``edition``'s units, the targets its references may link to (made
@@ -442,9 +444,9 @@ class SiteRenderer:
                 pages, size, largest, largest_section = kept["tally"]
                 tally = _Tally(pages, size, tuple(largest), tuple(largest_section))
                 return tally, dict(kept["stats"]), {**kept, "kept": True}
-        saved = self.tally, self.stats, self._files
+        saved = self.tally, self.stats, self._files, self._digests
         self.tally, self.stats = _Tally(), {"links": 0, "dangling": 0}
-        self._files = {} if key is not None else None
+        self._files, self._digests = ({} if key is not None else None), {}
         try:
             self._run(task, out)
             record = None
@@ -453,12 +455,14 @@ class SiteRenderer:
                 record = {
                     "key": key,
                     "files": dict(sorted(self._files.items())),
+                    # each file's SHA-256: the service worker's list reads it (offline.build_info)
+                    "digests": dict(sorted(self._digests.items())),
                     "tally": [t.pages, t.bytes, list(t.largest), list(t.largest_section)],
                     "stats": dict(self.stats),
                 }
             return self.tally, self.stats, record
         finally:
-            self.tally, self.stats, self._files = saved
+            self.tally, self.stats, self._files, self._digests = saved
 
     def _run(self, task: tuple, out: Path) -> None:
         kind = task[0]
@@ -501,6 +505,7 @@ class SiteRenderer:
         target.write_bytes(data)
         if self._files is not None:
             self._files[path] = len(data)
+            self._digests[path] = hashlib.sha256(data).hexdigest()
 
     def copy_static(self, out: Path) -> None:
         dest = out / U.STATIC
