@@ -86,6 +86,31 @@ def test_a_rebuild_moves_the_users_files_of_data_and_site_into_the_new_ones(tmp_
     assert (kb / "data" / "mine.csv").read_text() == "a,b\n" and (kb / "site" / "custom.css").is_file()
 
 
+def test_the_files_sqlite_keeps_beside_the_database_stay_with_the_database_it_replaces(tmp_path, en_dir):
+    """A trial: `sqlite3` or Datasette reading data/comprules.sqlite (in WAL mode) during a
+    build leaves its -wal and -shm; the rebuild moved them beside the new database as the
+    user's files ("kept 2 files of yours"), where SQLite would replay a stale log on it."""
+    import sqlite3
+
+    kb = tmp_path / "kb"
+    build([en_dir / "1999-04-23.txt"], kb, only=("data",))
+    reader = sqlite3.connect(kb / "data" / "comprules.sqlite")  # as a user's reader: WAL, not immutable
+    try:
+        assert reader.execute("SELECT count(*) FROM editions").fetchone() == (1,)
+        assert (kb / "data" / "comprules.sqlite-wal").exists() and (kb / "data" / "comprules.sqlite-shm").exists()
+        (kb / "data" / "mine.csv").write_text("a,b\n")
+        report = build([en_dir / "1999-04-23.txt", en_dir / "1999-11-01.txt"], kb, only=("data",))
+        assert report.kept_files == ["data/mine.csv"]
+        assert not any(p.name.startswith("comprules.sqlite-") for p in (kb / "data").iterdir())
+    finally:
+        reader.close()
+    fresh = sqlite3.connect(f"file:{kb / 'data' / 'comprules.sqlite'}?mode=ro", uri=True)
+    try:
+        assert fresh.execute("SELECT count(*) FROM editions").fetchone() == (2,)
+    finally:
+        fresh.close()
+
+
 def test_export_never_writes_over_its_own_source_and_dash_is_standard_output(tmp_path, en_dir):
     source = tmp_path / "2003-07-01.txt"
     shutil.copy(en_dir / "2003-07-01.txt", source)

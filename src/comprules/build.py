@@ -194,6 +194,9 @@ def data_files(data: Path) -> set[str] | None:
         "comprules.sqlite",
         CARDS_DB,
     }
+    # what SQLite keeps beside a database that a reader (sqlite3, Datasette) opened: the
+    # database's, replaced with it (beside a new one, a stale log would be replayed on it)
+    own |= {f"{db}{suffix}" for db in ("comprules.sqlite", CARDS_DB) for suffix in SQLITE_SIDE_FILES}
     for row in rows:
         own.add(str(row["path"]))
         own.add(graph.graph_path(Path(), str(row["name"])).as_posix())
@@ -434,6 +437,8 @@ def _remove_unswapped_index(kb: Path) -> list[str]:
 
 INPUTS = ".inputs.json"  # in data/: the inputs it was made from
 GRAPHML = "graph.graphml"  # in data/: the whole graph (its parts recorded beside it)
+#: The files SQLite makes beside a database (its log, shared memory, rollback journal).
+SQLITE_SIDE_FILES = ("-wal", "-shm", "-journal")
 CARDS_DB = "cards.sqlite"  # in data/: the card tables, when the build was given a card file (comprules.cards)
 STAMPS = ".stamps.json"  # in the knowledge base: the inputs of index/ and site/
 PENDING = ".pending"  # ".data.pending", ".site.pending": finished, not swapped in (interrupted)
