@@ -90,6 +90,9 @@ def test_editions_left_out_of_the_sources_are_said_removed(tmp_path, en_dir):
         "en/2001-09-24, en/2002-10-07 and 1 more (give their sources again to keep them)\n"
     ) in result.stderr
     assert run("editions", "--kb", kb).stdout.count("\n") == 1
+    # a trial: the same build again said it once more (data/ kept it among the sources' notices)
+    again = run("build", sources[0], "--kb", kb, "--only", "data")
+    assert again.returncode == 0 and "nothing changed" in again.stdout and "removed" not in again.stderr
 
 
 def _limited(max_bytes: int):

@@ -882,13 +882,16 @@ class _Build:
             {m["name"] for m in _read_json(kb / "data" / "editions.json").get("editions", ())}
             - {e.name for e in report.editions}
         )
+        # said of this build only: the notices data/ keeps (replayed when nothing changed) are the sources'
+        removal = ""
         if gone and "data" in only and report.editions:
             shown = ", ".join(gone[:3]) + (f" and {len(gone) - 3} more" if len(gone) > 3 else "")
-            report.notices.append(
+            removal = (
                 f"{len(gone)} edition{'s' if len(gone) != 1 else ''} of the previous build "
                 f"{'are' if len(gone) != 1 else 'is'} not among these sources and "
                 f"{'are' if len(gone) != 1 else 'is'} removed: {shown} (give their sources again to keep them)"
             )
+            report.notices.append(removal)
         report.timings["parse"] = time.perf_counter() - t
         n = len(report.editions)
         say(f"parsed {n} edition{'' if n == 1 else 's'} ({report.timings['parse']:.1f} s)")
@@ -962,7 +965,12 @@ class _Build:
                 export.write_atomic(
                     work / "data" / INPUTS,
                     json.dumps(
-                        {"key": key, "editions": keys, "errors": errors, "notices": report.notices},
+                        {
+                            "key": key,
+                            "editions": keys,
+                            "errors": errors,
+                            "notices": [n for n in report.notices if n != removal],
+                        },
                         sort_keys=True,
                         indent=1,
                     )
