@@ -84,6 +84,8 @@ def content(rule: Rule | None, lang: str) -> str:
     """A rule's words as compared: its text, then each example."""
     if rule is None:
         return ""
+    if not rule.examples:
+        return rule.text
     mark = languages.get(lang).example_mark
     return rule.text + "".join(f"\n{mark} {ex}" for ex in rule.examples)
 

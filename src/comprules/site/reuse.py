@@ -180,7 +180,12 @@ class Keys:
         latest = site.latest.get(e.lang)
         if not U.is_fragment(e) and latest is not None and latest.name != name:
             keys = site.lineage.key.get(name, {})
-            now = [[r.id, self.now_target(site, e, r, keys.get(r.id, r.id))] for r in e.rules]
+            # a rule whose lineage key is its own number is where it was (now_target: None)
+            now = [
+                [r.id, self.now_target(site, e, r, key)]
+                for r in e.rules
+                if (key := keys.get(r.id, r.id)) != r.id and r.kind != "chapter"
+            ]
         english = site.english_of.get(name)
         return _hash(
             self.common,
