@@ -292,6 +292,10 @@ def test_every_table_of_the_schema_is_documented():
     text = (ROOT / "docs" / "database.md").read_text(encoding="utf-8")
     for table in re.findall(r"CREATE TABLE (\w+)", TABLES):
         assert f"`{table}`" in text, table
+    from comprules.cards.store import SCHEMA
+
+    cards = re.findall(r"CREATE TABLE IF NOT EXISTS (\w+)", SCHEMA)
+    assert len(cards) == 7 and all(f"| `{table}` |" in text for table in cards), cards
 
 
 def test_a_damaged_database_is_one_line_naming_the_file(tmp_path):

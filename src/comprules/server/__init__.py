@@ -94,7 +94,7 @@ def create_app(kb_dir: Path, *, holder=None):
             Route("/ar", ar_root),
             Route("/api/v1", api_root),
             Mount("/ar", app=Guard(ar.create(holder))),
-            Mount("/api/v1", app=Guard(api.create(holder))),
+            Mount("/api/v1", app=Guard(api.create(holder), head=True)),
         ],
     )
     app.router.default = site  # every other path, whatever its method or characters
@@ -158,7 +158,9 @@ def run(
     shown = f"[{host}]" if ":" in host else host
     say(f"serving {kb_dir} on http://{shown}:{bound}/ (API: /api/v1/docs, Academy Ruins: /ar; Ctrl-C to stop)")
     options = dict(
-        log_level="info" if verbose else "warning",
+        # stderr is the serving line and "interrupted" (docs/server.md): uvicorn's warnings,
+        # such as one line per request it cannot read (answered in the APIs' shape), only with --verbose
+        log_level="info" if verbose else "error",
         access_log=verbose,
         server_header=False,
         http=_http_impl(),

@@ -17,7 +17,9 @@
   same answer, the same tag, from any worker) and ``Cache-Control: no-cache``; a request
   whose ``If-None-Match`` names it gets 304 without a body;
 * **gzip** of JSON and text above 1 KB when the client accepts it
-  (:func:`comprules.server.static.accepts_gzip`), compressed once per answer and kept.
+  (:func:`comprules.server.static.accepts_gzip`), compressed once per answer and kept;
+* **HEAD** as ``GET`` without the body where the application has none of its own
+  (``/api/v1``; ``/ar`` answers 405 as Academy Ruins does).
 
 The routes' work runs in the thread pool (:func:`limit_threads` bounds it), never on the
 event loop, so the static site and the other clients are answered meanwhile.
@@ -90,10 +92,13 @@ class Guard:
     """ASGI middleware over one JSON application; ``shape(message)`` is that
     application's error body (``{"detail": message}`` for both of ours)."""
 
-    def __init__(self, app, *, shape: Callable[[str], dict] = lambda message: {"detail": message}):
+    def __init__(self, app, *, shape: Callable[[str], dict] = lambda message: {"detail": message}, head: bool = False):
         self.app = app
         self.shape = shape
         self.deadline = deadline()
+        #: ``HEAD`` answered as ``GET`` without its body (``/api/v1``: health checks use
+        #: ``curl -I``; ``/ar`` keeps Academy Ruins' 405)
+        self.head = head
 
     async def _answer(self, send, status: int, message: str, headers: list | None = None) -> None:
         body = encoded(self.shape(message))
@@ -128,6 +133,9 @@ class Guard:
         if refused is not None:
             await self._answer(send, *refused)
             return
+        head = self.head and scope["method"] == "HEAD"
+        if head:
+            scope = dict(scope, method="GET")
         raw = scope.get("query_string", b"")
         if raw:
             # an empty parameter is one not given (a form's blank field: ?lang=&q=trample)
@@ -163,9 +171,11 @@ class Guard:
         # Answered (Starlette sends the application's 500 or 503, then raises again for the
         # log, which the handler already wrote): the error stops here, and the keep-alive
         # connection stays open for the client's next request.
-        await self._send(scope, send, messages)
+        await self._send(scope, send, messages, head)
 
-    async def _send(self, scope, send, messages: list[dict]) -> None:
+    async def _send(self, scope, send, messages: list[dict], head: bool = False) -> None:
+        """Send the application's answer ``messages`` with the validators, gzip and a
+        relative ``Location``; ``head``: a ``HEAD`` asked as ``GET``, sent without its body."""
         start = next((m for m in messages if m["type"] == "http.response.start"), None)
         if start is None:
             return
@@ -208,5 +218,7 @@ class Guard:
             body = b""
         else:
             headers.append((b"content-length", str(len(body)).encode()))
+            if head:
+                body = b""
         await send({"type": "http.response.start", "status": status, "headers": headers})
         await send({"type": "http.response.body", "body": body})

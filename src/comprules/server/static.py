@@ -1,7 +1,8 @@
 """The static site over HTTP: compression, validators, caching, no listings, a 404 page.
 
 * ``GET``/``HEAD`` only (any other method: 405 with ``Allow: GET, HEAD``); a folder is
-  answered by its ``index.html`` (a folder without one is 404: no listings),
+  answered by its ``index.html`` (a folder without one is 404: no listings; a
+  language's folder, ``/en/``, redirects to its latest edition, ``/en/latest/``),
   ``/en/latest`` redirects to ``/en/latest/``; every answer names its generation
   (``X-Comprules-Generation``).
 * ``ETag`` (inode, size, modification time: a rebuilt file gets a new one) and
@@ -251,11 +252,17 @@ def serve_file(request: Request, site: Path | None, url_path: str) -> Response:
     except (OSError, ValueError):
         return html_error(404, "", url_path)
     if os.path.isdir(target):
+        query = f"?{request.url.query}" if request.url.query else ""
+        index = target / "index.html"
+        if not os.path.isfile(index):
+            # a language's folder (/en/) holds its editions: its latest one, else nothing to show
+            if rel and os.path.isfile(target / "latest" / "index.html"):
+                return RedirectResponse("/" + quote(rel.rstrip("/")) + "/latest/" + query, status_code=307)
+            return html_error(404, "", url_path)
         if rel and not url_path.endswith("/"):
-            query = request.url.query
             # from the site's own path, never the request's: "//en" is "/en/", not the host "en"
-            return RedirectResponse("/" + quote(rel) + "/" + (f"?{query}" if query else ""), status_code=307)
-        target = target / "index.html"
+            return RedirectResponse("/" + quote(rel) + "/" + query, status_code=307)
+        target = index
         try:
             st = os.stat(target)
         except OSError:
