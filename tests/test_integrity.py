@@ -476,7 +476,10 @@ def test_a_rebuild_renders_again_only_the_pages_whose_inputs_changed(three_editi
 
     worker = ours["sw.js"].decode("utf-8")
     told = json.loads(worker[len("self.CR_BUILD=") : worker.index(";\n")])
-    assert told == build_info(kb / "site", {"en": "en/2001-09-24"}, ["fr/002_89b48a7ac2467f84"])
+    index = json.loads((kb / "data" / "alignments" / "index.json").read_text(encoding="utf-8"))
+    eras = [row["new"] for row in index["crosslang"] if row["old"] == "fr/002_89b48a7ac2467f84"]
+    assert "goto/fr/002_89b48a7ac2467f84.js" in {path for path, _ in told["files"]}  # its go-to words
+    assert told == build_info(kb / "site", {"en": "en/2001-09-24"}, ["fr/002_89b48a7ac2467f84"], eras=eras)
     assert len(told["files"]) > 80
     after = _inodes(kb / "site")
     same = {k for k in after if before.get(k) == after[k]}

@@ -172,12 +172,19 @@ def test_offline_set_of_a_site_folder_keeps_the_latest_editions_not_the_others(t
     for name in files:
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(name)
-    kept = offline.offline_set(tmp_path, {"en": "en/2026-08-07"}, ["fr/004_99dc"])
+    for name in ("goto/fr/004_99dc.js", "goto/en/2005-02-01.js", "goto/en/2005-08-01.js"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(name)
+    # a French document's go-to words and those of its English era (a trial: offline, "Mue"
+    # on fr/004 opened the search page, its go-to scripts were not kept)
+    kept = offline.offline_set(tmp_path, {"en": "en/2026-08-07"}, ["fr/004_99dc"], ["en/2005-02-01"])
     assert kept == sorted(
         [
             "en/2026-08-07/702.html",
             "en/2026-08-07/index.html",
             "fr/004_99dc/index.html",
+            "goto/fr/004_99dc.js",
+            "goto/en/2005-02-01.js",
             "goto/en/2026-08-07.js",
             "goto/en/n5.js",
             "index.html",

@@ -1281,3 +1281,17 @@ def test_a_site_of_editions_without_a_database_aligns_nothing_across_languages(e
     assert [p for p in (site / "compare").rglob("*.html") if p.parent != site / "compare"] == []
     lexicon = read(site / "compare/lexicon.html") if (site / "compare/lexicon.html").is_file() else ""
     assert "Capacités de mana" not in lexicon
+
+
+@pytest.mark.slow
+def test_the_worker_keeps_the_french_documents_go_to_words_and_those_of_their_english_eras(site):
+    """A trial on a phone: offline, "Mue" typed on fr/004 opened the search page, its go-to
+    scripts (its own and its English era's, 2005-02-01) were not among the kept files."""
+    import json
+
+    worker = read(site / "sw.js")
+    kept = {path for path, _ in json.loads(worker[len("self.CR_BUILD=") : worker.index(";\n")])["files"]}
+    documents = sorted(p.name for p in (site / "fr").iterdir() if p.is_dir() and p.name[0].isdigit())
+    assert len(documents) == 5 and all(f"goto/fr/{d}.js" in kept for d in documents)
+    assert "goto/en/2005-02-01.js" in kept and "fr/004_99dc3338bd3ea994/index.html" in kept
+    assert not any(p.startswith("goto/en/2009-") for p in kept)  # no era of a document

@@ -164,13 +164,16 @@ def _files_under(out: Path, folder: str) -> list[str]:
     return sorted(p.relative_to(out).as_posix() for p in base.rglob("*") if p.is_file())
 
 
-def offline_set(out: Path, latest: Mapping[str, str], documents: Iterable[str] = ()) -> list[str]:
+def offline_set(
+    out: Path, latest: Mapping[str, str], documents: Iterable[str] = (), eras: Iterable[str] = ()
+) -> list[str]:
     """The site paths the service worker keeps at install, sorted: for each language's
     latest edition (``latest``: language → edition name) every file of its folder, its
     lineage table and go-to words, the language's go-to numbers; each document without a
-    date (``documents``: names) its folder; the search data, the content-hashed static
-    files and the icons; the pages of :data:`SHARED_PAGES` and the editions list. Only
-    files that exist in ``out``."""
+    date (``documents``: names) its folder and go-to words, and those of the English
+    editions of their eras (``eras``: names; a French page's go-to box reads them); the
+    search data, the content-hashed static files and the icons; the pages of
+    :data:`SHARED_PAGES` and the editions list. Only files that exist in ``out``."""
     out = Path(out)
     paths: set[str] = set()
     for lang, name in latest.items():
@@ -180,6 +183,8 @@ def offline_set(out: Path, latest: Mapping[str, str], documents: Iterable[str] =
         paths.update(p for p in _files_under(out, f"goto/{lang}") if re.search(r"/n\d\.js$", p))
     for name in documents:
         paths.update(_files_under(out, U.edition_dir(name)))
+        paths.add(f"goto/{name}.js")
+    paths.update(f"goto/{name}.js" for name in eras)
     paths.update(_files_under(out, "search"))
     paths.update(p for p in _files_under(out, U.STATIC) if _HASHED_STATIC.match(p))
     paths.update(U.icon_file(size) for size in ICON_SIZES)
@@ -197,10 +202,11 @@ def build_info(
     latest: Mapping[str, str],
     documents: Iterable[str] = (),
     known: Mapping[str, tuple[int, str]] | None = None,
+    eras: Iterable[str] = (),
 ) -> dict[str, Any]:
     """What ``sw.js`` is told about the build in ``out``: ``hash`` (the content hash of the
     whole site, zips and the worker aside, :data:`BUILD_DIGITS` hex digits), ``files``
-    (:func:`offline_set`, each ``[site path, first FILE_DIGITS hex digits of its SHA-256]``),
+    (:func:`offline_set` of ``latest``, ``documents`` and ``eras``, each ``[site path, first FILE_DIGITS hex digits of its SHA-256]``),
     ``aliases`` (``{"en/latest/": "en/2026-08-07/"}``: a latest copy is kept once, under
     its dated folder), ``editions`` (language → the latest edition's date, the update notice's
     words) and ``bytes`` (the offline set's size). ``known``: site path → (size, SHA-256) of
@@ -219,7 +225,7 @@ def build_info(
                 pass
         return _digest(path)
 
-    kept = offline_set(out, latest, documents)
+    kept = offline_set(out, latest, documents, eras)
     digests = {p: digest(p, out / p) for p in kept}
     whole = hashlib.blake2b(digest_size=16)
     for root, dirs, files in os.walk(out):
@@ -253,11 +259,12 @@ def write_offline(
     latest: Mapping[str, str],
     documents: Sequence[str] = (),
     known: Mapping[str, tuple[int, str]] | None = None,
+    eras: Sequence[str] = (),
 ) -> dict[str, Any]:
     """Write the manifest, the icons and, last (it hashes what the site holds), the service
     worker into the site at ``out``; ``latest``: language → its latest edition's name,
     ``documents``: the names of the documents without a date, ``known``: the files already
-    hashed (:func:`build_info`). Returns what the worker keeps: ``{"cache": name, "files":
+    hashed, ``eras``: the English editions of the documents' eras (:func:`build_info`). Returns what the worker keeps: ``{"cache": name, "files":
     count, "bytes": size}``."""
     out = Path(out)
     for size in ICON_SIZES:
@@ -268,7 +275,7 @@ def write_offline(
     start = U.edition_index(U.latest_dir(lang)) if lang else U.HOME
     text = json.dumps(manifest(start), ensure_ascii=False, indent=1) + "\n"
     (out / U.manifest_file()).write_text(text, encoding="utf-8")
-    info = build_info(out, latest, documents, known)
+    info = build_info(out, latest, documents, known, eras)
     tmp = out / (U.service_worker() + ".tmp")
     tmp.write_text(worker_script(info), encoding="utf-8")
     os.replace(tmp, out / U.service_worker())
@@ -344,6 +351,7 @@ def finish(site: Any, out: Path) -> dict[str, Any]:
         for path, size in record["files"].items()
         if isinstance(digests.get(path), str)
     }
-    summary = write_offline(out, latest, documents, known)
+    eras = sorted({site.english_of[name].name for name in documents if name in site.english_of})
+    summary = write_offline(out, latest, documents, known, eras)
     site.timings["offline"] = time.perf_counter() - started
     return summary
