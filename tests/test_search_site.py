@@ -386,6 +386,30 @@ def test_search_from_disk_answers_in_the_page_and_says_other_editions_need_the_s
     started = time.perf_counter()
     page.select_option("#edition", "")
     assert page.locator("#offline").is_hidden() and time.perf_counter() - started < 5
+    # the latest edition asked is in the page's own data: its hits alone, no note (a phone trial)
+    page.fill("#q", "trample")
+    page.select_option("#edition", "en/2026-08-07")
+    page.wait_for_function("document.querySelectorAll('#results li[data-number]').length > 3", timeout=15_000)
+    assert page.locator("#offline").is_hidden()
+    shown = page.locator("#results li[data-number]")
+    assert {li.get_attribute("data-lang") for li in shown.all()} == {"en"}
+    assert page.locator("#results .ed").all_inner_texts() and all(
+        "2026" in t for t in page.locator("#results .ed").all_inner_texts()
+    )
+
+
+def test_search_served_without_an_answer_says_the_server_cannot_be_reached(browser, served):  # noqa: F811
+    # a phone trial: offline, an older edition asked showed the latest's hits under a note
+    # saying the page was opened from disk
+    context = browser.new_context()
+    pg = context.new_page()
+    pg.route("**/api/v1/search**", lambda route: route.abort())
+    pg.goto(served + "search.html?" + urllib.parse.urlencode({"q": "trample", "edition": "en/2009-07-11"}))
+    pg.locator("#results li[data-number]").first.wait_for(timeout=15_000)
+    note = pg.locator("#offline")
+    assert note.is_visible() and "cannot be reached" in note.inner_text() and "from disk" not in note.inner_text()
+    assert "the one asked is not searched here" in pg.locator("#status").inner_text()
+    context.close()
 
 
 def test_hits_of_every_edition_carry_their_own_section_titles_and_documents_their_titles(browser, served, full_kb):  # noqa: F811

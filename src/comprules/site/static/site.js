@@ -291,15 +291,38 @@
       widenNarrowLinks(list);
     }
 
+    /* The editions the page's own search data holds (the latest of each language, the
+       documents): one of them asked is answered here, any other needs the server. */
+    var held = null;
+    function localEditions() {
+      if (held) return held;
+      held = {};
+      var all = window.CR_SEARCH || {};
+      Object.keys(all).forEach(function (l) {
+        (all[l].docs || []).forEach(function (d) { held[d[7]] = true; });
+      });
+      return held;
+    }
+
     function local(text, mine) {
-      var wide = ed.value !== "";
-      offline.hidden = !wide;
+      var asked = ed.value, here = asked !== "" && asked !== "*" && localEditions()[asked] === true;
+      offline.hidden = asked === "" || here;
+      /* served but not answered (the network is off): the note says that, not "from disk" */
+      var net = /^https?:$/.test(window.location.protocol);
+      offline.querySelectorAll("[data-disk]").forEach(function (el) { el.hidden = net; });
+      offline.querySelectorAll("[data-net]").forEach(function (el) { el.hidden = !net; });
       if (!engine || !engine.loaded()) {
         status.textContent = "The search data could not be loaded (search/*.js). Rebuild the site with its index.";
         return;
       }
       try {
-        show(engine.search(text, {lang: lang.value || null, kind: kind.value || null, limit: LIMIT}), mine, "local");
+        var options = {lang: lang.value || (here ? asked.split("/")[0] : null), kind: kind.value || null};
+        var found = engine.search(text, Object.assign(options, {limit: here ? 10 * LIMIT : LIMIT}));
+        if (here) found.hits = (found.hits || []).filter(function (h) { return h.edition === asked; }).slice(0, LIMIT);
+        show(found, mine, "local");
+        if (!offline.hidden && mine === seq) {
+          status.textContent += " · in the latest editions: the one asked is not searched here";
+        }
       } catch (e) {
         list.innerHTML = "";
         status.textContent = e && e.message ? e.message : String(e);
