@@ -170,8 +170,9 @@
     if (!q) return Promise.resolve({message: ""});
     if (isLink(q)) {
       var cited = number(fragment(q));
-      /* an edition's zip holds no latest edition: today's number, taken in this one */
-      if (ctx.alone && cited) return resolveNumber(cited, ctx);
+      /* an edition's zip holds no latest edition: the rule today's number was in this one
+         (its lineage key; a phone trial: #R70237a, today's Morph, landed on 2009's Storm) */
+      if (ctx.alone && cited) return inThisEdition(cited, ctx);
       var to = citation(q);
       return Promise.resolve(to ? {href: ctx.latest + to} : {search: true, message: ctx.say.nothing.replace("{q}", q)});
     }
@@ -188,6 +189,23 @@
         if (!target) return {search: true, message: ctx.say.nothing.replace("{q}", q)};
         if (target.indexOf("#") >= 0) return {href: ctx.base + target, query: q};  /* a glossary entry */
         return resolveNumber(target, ctx).then(function (r) { r.query = q; return r; });
+      });
+    });
+  }
+
+  /* Today's number ``n`` (a Yawgatog or mtg.wtf link) inside an edition's zip: the rule of
+     this edition in its lineage, with a note when its number was another; else as a number
+     of this edition's own (resolveNumber). */
+  function inThisEdition(n, ctx) {
+    return lineage(ctx).then(function (table) {
+      var id = land(table, n);
+      if (!id) return resolveNumber(n, ctx);
+      if (id === n) return {href: ctx.go(id)};
+      return numbers(ctx, n).then(function (data) {
+        var today = data && data.d.length ? data.d[data.d.length - 1] : "";
+        var note = ctx.say.switched.replace("{n}", n).replace("{from}", today).replace("{id}", id)
+          .replace("{edition}", ctx.edition.split("/")[1]);
+        return {href: ctx.go(id), note: note};
       });
     });
   }
