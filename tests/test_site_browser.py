@@ -481,6 +481,18 @@ def test_every_kind_of_page_fits_a_390_px_phone_with_targets_of_24_px(browser, s
     )
 
 
+def test_a_bulletin_s_pager_breaks_no_date_on_a_390_px_phone(browser, site):  # noqa: F811
+    # a phone trial: "Changes 2026-06-19 → 2026-08-" then "07" on the next line
+    context = browser.new_context(viewport=PHONE)
+    pg = context.new_page()
+    pg.goto((site / "diff/en/2026-06-19..2026-08-07/702.html").as_uri())
+    lines = pg.evaluate(
+        "() => [...document.querySelectorAll('.pager .nw')].map(d => [d.textContent, d.getClientRects().length])"
+    )
+    context.close()
+    assert lines == [["2026-06-19", 1], ["2026-08-07", 1]]
+
+
 def test_search_page_labels_sit_beside_their_controls_on_a_390_px_phone(browser, site):  # noqa: F811
     # issue 22, 7: at 390 px every label ended one line and its control started the next
     context = browser.new_context(viewport=PHONE)
