@@ -227,6 +227,8 @@ def test_go_to_box_works_from_disk(page, full_kb):
         ("en/2026-08-07", "502.26a", "702.37a", "Renumbered: 502.26a (2002-10-07 – 2009-05-01) is now 702.37a."),
         # printed before this edition with another meaning: that one, as `comprules show` says
         ("en/2025-09-19", "722.2a", "723.2a", "is now 723.2a"),
+        # a number only the English editions printed, typed on a Chinese page (a phone trial: "does not exist")
+        ("zh/2026-04-17", "502.26a", "702.37a", "英文版的 502.26a（2002-10-07 – 2009-05-01）现为 702.37a。"),
     ],
 )
 def test_go_to_box_on_an_old_edition_takes_a_number_as_printed_today(page, full_kb, edition, typed, lands, note):

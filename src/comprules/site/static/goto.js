@@ -210,6 +210,23 @@
     });
   }
 
+  /* A number no edition of a translation prints, as the English editions printed it (a
+     phone trial: 502.26a typed on a Chinese page "did not exist"): the rule of this
+     edition under the English rule's key today (702.37a, Morph), with a note; null when
+     the English editions do not print it either, or its rule is not printed today. */
+  function viaEnglish(ctx, n, table) {
+    return numbers({edition: "en/", root: ctx.root}, n).then(function (data) {
+      var runs = data && data.n[n];
+      if (!runs || !table) return null;
+      var last = runs.reduce(function (a, r) { return r[2] > a[2] ? r : a; });
+      var key = last[0] || n, id = key.indexOf("@") < 0 ? land(table, key) : null;
+      if (!id) return null;
+      var first = runs.reduce(function (a, r) { return r[1] < a[1] ? r : a; });
+      var dates = span(data.d, [null, first[1], last[2]]);
+      return {href: ctx.go(id), note: ctx.say.english.replace("{n}", n).replace("{dates}", dates).replace("{id}", id)};
+    });
+  }
+
   function resolveNumber(n, ctx) {
     var date = ctx.edition.split("/")[1], lang = ctx.edition.split("/")[0], say = ctx.say;
     return lineage(ctx).then(function (table) {
@@ -219,7 +236,9 @@
         if (!runs) {
           if (!table && !data) return {href: ctx.go(n)};  /* no data (an old site): try the page */
           var all = data ? data.d[0] + " – " + data.d[data.d.length - 1] : "";
-          return {message: say.none.replace("{n}", n).replace("{editions}", all)};
+          var none = {message: say.none.replace("{n}", n).replace("{editions}", all)};
+          if (lang === "en") return none;
+          return viaEnglish(ctx, n, table).then(function (found) { return found || none; });
         }
         var run = nearest(runs, data.d, date), key = run[0] || n;
         var id = land(table, key);
@@ -251,7 +270,8 @@
          switched: "{n} of {from} is {id} in this edition ({edition}).",
          notyet: "{n} of {from} did not exist yet in {edition}: first printed {first} as {as}.",
          gone: "{n} of {from} was no longer printed in {edition}: last printed {last} as {as}.",
-         missing: "{n} of {from} is not in {edition}."},
+         missing: "{n} of {from} is not in {edition}.",
+         english: "{n} of the English editions ({dates}) is {id} today."},
     fr: {now: "Renumérotée : {n} ({dates}) est maintenant {id}.",
          was: "Renumérotée plus tard : {n} ({dates}) était {id} dans cette édition ({edition}).",
          none: "{n} n’existe pas : aucune édition ne l’imprime ({editions}).",
@@ -261,7 +281,8 @@
          switched: "{n} de {from} est {id} dans cette édition ({edition}).",
          notyet: "{n} de {from} n’existait pas encore le {edition} : imprimée d’abord le {first} comme {as}.",
          gone: "{n} de {from} n’était plus imprimée le {edition} : imprimée pour la dernière fois le {last} comme {as}.",
-         missing: "{n} de {from} n’est pas dans l’édition du {edition}."},
+         missing: "{n} de {from} n’est pas dans l’édition du {edition}.",
+         english: "{n} des éditions anglaises ({dates}) est aujourd’hui {id}."},
     zh: {now: "已重新编号：{n}（{dates}）现为 {id}。",
          was: "后来重新编号：{n}（{dates}）在此版本（{edition}）中为 {id}。",
          none: "{n} 不存在：没有任何版本收录（{editions}）。",
@@ -271,7 +292,8 @@
          switched: "{from} 的 {n} 在此版本（{edition}）中为 {id}。",
          notyet: "{from} 的 {n} 在 {edition} 尚不存在：首次收录于 {first}，编号 {as}。",
          gone: "{from} 的 {n} 在 {edition} 已不再收录：最后收录于 {last}，编号 {as}。",
-         missing: "{from} 的 {n} 不在 {edition} 版本中。"}
+         missing: "{from} 的 {n} 不在 {edition} 版本中。",
+         english: "英文版的 {n}（{dates}）现为 {id}。"}
   };
 
   /* What the edition switcher says on arrival (issue 22): the rule {n} of edition {from}
