@@ -63,6 +63,14 @@ def rebuilt(kb, corpus_dir) -> Path:
     return kb
 
 
+def _default_font(page) -> str:
+    """The browser's own font family, for a page without the site's style sheet."""
+    return page.evaluate(
+        "(() => { const f = document.createElement('iframe'); document.body.appendChild(f);"
+        " const v = getComputedStyle(f.contentDocument.body).fontFamily; f.remove(); return v; })()"
+    )
+
+
 def _build_info(site: Path) -> dict:
     text = (site / "sw.js").read_text(encoding="utf-8")
     m = re.match(r"self\.CR_BUILD=(\{.*?\});\n", text)
@@ -210,6 +218,15 @@ def test_served_site_installs_works_offline_and_takes_a_new_build_whole(app, ser
     assert page.locator("[id='702.34a']").count() == 1
     assert _open(page, served + "en/2009-05-01/100.html") == 503  # never visited, not kept
     assert page.locator("h1").inner_text() == "Offline"
+    # in the site's style and the page's language, with the way back (a phone trial: a bare page, in English)
+    assert page.locator("link[rel=stylesheet]").count() == 1
+    assert page.evaluate("getComputedStyle(document.body).fontFamily") != _default_font(page)
+    page.locator("a", has_text="Latest rules").click()
+    page.wait_for_url(re.compile(r"/en/latest/index\.html$"))
+    assert "2026-06-19" in page.title()
+    assert _open(page, served + "zh/2020-01-01/100.html") == 503
+    assert page.locator("h1").inner_text() == "离线" and page.locator("html").get_attribute("lang") == "zh-Hans"
+    assert _open(page, served + "en/2009-05-01/100.html") == 503  # the page reloaded once online
 
     # a new build: taken whole in the background, swapped in, announced, the old cache gone
     _rebuild(kb, corpus_dir)

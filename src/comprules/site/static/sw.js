@@ -139,11 +139,31 @@ function fresh(response) {
                                       headers: response.headers});
 }
 
-function offlinePage() {
-  var body = "<!doctype html><meta charset=utf-8><meta name=viewport content=\"width=device-width, initial-scale=1\">" +
-    "<title>Offline</title><h1>Offline</h1><p>This page was not kept for reading without a network: " +
-    "the latest edition of each language is, and any other page once visited.</p>" +
-    "<p><a href=\"" + new URL("index.html", SCOPE).href + "\">Editions</a></p>";
+/* What a page not kept says offline, in its language (the first or second folder of its
+   path: zh/…, history/zh/…), styled by the kept site.css, with the way back to what is kept. */
+var OFFLINE = {
+  en: {lang: "en", title: "Offline", text: "This page was not kept for reading without a network: the latest " +
+       "edition of each language is, and every page once visited.", latest: "Latest rules", home: "Editions",
+       search: "Search"},
+  fr: {lang: "fr", title: "Hors ligne", text: "Cette page n\u2019a pas été gardée pour la lecture sans réseau\u00a0: " +
+       "la dernière édition de chaque langue l\u2019est, et toute page déjà visitée.", latest: null,
+       home: "Éditions", search: "Recherche"},
+  zh: {lang: "zh-Hans", title: "离线", text: "此页面未保存，无法离线阅读。每种语言的最新版本和访问过的页面均可离线阅读。",
+       latest: "最新规则", home: "所有版本", search: "搜索"}
+};
+
+function offlinePage(path) {
+  var parts = path.split("/"), code = parts[0] in OFFLINE ? parts[0] : parts[1] in OFFLINE ? parts[1] : "en";
+  var say = OFFLINE[code], up = new Array(parts.length).join("../");
+  var css = Object.keys(KEPT).filter(function (p) { return /^static\/site\.[0-9a-f]+\.css$/.test(p); })[0];
+  var links = [[say.home, "index.html"], [say.search, "search.html"]];
+  if (say.latest) links.unshift([say.latest, code + "/latest/index.html"]);
+  var body = "<!doctype html><html lang=\"" + say.lang + "\"><meta charset=utf-8>" +
+    "<meta name=viewport content=\"width=device-width, initial-scale=1\">" +
+    (css ? "<link rel=stylesheet href=\"" + up + css + "\">" : "") +
+    "<title>" + say.title + "</title><main><h1>" + say.title + "</h1><p>" + say.text + "</p><nav class=\"links\"><p>" +
+    links.map(function (l) { return "<a href=\"" + up + l[1] + "\">" + l[0] + "</a>"; }).join(" · ") +
+    "</p></nav></main></html>";
   return new Response(body, {status: 503, headers: {"Content-Type": "text/html; charset=utf-8"}});
 }
 
@@ -170,7 +190,7 @@ self.addEventListener("fetch", function (event) {
   }, function (error) {
     return caches.open(SEEN).then(function (cache) { return cache.match(key); }).then(function (hit) {
       if (hit) return fresh(hit);
-      if (request.mode === "navigate") return offlinePage();
+      if (request.mode === "navigate") return offlinePage(path);
       throw error;
     });
   }));
