@@ -571,6 +571,11 @@ def test_the_zip_unpacked_works_from_disk(app, rebuilt, tmp_path):
     page.press("form.goto input", "Enter")
     page.wait_for_url(re.compile(r"/en/2026-08-07/702(-\d)?\.html#702\.19b$"))
     assert page.locator("[id='702.19b']").is_visible()
+    # the Chinese zip: words of another language find nothing there, said (a phone trial)
+    zipfile.ZipFile(rebuilt / "site/download/zh/2026-04-17.zip").extractall(tmp_path)
+    page.goto((tmp_path / "comprules-zh-2026-04-17" / "search.html").as_uri() + "?q=trample")
+    page.wait_for_function("document.getElementById('status').textContent.length > 0", timeout=20_000)
+    assert "only the Chinese edition is searched here" in page.locator("#status").inner_text()
 
 
 def test_the_go_to_box_of_an_older_edition_s_zip_stays_inside_it(app, rebuilt, tmp_path):

@@ -323,6 +323,12 @@
         if (!offline.hidden && mine === seq) {
           status.textContent += " · in the latest editions: the one asked is not searched here";
         }
+        /* an edition's zip holds one language's search data: words of another find nothing
+           there (a phone trial: "trample" in the Chinese zip, "0 results · query in Chinese") */
+        var langs = Object.keys(window.CR_SEARCH || {});
+        if (mine === seq && !(found.hits || []).length && langs.length === 1) {
+          status.textContent += " · only the " + (LANG_NAMES[langs[0]] || langs[0]) + " edition is searched here";
+        }
       } catch (e) {
         list.innerHTML = "";
         status.textContent = e && e.message ? e.message : String(e);
