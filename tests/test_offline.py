@@ -483,6 +483,7 @@ def test_the_server_makes_an_older_edition_s_zip_as_comprules_export_does(rebuil
         offered = re.findall(r'<option value="([^"]+)">', search)
         assert [v for v in offered if "/" in v or v in ("*", "fr", "zh")] == ["en/2009-05-01"]
         assert "This download holds en/2009-05-01 alone" in search
+        assert '<option value="">en/2009-05-01, this download</option>' in search
         # its search data computed from the index when asked: the build writes only the
         # latest edition's of each language (issue 21)
         index = rebuilt / "index"

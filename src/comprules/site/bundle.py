@@ -187,6 +187,7 @@ def _mended(name: str, inputs: Mapping[str, bytes], search: Iterable[str]) -> di
 
 _OTHER_EDITION = re.compile(r'<option value="(\*|[a-z]{2,3}/[^"]+)">[^<]*</option>')
 _OTHER_LANGUAGE = re.compile(r'<option value="([a-z]{2,3})">[^<]*</option>')
+_DEFAULT_SCOPE = re.compile(r'(<select name="edition" id="edition"><option value="">)[^<]*(</option>)')
 _OFFLINE_NOTE = re.compile(r'(<div id="offline" class="notice" hidden>\n).*?(</div>)', re.S)
 
 
@@ -197,6 +198,8 @@ def _search_alone(name: str, html: str) -> str:
     html = _OTHER_EDITION.sub(lambda m: m.group(0) if m.group(1) == name else "", html)
     lang = name.partition("/")[0]
     html = _OTHER_LANGUAGE.sub(lambda m: m.group(0) if m.group(1) == lang else "", html)
+    # the default scope is what the zip holds (a phone trial: "latest editions and documents")
+    html = _DEFAULT_SCOPE.sub(lambda m: f"{m.group(1)}{name}, this download{m.group(2)}", html)
     note = (
         f"<p>This download holds {name} alone: search covers it. The other editions are on the "
         "site it came from, or searched through the local web server that comes with comprules "
