@@ -481,6 +481,27 @@ def test_every_kind_of_page_fits_a_390_px_phone_with_targets_of_24_px(browser, s
     )
 
 
+def test_the_edition_switcher_shows_the_date_alone_on_a_phone_and_every_label_whole(browser, site):  # noqa: F811
+    # a phone trial: the 166 px menu showed "2026-08-07 — The H"
+    shown = "() => [...document.querySelectorAll('form.switch option')].map(o => [o.value, o.selected, o.textContent])"
+    for viewport in (PHONE, DESKTOP):
+        context = browser.new_context(viewport=viewport)
+        pg = context.new_page()
+        pg.goto((site / "en/2026-08-07/702.html").as_uri())
+        options = pg.evaluate(shown)
+        chosen = [text for value, selected, text in options if selected]
+        others = [text for value, selected, text in options if not selected]
+        assert len(options) == 74 and all(" — " in text for text in others), viewport
+        if viewport is PHONE:
+            assert chosen == ["2026-08-07"]
+            pg.select_option("form.switch select", "2009-07-11")
+            after = {value: text for value, _selected, text in pg.evaluate(shown)}
+            assert after["2009-07-11"] == "2009-07-11" and after["2026-08-07"].startswith("2026-08-07 — ")
+        else:
+            assert len(chosen) == 1 and chosen[0].startswith("2026-08-07 — ")
+        context.close()
+
+
 def test_a_bulletin_s_pager_breaks_no_date_on_a_390_px_phone(browser, site):  # noqa: F811
     # a phone trial: "Changes 2026-06-19 → 2026-08-" then "07" on the next line
     context = browser.new_context(viewport=PHONE)

@@ -101,9 +101,22 @@
     list.forEach(function (e) {
       var o = document.createElement("option");
       o.value = e[0]; o.textContent = e[0] + (e[1] ? " — " + e[1] : "");
+      o.setAttribute("data-full", o.textContent);
       if (e[0] === here) o.selected = true;
       select.appendChild(o);
     });
+    /* on a phone the closed menu shows the chosen edition's date alone, the list every
+       label whole (a phone trial: "2026-08-07 — The H" in a 166 px menu) */
+    var narrow = window.matchMedia ? window.matchMedia("(max-width: 30rem)") : null;
+    function fit() {
+      for (var i = 0; i < select.options.length; i++) {
+        var o = select.options[i];
+        o.textContent = narrow && narrow.matches && o.selected ? o.value : o.getAttribute("data-full");
+      }
+    }
+    fit();
+    select.addEventListener("change", fit);
+    if (narrow && narrow.addEventListener) narrow.addEventListener("change", fit);
     form.hidden = false;
     form.addEventListener("submit", function (event) {
       event.preventDefault();
