@@ -206,7 +206,8 @@ def build_info(
 ) -> dict[str, Any]:
     """What ``sw.js`` is told about the build in ``out``: ``hash`` (the content hash of the
     whole site, zips and the worker aside, :data:`BUILD_DIGITS` hex digits), ``files``
-    (:func:`offline_set` of ``latest``, ``documents`` and ``eras``, each ``[site path, first FILE_DIGITS hex digits of its SHA-256]``),
+    (:func:`offline_set` of ``latest``, ``documents`` and ``eras``, each ``[site path,
+    first FILE_DIGITS hex digits of its SHA-256]``),
     ``aliases`` (``{"en/latest/": "en/2026-08-07/"}``: a latest copy is kept once, under
     its dated folder), ``editions`` (language → the latest edition's date, the update notice's
     words) and ``bytes`` (the offline set's size). ``known``: site path → (size, SHA-256) of
@@ -264,8 +265,8 @@ def write_offline(
     """Write the manifest, the icons and, last (it hashes what the site holds), the service
     worker into the site at ``out``; ``latest``: language → its latest edition's name,
     ``documents``: the names of the documents without a date, ``known``: the files already
-    hashed, ``eras``: the English editions of the documents' eras (:func:`build_info`). Returns what the worker keeps: ``{"cache": name, "files":
-    count, "bytes": size}``."""
+    hashed, ``eras``: the English editions of the documents' eras (:func:`build_info`).
+    Returns what the worker keeps: ``{"cache": name, "files": count, "bytes": size}``."""
     out = Path(out)
     for size in ICON_SIZES:
         target = out / U.icon_file(size)
@@ -344,14 +345,9 @@ def finish(site: Any, out: Path) -> dict[str, Any]:
     write_feeds(out, releases(site))
     documents = [e.name for e in site.editions if U.is_fragment(e)]
     latest = {lang: e.name for lang, e in site.latest.items()}
-    known = {  # the files of the render's tasks, hashed as they were written (or by the build that did)
-        path: (size, digests[path])
-        for record in site.records.values()
-        if isinstance(digests := record.get("digests"), dict)
-        for path, size in record["files"].items()
-        if isinstance(digests.get(path), str)
-    }
+    from .reuse import recorded_digests
+
     eras = sorted({site.english_of[name].name for name in documents if name in site.english_of})
-    summary = write_offline(out, latest, documents, known, eras)
+    summary = write_offline(out, latest, documents, recorded_digests(site.records), eras)
     site.timings["offline"] = time.perf_counter() - started
     return summary

@@ -282,6 +282,19 @@ def take(previous: tuple[Path, int, dict[str, Any]], task: tuple, key: str | Non
     return record
 
 
+def recorded_digests(records: dict[str, dict]) -> dict[str, tuple[int, str]]:
+    """Site path → (size, SHA-256) of every file the tasks' ``records`` name with its
+    digest (:meth:`~comprules.site.render.SiteRenderer.run_task`: hashed as it was
+    written, or by the build that wrote it when the task was kept)."""
+    return {
+        path: (size, digests[path])
+        for record in records.values()
+        if isinstance(digests := record.get("digests"), dict)
+        for path, size in record["files"].items()
+        if isinstance(digests.get(path), str)
+    }
+
+
 def write_record(out: Path, records: dict[str, dict]) -> None:
     """``site/.tasks.json``: every keyed task's key, files and counts (sorted: two renders
     of the same inputs write the same bytes)."""
