@@ -369,6 +369,59 @@ def test_one_changed_edition_rewrites_only_what_depends_on_it(three_editions, tm
     assert (kb / "data" / record).read_bytes() == (tmp_path / "scratch" / "data" / record).read_bytes()
 
 
+def test_a_rebuild_parses_only_the_changed_source_and_takes_the_others_as_parsed_before(
+    three_editions, tmp_path, monkeypatch
+):
+    from comprules.corpus import load as load_module
+    from comprules.corpus.load import load_sources
+
+    kb = tmp_path / "kb"
+    build([three_editions], kb, only=("data",))
+    kept = sorted((kb / ".parsed").iterdir())  # the three editions; the seed (3 KB) parses faster than it loads
+    assert len(kept) == 3 and all(p.suffix == ".pickle" for p in kept)
+    changed = three_editions / "2001-09-24.txt"
+    changed.write_text(changed.read_text(encoding="utf-8").replace("two players", "two or more players", 1), "utf-8")
+    (kb / ".parsed" / "notes.txt").write_text("mine", encoding="utf-8")  # not a name the cache writes
+    parsed: list[str] = []
+    real = load_module.parse_file
+
+    def counted(path, *args, **kwargs):
+        parsed.append(Path(path).name)
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(load_module, "parse_file", counted)
+    report = build([three_editions], kb, only=("data",))
+    assert sorted(parsed) == ["002_89b48a7ac2467f84.txt", "2001-09-24.txt"]
+    # what the others were taken as is what parsing them gives
+    monkeypatch.setattr(load_module, "parse_file", real)
+    fresh = {e.name: e for e in load_sources([three_editions]).editions}
+    assert {e.name: e for e in report.editions} == fresh
+    assert "two or more players" in next(r.text for r in fresh["en/2001-09-24"].rules if r.number == "100.1")
+    # the old parse of the changed file is gone, a file of the user's stays
+    assert len(list((kb / ".parsed").glob("*.pickle"))) == 3
+    assert (kb / ".parsed" / "notes.txt").read_text(encoding="utf-8") == "mine"
+    # a kept file that cannot be read back is parsed again, and written anew
+    for p in (kb / ".parsed").glob("*.pickle"):
+        p.write_bytes(b"not a pickle")
+    changed.write_text(changed.read_text(encoding="utf-8").replace("two or more players", "two players", 1), "utf-8")
+    monkeypatch.setattr(load_module, "parse_file", counted)
+    parsed.clear()
+    again = build([three_editions], kb, only=("data",))
+    assert sorted(parsed) == ["002_89b48a7ac2467f84.txt", "1999-04-23.txt", "1999-11-01.txt", "2001-09-24.txt"]
+    assert len(again.editions) == 4
+    assert all(p.read_bytes()[:1] == b"\x80" for p in (kb / ".parsed").glob("*.pickle"))
+    # a disk too full to keep them: the build goes on, and leaves no half-written file
+    shutil.rmtree(kb / ".parsed")
+
+    def full(*args, **kwargs):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr("comprules.corpus.cache.pickle.dump", full)
+    changed.write_text(changed.read_text(encoding="utf-8").replace("two players", "two or more players", 1), "utf-8")
+    assert len(build([three_editions], kb, only=("data",)).editions) == 4
+    assert list((kb / ".parsed").iterdir()) == []
+
+
 def test_a_document_is_scored_again_only_against_the_english_edition_that_changed(
     three_editions, tmp_path, monkeypatch
 ):

@@ -95,11 +95,13 @@ class BuildReport:
 
 #: The file that makes a folder a knowledge base: written by the first build into it.
 MARKER = ".comprules-kb"
+#: The folder of the last build's parsed sources (:class:`comprules.corpus.cache.ParseCache`).
+PARSED = ".parsed"
 _MARKER_TEXT = (
     "comprules knowledge base: data/, index/ and site/ here are written by `comprules build`\n"
     "and replaced whole by the next build. Do not keep files of your own in them.\n"
 )
-_OWN_NAMES = frozenset({MARKER, ".lock", "data", "index", "site"})
+_OWN_NAMES = frozenset({MARKER, ".lock", "data", "index", "site", PARSED})
 _OWN_PREFIXES = (".build-", ".data.", ".site.", ".index.", ".stamps", MARKER + ".")
 
 
@@ -873,7 +875,15 @@ class _Build:
             return
 
         self.stage = "parsing"
-        loaded = load_items(items, expand_errors, jobs=self.jobs, limits=self.limits)
+        from .corpus.cache import ParseCache
+
+        cache = ParseCache(kb / PARSED)
+        parse_keys = [
+            (_digest([common, row]), row["sha256"]) if cache.worth(path) else None
+            for (path, _), row in zip(items, inputs)
+        ]
+        loaded = load_items(items, expand_errors, jobs=self.jobs, limits=self.limits, cache=cache, keys=parse_keys)
+        cache.keep_only(k[0] for k in parse_keys if k is not None)
         report.editions, report.errors, report.notices = loaded.editions, loaded.errors, loaded.notices
         report.notices += said_warnings(report.editions)
         report.editions = restore_editions(report.editions)

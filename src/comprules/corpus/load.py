@@ -20,13 +20,16 @@ from datetime import date, datetime
 from functools import lru_cache, partial
 from importlib import resources
 from pathlib import Path
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from ..children import pool_initializer
 from ..errors import SourceError
 from ..model import Edition, ParseWarning
 from .decode import decode_bytes
 from .parse import parse_text
+
+if TYPE_CHECKING:
+    from .cache import ParseCache
 
 #: File name endings read from a source folder; a file named explicitly is always read.
 SOURCE_SUFFIXES = (".txt", ".pdf", ".docx")
@@ -342,17 +345,40 @@ def load_items(
     *,
     jobs: int = 1,
     limits: Limits | None = None,
+    cache: "ParseCache | None" = None,
+    keys: Sequence[tuple[str, str] | None] | None = None,
 ) -> LoadResult:
-    """:func:`load_sources` on the files :func:`expand_sources` found (and its errors)."""
+    """:func:`load_sources` on the files :func:`expand_sources` found (and its errors).
+
+    With a ``cache`` (:class:`~comprules.corpus.cache.ParseCache`) and ``keys`` (one
+    ``(cache key, SHA-256 of the source's bytes)`` an item, computed by the caller from
+    everything the parse depends on; ``None`` for a source not to keep), a source whose
+    key is kept is not parsed again; a source parsed is kept when its edition's
+    ``sha256`` is the one given (the file did not change between the caller's look and
+    the parse). Sources refused are not kept."""
     result = LoadResult(errors=list(errors or ()))
     parse = partial(_parse_one, limits=limits or DEFAULT_LIMITS)
-    if jobs > 1 and len(items) > 1:
-        with ProcessPoolExecutor(max_workers=jobs, initializer=pool_initializer, initargs=(os.getpid(),)) as pool:
-            parsed = list(pool.map(parse, items, chunksize=1))
+    if cache is not None and (keys is None or len(keys) != len(items)):
+        raise ValueError("load_items: a cache needs one key an item")
+    keys = keys if cache is not None and keys is not None else [None] * len(items)
+    parsed: list[Edition | SourceError | None] = [
+        cache.get(key[0]) if cache is not None and key is not None else None for key in keys
+    ]
+    todo = [i for i, got in enumerate(parsed) if got is None]
+    if jobs > 1 and len(todo) > 1:
+        with ProcessPoolExecutor(
+            max_workers=min(jobs, len(todo)), initializer=pool_initializer, initargs=(os.getpid(),)
+        ) as pool:
+            fresh = list(pool.map(parse, [items[i] for i in todo], chunksize=1))
     else:
-        parsed = [parse(item) for item in items]
+        fresh = [parse(items[i]) for i in todo]
+    for i, done in zip(todo, fresh):
+        parsed[i] = done
+        key = keys[i]
+        if cache is not None and key is not None and isinstance(done, Edition) and done.sha256 == key[1]:
+            cache.put(key[0], done)
     by_name: dict[str, Edition] = {}
-    for item in parsed:
+    for item in (p for p in parsed if p is not None):
         if isinstance(item, SourceError):
             result.errors.append(item)
             continue
