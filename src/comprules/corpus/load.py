@@ -323,14 +323,25 @@ def parse_file(path: str | os.PathLike[str], meta: Meta | None = None, limits: L
     return edition
 
 
-def _parse_one(item: tuple[Path, Meta], limits: Limits = DEFAULT_LIMITS) -> Edition | SourceError:
+def _parse_one(
+    item: tuple[Path, Meta],
+    key: tuple[str, str] | None = None,
+    *,
+    limits: Limits = DEFAULT_LIMITS,
+    cache: "ParseCache | None" = None,
+) -> Edition | SourceError:
+    """Parse one source; kept in ``cache`` under ``key`` when its bytes are the ones the
+    key was made from (in the process that parsed it: parallel, as the parse)."""
     path, meta = item
     try:
-        return parse_file(path, meta, limits)
+        edition = parse_file(path, meta, limits)
     except SourceError as exc:
         return exc
     except (UnicodeError, ValueError, RecursionError, MemoryError) as exc:  # pragma: no cover - last resort
         return SourceError(str(path), f"cannot parse: {type(exc).__name__}: {exc}")
+    if cache is not None and key is not None and edition.sha256 == key[1]:
+        cache.put(key[0], edition)
+    return edition
 
 
 def load_sources(paths: Sequence[str | os.PathLike[str]], jobs: int = 1, limits: Limits | None = None) -> LoadResult:
@@ -357,7 +368,7 @@ def load_items(
     ``sha256`` is the one given (the file did not change between the caller's look and
     the parse). Sources refused are not kept."""
     result = LoadResult(errors=list(errors or ()))
-    parse = partial(_parse_one, limits=limits or DEFAULT_LIMITS)
+    parse = partial(_parse_one, limits=limits or DEFAULT_LIMITS, cache=cache)
     if cache is not None and (keys is None or len(keys) != len(items)):
         raise ValueError("load_items: a cache needs one key an item")
     keys = keys if cache is not None and keys is not None else [None] * len(items)
@@ -369,14 +380,11 @@ def load_items(
         with ProcessPoolExecutor(
             max_workers=min(jobs, len(todo)), initializer=pool_initializer, initargs=(os.getpid(),)
         ) as pool:
-            fresh = list(pool.map(parse, [items[i] for i in todo], chunksize=1))
+            fresh = list(pool.map(parse, [items[i] for i in todo], [keys[i] for i in todo], chunksize=1))
     else:
-        fresh = [parse(items[i]) for i in todo]
+        fresh = [parse(items[i], keys[i]) for i in todo]
     for i, done in zip(todo, fresh):
         parsed[i] = done
-        key = keys[i]
-        if cache is not None and key is not None and isinstance(done, Edition) and done.sha256 == key[1]:
-            cache.put(key[0], done)
     by_name: dict[str, Edition] = {}
     for item in (p for p in parsed if p is not None):
         if isinstance(item, SourceError):
