@@ -240,11 +240,7 @@ def unexpected_site_file(site: Path) -> str | None:
     own = written(site)
     if own is None:
         return "site/ (no record of the files comprules wrote there)"
-    for path in sorted(site.rglob("*")):
-        rel = path.relative_to(site).as_posix()
-        if not path.is_dir() and rel not in own:
-            return f"site/{rel}"
-    return None
+    return next((f"site/{rel}" for rel in export.files_under(site) if rel not in own), None)
 
 
 #: The files of an index generation (whoosh's segments, table of contents and lock;
@@ -285,12 +281,10 @@ def carry_over(old: Path, new: Path, stage: str) -> list[str]:
         return []
     plan: list[tuple[Path, Path]] = []
     kept: list[str] = []
-    for path in sorted(old.rglob("*")):
-        if path.is_dir() and not path.is_symlink():
-            continue
-        rel = path.relative_to(old).as_posix()
+    for rel in export.files_under(old):
         if rel in own:
             continue
+        path = old / rel
         dest = _free_place(new, rel, path)
         if dest is None:  # already there (a kept site's hard links)
             kept.append(f"{stage}/{rel}")

@@ -69,7 +69,9 @@ class RuleChange:
 
     def __post_init__(self) -> None:
         # four decimals, as stored (JSON, database): a row read back equals the row computed
-        object.__setattr__(self, "similarity", round(self.similarity, 4))
+        # (most rows are unchanged, 1.0: round() is a tenth of reading an alignment back)
+        if self.similarity != 1.0:
+            object.__setattr__(self, "similarity", round(self.similarity, 4))
 
     @property
     def moved(self) -> bool:

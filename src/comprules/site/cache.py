@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ..codehash import code_hash
+from ..export import files_under
 from ..model import Edition
 
 FINGERPRINT = ".fingerprint"
@@ -150,7 +151,7 @@ def store(out_dir: Path, value: str, stats: dict[str, Any]) -> None:
     (out_dir / FINGERPRINT).write_text(value + "\n", encoding="utf-8")
     kept = {k: v for k, v in stats.items() if k not in _TIMINGS}
     (out_dir / STATS).write_text(json.dumps(kept, indent=1, sort_keys=True), encoding="utf-8")
-    files = {p.relative_to(out_dir).as_posix() for p in out_dir.rglob("*") if not p.is_dir()}
+    files = set(files_under(out_dir))
     (out_dir / WRITTEN).write_text("".join(f + "\n" for f in sorted(files | {WRITTEN})), encoding="utf-8")
 
 

@@ -594,16 +594,18 @@ class Store:
                     return back.mirror(self.order(new), self.order(old))
             return None
         ident = info["id"]
+        plain = self.conn.cursor()  # tuples, not sqlite3.Row: 133 k rows for the 73 English pairs
+        plain.row_factory = None
         rules = tuple(
             RuleChange(
-                r[0],
-                r[1],
-                r[2],
-                r[3],
-                tuple(WordChange.from_json(w) for w in json.loads(r[5])) if r[5] else (),
-                r[4],
+                old_id,
+                new_id,
+                kind,
+                similarity,
+                tuple(WordChange.from_json(w) for w in json.loads(changes)) if changes else (),
+                words,
             )
-            for r in self.conn.execute(
+            for old_id, new_id, kind, similarity, words, changes in plain.execute(
                 "SELECT old, new, kind, similarity, words, changes FROM rule_changes WHERE alignment = ? ORDER BY seq",
                 (ident,),
             )
