@@ -543,6 +543,34 @@ def test_a_rebuild_renders_again_only_the_pages_whose_inputs_changed(three_editi
     assert "or more</ins> players" in ours["history/en/100.1.html"].decode()  # the step the edit made
 
 
+def test_the_site_a_build_renders_with_the_alignments_it_stored_is_the_one_read_back_from_the_database(
+    three_editions, tmp_path, monkeypatch
+):
+    from comprules.store import Store
+
+    kb = tmp_path / "kb"
+    read: list[tuple[str, str]] = []
+    real = Store.alignment
+
+    def counted(self, old, new, *args, **kwargs):
+        read.append((old, new))
+        return real(self, old, new, *args, **kwargs)
+
+    monkeypatch.setattr(Store, "alignment", counted)
+    build([three_editions], kb, only=SITE_ONLY)
+    # the data stage hands its alignments to the site: at most a French document's pair
+    # with its English edition (its compare page) is read back
+    assert all(old.startswith("fr/") and new.startswith("en/") for old, new in read), read
+    handed = _site_files(kb / "site")
+    shutil.rmtree(kb / "site")
+    read.clear()
+    build([three_editions], kb, only=("site",))  # data/ kept: the site reads every alignment back
+    assert {("en/1999-04-23", "en/1999-11-01"), ("en/1999-11-01", "en/2001-09-24")} <= set(read)
+    again = _site_files(kb / "site")
+    assert sorted(again) == sorted(handed) and len(again) > 300
+    assert [k for k in again if again[k] != handed[k]] == []  # byte for byte, its fingerprint too
+
+
 def test_a_rebuild_writes_the_zip_as_from_scratch_and_mends_its_pages_only_when_its_edition_changed(
     three_editions, tmp_path, monkeypatch
 ):

@@ -43,6 +43,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from . import export, graph
 from .align.history import link_previous as _link
@@ -590,9 +591,11 @@ def write_knowledge(
     out: Path,
     *,
     previous: Path | None = None,
-) -> None:
+) -> dict[tuple[str, str], Any]:
     """Align what the knowledge base stores and write the database ``out/comprules.sqlite``
-    (:mod:`comprules.store`) and the alignments' exports (``out/alignments/``).
+    (:mod:`comprules.store`) and the alignments' exports (``out/alignments/``); the
+    alignments of the editions' and fragments' chains stored, by ``(old, new)`` name (for
+    the site: what it would read back).
 
     ``previous`` is the last build's data/: the editions whose key (``keys``) is the
     one its database stored keep their rows, and the alignments of two such editions
@@ -643,6 +646,7 @@ def write_knowledge(
             checks=checks,
             previous=previous / DB_NAME if old_store is not None and previous is not None else None,
         )
+        return computed.consecutive()
     finally:
         if old_store is not None:
             old_store.close()
@@ -939,6 +943,7 @@ class _Build:
         # Everything is written into `work` first; the index swaps itself in when complete,
         # then data/ and site/ are swapped in: a build stopped before leaves the old ones.
         data_dir = kb / "data"
+        stored_alignments = None  # what the data stage stored, handed to the site
         if "data" in only:
             t = time.perf_counter()
             self.stage = "writing data/"
@@ -953,7 +958,9 @@ class _Build:
                 say("data/ taken from the interrupted build")
             else:
                 old = kb / "data" if previous else None
-                write_knowledge(report.editions, resolutions, eras, keys, work / "data", previous=old)
+                stored_alignments = write_knowledge(
+                    report.editions, resolutions, eras, keys, work / "data", previous=old
+                )
                 report.written = write_data(
                     report.editions,
                     work / "data",
@@ -1027,12 +1034,15 @@ class _Build:
                     cited=_cited_by(data_dir),
                     data_dir=data_dir,
                     data_key=data_key,
+                    alignments=stored_alignments,
+                    alignments_stored=stored_alignments is not None,
                     index=index,
                     reuse=[pending_site, kb / "site"],
                 )  # kept as is when nothing changed
                 if stats.skipped and _fingerprint(pending_site) == _fingerprint(work / "site") is not None:
                     report.reused.append("site")
                 site_stamp = _fingerprint(work / "site")
+            stored_alignments = None
             report.timings["site"] = time.perf_counter() - t
             parts = "".join(f", {k} {v:.1f} s" for k, v in (stats.timings if stats is not None else {}).items())
             say(f"wrote site/ ({report.timings['site']:.1f} s{parts})")

@@ -44,24 +44,27 @@ def load_alignments(
     given: Mapping[tuple[str, str], Any] | None = None,
     store: Store | None = None,
     digests: dict[tuple[str, str], str] | None = None,
+    given_stored: bool = False,
 ) -> dict[tuple[str, str], Any]:
     """The alignment of every consecutive pair, by ``(old name, new name)``: taken from
     ``given``, else read from the database ``store`` (either way round: two fragments the
     build aligned the other way are mirrored), else left out (the lineage then
     matches same numbers). Each alignment read from the database gets a key in
     ``digests`` (what :mod:`.reuse` keys pages on): the input keys of its two editions,
-    which it was made from."""
+    which it was made from; so does one ``given`` with ``given_stored`` (the build that
+    wrote the database hands over what it stored)."""
     out: dict[tuple[str, str], Any] = {}
     inputs = {row["name"]: row["input_key"] for row in store.rows} if store is not None else {}
     for old, new in pairs(editions):
         key = (old.name, new.name)
         if given is not None and key in given:
-            out[key] = given[key]
-            continue
-        found = store.alignment(old.name, new.name, either_way=True) if store is not None else None
+            found, stored = given[key], given_stored and store is not None
+        else:
+            found = store.alignment(old.name, new.name, either_way=True) if store is not None else None
+            stored = True
         if found is not None:
             out[key] = found
-            if digests is not None:
+            if digests is not None and stored:
                 digests[key] = hashlib.blake2b(
                     f"{inputs.get(old.name)} {inputs.get(new.name)}".encode(), digest_size=16
                 ).hexdigest()

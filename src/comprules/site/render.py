@@ -199,6 +199,7 @@ class SiteRenderer:
         extract: Extract | None = None,
         page_budget: int = PAGE_BUDGET,
         alignments: dict | None = None,
+        alignments_stored: bool = False,
         jobs: int | None = None,
         search: Path | None = None,
         previous: Sequence[Path] = (),
@@ -210,6 +211,7 @@ class SiteRenderer:
         self.extract = extract if extract is not None else default_extract()
         self.page_budget = page_budget
         self.given_alignments = alignments
+        self.alignments_stored = alignments_stored  # the given ones are the database's (render_site)
         self.jobs = max(1, jobs if jobs is not None else min(4, os.cpu_count() or 1))
         #: The search index whose data the search page ranks (``None``: no search page).
         self.search = Path(search) if search else None
@@ -299,7 +301,11 @@ class SiteRenderer:
         self.pairs = pairs(self.editions)
         store = open_store(self.data_dir)  # documents and their English editions, as the build stored them
         self.alignments = load_alignments(
-            self.editions, given=self.given_alignments, store=store, digests=self.alignment_digests
+            self.editions,
+            given=self.given_alignments,
+            store=store,
+            digests=self.alignment_digests,
+            given_stored=self.alignments_stored,
         )
         self.lineage = Lineage.build(self.editions, self.alignments)
         self.next_edition = {p: n for n, p in self.lineage.previous.items()}
