@@ -571,6 +571,33 @@ def test_the_site_a_build_renders_with_the_alignments_it_stored_is_the_one_read_
     assert [k for k in again if again[k] != handed[k]] == []  # byte for byte, its fingerprint too
 
 
+def test_the_index_links_the_same_versions_from_the_alignments_handed_over_as_from_their_files(
+    three_editions, tmp_path
+):
+    from comprules.corpus.load import load_sources
+    from comprules.indexer import build_index
+    from comprules.indexer.lineage import alignment_links
+    from comprules.indexer.table import DocTable
+    from comprules.store import Store
+
+    kb = tmp_path / "kb"
+    build([three_editions], kb, only=("data",))
+    folder = kb / "data" / "alignments"
+    editions = load_sources([three_editions]).editions
+    stats = build_index(editions, tmp_path / "index", alignments=folder)
+    table = DocTable.load(Path(os.path.realpath(stats.index_dir)))
+    pairs = json.loads((folder / "index.json").read_text(encoding="utf-8"))["pairs"]
+    store = Store(kb / "data" / "comprules.sqlite")
+    try:
+        held = {(p["old"], p["new"]): store.alignment(p["old"], p["new"]) for p in pairs}
+    finally:
+        store.close()
+    assert ("en/1999-04-23", "en/1999-11-01") in held and all(held.values())
+    from_files = list(alignment_links(folder, table))
+    assert len(from_files) > 800  # rules kept, edited or renumbered that are distinct documents
+    assert list(alignment_links(folder, table, held)) == from_files
+
+
 def test_a_rebuild_writes_the_zip_as_from_scratch_and_mends_its_pages_only_when_its_edition_changed(
     three_editions, tmp_path, monkeypatch
 ):

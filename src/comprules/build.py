@@ -1010,6 +1010,7 @@ class _Build:
                     swap=False,
                     jobs=self.jobs,
                     scripts=True,  # the site's search data, which the site copies
+                    stored=stored_alignments,  # what data/alignments/ holds, without reading it back
                 )
                 generation = indexed.generation
                 part = f", search data {indexed.search_data_seconds:.1f} s"

@@ -36,7 +36,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import Any, Iterable, Iterator, Mapping
 
 from whoosh.codec.whoosh3 import W3Codec
 from whoosh.index import create_in, open_dir
@@ -119,6 +119,8 @@ class _Plan:
     removed: list[str] = field(default_factory=list)
     lexicon: list[tuple[str, ...]] = field(default_factory=list)
     alignments: Path | None = None
+    #: Those alignments in memory, by ``(old, new)`` (the build's data stage hands them over).
+    stored: Mapping[tuple[str, str], Any] | None = None
     #: Digests of the lexicon and of the alignments' index (a change re-computes lineages).
     extras: dict[str, str] = field(default_factory=dict)
     #: The vocabulary Chinese is cut with (:mod:`comprules.segment`), of these editions.
@@ -136,11 +138,14 @@ def build_index(
     swap: bool = True,
     jobs: int = 1,
     scripts: bool = False,
+    stored: Mapping[tuple[str, str], Any] | None = None,
 ) -> IndexStats:
     """Index the rules and glossary entries of ``editions`` into ``index_dir``.
 
     ``alignments`` is a knowledge base's ``data/alignments`` folder (lineages for
-    ``--all-editions``); ``lexicon`` the (English, French) term pairs for cross-language
+    ``--all-editions``), and ``stored`` what it holds already in memory (``(old, new)``
+    → :class:`~comprules.align.changes.Alignment`: the build's data stage hands over
+    what it wrote; :func:`~comprules.indexer.lineage.alignment_links`); ``lexicon`` the (English, French) term pairs for cross-language
     queries (default: :func:`comprules.align.crosslang.lexicon`). Only the editions whose
     sha256 changed are re-indexed, unless ``full``. With ``swap=False`` the new
     generation is left beside ``index_dir`` (``IndexStats.generation``) for the caller
@@ -155,6 +160,7 @@ def build_index(
         _remove_stale_builds(index_dir)
         plan = _plan(list(unique(editions)), index_dir, full, alignments, lexicon)
         plan.extras["site_scripts"] = _scripts_digest() if scripts else ""
+        plan.stored = stored
         if plan.previous is not None and not plan.changed and not plan.removed and _same_extras(plan):
             meta = _read_meta(plan.previous)
             return IndexStats(
@@ -470,7 +476,7 @@ def _finish(directory: Path, plan: _Plan, state: _State, infos: list[EditionInfo
     current_names = current_editions(infos)
     current_ids = {table.editions.index(n) for n in current_names}
     current = [any(e in current_ids for e in m) for m in table.members]
-    assign(table, state.keys, alignment_links(plan.alignments, table))
+    assign(table, state.keys, alignment_links(plan.alignments, table, plan.stored))
     dates = {info.name: info.effective or "" for info in infos}
     store = Path(plan.alignments).parent / DB_NAME if plan.alignments else None
     write_keys(directory, table, [dates.get(name, "") for name in table.editions], store)
