@@ -153,3 +153,42 @@ def test_a_folder_of_many_one_line_notes_makes_no_alignment_between_them(tmp_pat
     assert not (kb / "site" / "diff" / "en").exists()
     history = run("history", "100.2", "--edition", "en/note-005", "--kb", kb)
     assert history.returncode == 0 and history.stdout.startswith("100.2: 1 step")
+
+
+def test_a_build_ends_without_freeing_its_objects_and_still_says_everything_with_its_exit_code(tmp_path, en_dir):
+    # cli.entry: the `comprules` command skips the interpreter's teardown after a build
+    # (0.8 s of a rebuild); its output, its exit code and the exit functions stay
+    kb = tmp_path / "kb"
+    bad = tmp_path / "empty.txt"
+    bad.write_text("", encoding="utf-8")
+    probe = tmp_path / "probe.py"  # an exit function registered where the command runs
+    probe.write_text(
+        "import atexit, sys\n"
+        "marker = sys.argv.pop(1)\n"
+        "atexit.register(lambda: open(marker, 'w').write('ran'))\n"
+        "class Held:  # freed by the interpreter's teardown only\n"
+        "    def __del__(self, _open=open):\n"
+        "        _open(marker + '.freed', 'w').write('freed')\n"
+        "held = Held()\n"
+        "from comprules.cli import entry\n"
+        "entry()\n",
+        encoding="utf-8",
+    )
+    marker = tmp_path / "atexit.txt"
+    sources = [en_dir / "2026-06-19.txt", en_dir / "2026-08-07.txt", bad]
+    result = subprocess.run(
+        [sys.executable, str(probe), str(marker), "build", *map(str, sources), "--kb", str(kb), "--json"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert result.returncode == 2, result.stderr  # a source failed: said by the exit code
+    report = json.loads(result.stdout)  # the whole JSON, flushed
+    assert report["editions"] == ["en/2026-06-19", "en/2026-08-07"] and len(report["errors"]) == 1
+    assert marker.read_text(encoding="utf-8") == "ran"
+    assert not Path(f"{marker}.freed").exists()  # the teardown was skipped
+    again = run("build", *sources[:2], "--kb", kb)
+    assert again.returncode == 0
+    assert again.stdout.endswith(f"2 editions ({again.stdout.split('(')[1].split(')')[0]}) into {kb}\n")
+    assert again.stdout.count("\n") == 1
+    assert run("build", "--kb", kb).returncode == 2  # a usage error ends as before

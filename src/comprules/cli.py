@@ -285,6 +285,45 @@ def main() -> None:
     """Knowledge base, search and offline site for the Magic: The Gathering Comprehensive Rules."""
 
 
+#: Set by a command whose process may end without freeing its objects one by one
+#: (``build``: 0.8 s of a rebuild freeing the 400 MB of editions, alignments and pages it
+#: held, after its last line is printed).
+_QUICK_EXIT = False
+
+
+def entry() -> None:
+    """The ``comprules`` command: :func:`main`, then, after a command that set
+    :data:`_QUICK_EXIT`, the process's end without the interpreter's teardown: the
+    exit functions run (``atexit``: temporary folders, child processes), the other
+    threads are waited for and the output flushed, as at a normal exit, then
+    :func:`os._exit` with the exit code ``main`` gave. A traceback or any other
+    ending is left as it is."""
+    try:
+        main()
+    except SystemExit as exc:
+        if not _QUICK_EXIT:
+            raise
+        code = exc.code
+    else:  # pragma: no cover - click always ends with SystemExit in standalone mode
+        return
+    if not isinstance(code, int):
+        if code is not None:
+            print(code, file=sys.stderr)
+        code = 0 if code is None else 1
+    for thread in threading.enumerate():
+        if thread is not threading.main_thread() and not thread.daemon:
+            thread.join()
+    import atexit
+
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a closed pipe: said already, when it mattered
+            pass
+    os._exit(code)
+
+
 @main.command()
 @click.argument("sources", nargs=-1, required=True, type=click.Path())
 @click.option("--kb", "kb_dir", type=click.Path(), help=KB_HELP)
@@ -372,6 +411,8 @@ def build(sources, kb_dir, only, jobs, max_source, max_line, cards_file, as_json
             f"{done} {_count(len(report.names), 'edition')} ({_count(report.rules, 'rule')}) into {report.kb}"
             + (f"; {len(report.errors)} file(s) failed" if report.errors else "")
         )
+    global _QUICK_EXIT
+    _QUICK_EXIT = True  # everything is said: the heap need not be freed object by object
     if report.errors:
         sys.exit(2)  # bad input: the good sources are built, the exit code still says so
 
@@ -782,4 +823,4 @@ def serve(kb_dir, host, port, workers, verbose):
 
 
 if __name__ == "__main__":  # pragma: no cover
-    main()
+    entry()
