@@ -147,6 +147,15 @@ def test_manifest_has_the_installability_fields():
     assert data["theme_color"] == "#1f3a5f" and data["background_color"] == "#fdfcf9"
 
 
+def test_the_icons_the_package_keeps_are_the_ones_the_code_draws():
+    # the build writes the kept copies (0.3 s less a build); after a change of the drawing,
+    # write them again: offline.icon_png(size) into src/comprules/site/icons/icon-{size}.png
+    for size in offline.ICON_SIZES:
+        kept = offline.icon_file_bytes(size)
+        assert kept == offline.icon_png(size), f"icons/icon-{size}.png is not what icon_png({size}) draws"
+        assert kept[:8] == b"\x89PNG\r\n\x1a\n" and int.from_bytes(kept[16:20], "big") == size
+
+
 def test_offline_set_of_a_site_folder_keeps_the_latest_editions_not_the_others(tmp_path):
     files = [
         "index.html",

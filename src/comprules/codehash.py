@@ -11,8 +11,8 @@ import hashlib
 from functools import lru_cache
 from importlib import resources
 
-#: What counts as code: Python, templates, static files and data tables.
-CODE_SUFFIXES = (".py", ".html", ".css", ".js", ".toml", ".json", ".txt")
+#: What counts as code: Python, templates, static files, data tables and the kept icons.
+CODE_SUFFIXES = (".py", ".html", ".css", ".js", ".toml", ".json", ".txt", ".png")
 
 
 @lru_cache(maxsize=1)

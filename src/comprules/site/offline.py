@@ -19,7 +19,8 @@ swap and the open pages say "Rules of 2026-08-07 now available — reload". A do
 fails (the network, a file of another build) deletes the new cache and keeps the old one.
 
 The icons are PNG files drawn from the favicon's shapes (:func:`icon_png`: numpy for the
-shapes, zlib and struct for the file), the same bytes at every build.
+shapes, zlib and struct for the file), the same bytes at every build: the build writes the
+copies the package keeps in ``icons/`` (:func:`icon_file_bytes`), which a test draws again.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from typing import Any
 
 import numpy as np
 
+from ..export import files_under
 from . import urls as U
 
 #: The web app's icon sizes, in pixels (the installability criteria ask for 192 and 512).
@@ -124,8 +126,16 @@ def png_bytes(pixels: np.ndarray) -> bytes:
 
 @functools.lru_cache(maxsize=None)
 def icon_png(size: int) -> bytes:
-    """The web app's icon of ``size`` × ``size`` pixels, as PNG bytes (drawn once a process)."""
+    """The web app's icon of ``size`` × ``size`` pixels, as PNG bytes, drawn (0.3 s for
+    the two sizes: the build writes the copies kept in ``icons/``, :func:`icon_file_bytes`)."""
     return png_bytes(icon_pixels(size, samples=max(2, 1024 // size)))
+
+
+def icon_file_bytes(size: int) -> bytes:
+    """The icon :func:`icon_png` draws, as kept in the package (``icons/icon-{size}.png``;
+    tests/test_offline_parts.py checks that the two are the same bytes). Raises
+    :class:`FileNotFoundError` for a size not kept."""
+    return resources.files("comprules.site").joinpath(f"icons/icon-{size}.png").read_bytes()
 
 
 # -- the manifest ----------------------------------------------------------------
@@ -158,10 +168,7 @@ def manifest(start: str) -> dict[str, Any]:
 
 
 def _files_under(out: Path, folder: str) -> list[str]:
-    base = out / folder
-    if not base.is_dir():
-        return []
-    return sorted(p.relative_to(out).as_posix() for p in base.rglob("*") if p.is_file())
+    return [f"{folder}/{rel}" for rel in files_under(out / folder)]
 
 
 def offline_set(
@@ -271,7 +278,7 @@ def write_offline(
     for size in ICON_SIZES:
         target = out / U.icon_file(size)
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(icon_png(size))
+        target.write_bytes(icon_file_bytes(size))
     lang = "en" if "en" in latest else next(iter(sorted(latest)), None)
     start = U.edition_index(U.latest_dir(lang)) if lang else U.HOME
     text = json.dumps(manifest(start), ensure_ascii=False, indent=1) + "\n"
