@@ -192,3 +192,14 @@ def test_a_build_ends_without_freeing_its_objects_and_still_says_everything_with
     assert again.stdout.endswith(f"2 editions ({again.stdout.split('(')[1].split(')')[0]}) into {kb}\n")
     assert again.stdout.count("\n") == 1
     assert run("build", "--kb", kb).returncode == 2  # a usage error ends as before
+    # under a profiler the ending is the normal one: the profiler writes its figures
+    profile = tmp_path / "build.prof"
+    profiled = subprocess.run(
+        [sys.executable, "-m", "cProfile", "-o", str(profile), "-m", "comprules.cli", "build", *map(str, sources[:2])]
+        + ["--kb", str(kb)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert profiled.returncode == 0 and profiled.stdout.startswith("nothing changed, kept 2 editions"), profiled
+    assert profile.stat().st_size > 10_000

@@ -297,11 +297,13 @@ def entry() -> None:
     exit functions run (``atexit``: temporary folders, child processes), the other
     threads are waited for and the output flushed, as at a normal exit, then
     :func:`os._exit` with the exit code ``main`` gave. A traceback or any other
-    ending is left as it is."""
+    ending is left as it is, and so is every ending under a profiler or a tracer
+    (``python -m cProfile -m comprules.cli``, coverage: they write their figures at exit)."""
     try:
         main()
     except SystemExit as exc:
-        if not _QUICK_EXIT:
+        # under a profiler or a tracer (cProfile, coverage), which write at the normal exit
+        if not _QUICK_EXIT or sys.getprofile() is not None or sys.gettrace() is not None:
             raise
         code = exc.code
     else:  # pragma: no cover - click always ends with SystemExit in standalone mode
