@@ -15,6 +15,7 @@ import signal
 import stat
 import subprocess
 import sys
+import tempfile
 import zipfile
 from pathlib import Path
 
@@ -409,17 +410,91 @@ def test_a_rebuild_parses_only_the_changed_source_and_takes_the_others_as_parsed
     again = build([three_editions], kb, only=("data",))
     assert sorted(parsed) == ["002_89b48a7ac2467f84.txt", "1999-04-23.txt", "1999-11-01.txt", "2001-09-24.txt"]
     assert len(again.editions) == 4
-    assert all(p.read_bytes()[:1] == b"\x80" for p in (kb / ".parsed").glob("*.pickle"))
+    from comprules.corpus.cache import MAGIC
+
+    # the three rewritten; the old key's damaged file is no longer known to be the build's: left
+    contents = sorted(p.read_bytes()[: len(MAGIC)] for p in (kb / ".parsed").glob("*.pickle"))
+    assert contents == sorted([b"not a pickle", MAGIC, MAGIC, MAGIC])
     # a disk too full to keep them: the build goes on, and leaves no half-written file
     shutil.rmtree(kb / ".parsed")
+    real_mkstemp = tempfile.mkstemp
 
-    def full(*args, **kwargs):
-        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+    def full(*args, **kwargs):  # the file is made; writing into it fails as on a full disk
+        fd, name = real_mkstemp(*args, **kwargs)
+        os.close(fd)
+        return os.open("/dev/full", os.O_WRONLY), name
 
-    monkeypatch.setattr("comprules.corpus.cache.pickle.dump", full)
+    monkeypatch.setattr("comprules.corpus.cache.mkstemp", full)
     changed.write_text(changed.read_text(encoding="utf-8").replace("two players", "two or more players", 1), "utf-8")
     assert len(build([three_editions], kb, only=("data",)).editions) == 4
     assert list((kb / ".parsed").iterdir()) == []
+
+
+def _parsed(kb: Path) -> dict[str, Path]:
+    """The kept parse of each source of ``kb`` (by the edition's file name), read back."""
+    import pickle
+
+    from comprules.corpus.cache import MAGIC
+
+    out = {}
+    for path in (kb / ".parsed").glob("*.pickle"):
+        edition = pickle.loads(path.read_bytes()[len(MAGIC) + 32 :])
+        out[Path(edition.source).name] = path
+    return out
+
+
+def test_a_kept_parse_that_is_not_the_source_s_is_never_used(three_editions, tmp_path):
+    from comprules.corpus.load import load_sources
+
+    kb = tmp_path / "kb"
+    build([three_editions], kb, only=("data",))
+    kept = _parsed(kb)
+    assert sorted(kept) == ["1999-04-23.txt", "1999-11-01.txt", "2001-09-24.txt"]
+    # another edition's file under this one's key (copied by hand, or a mix-up): a miss
+    shutil.copy(kept["1999-04-23.txt"], kb / ".parsed" / "saved.bin")
+    shutil.copy(kept["1999-11-01.txt"], kept["1999-04-23.txt"])
+    # a byte changed inside a kept file that still reads as a pickle: a miss
+    damaged = bytearray(kept["2001-09-24.txt"].read_bytes())
+    at = damaged.index(b"assume a game between two players")
+    damaged[at : at + 6] = b"ASSUME"
+    kept["2001-09-24.txt"].write_bytes(bytes(damaged))
+    _edit(three_editions / "1999-11-01.txt", "assume a game between two players", "assume a game between 2 players")
+    report = build([three_editions], kb, only=("data",))
+    by_name = {e.name: e for e in report.editions}
+    assert sorted(by_name) == ["en/1999-04-23", "en/1999-11-01", "en/2001-09-24", "fr/002_89b48a7ac2467f84"]
+    assert by_name == {e.name: e for e in load_sources([three_editions]).editions}  # each its own source's
+    assert "between 2 players" in next(r.text for r in by_name["en/1999-11-01"].rules if r.number == "100.1")
+    assert "ASSUME" not in next(r.text for r in by_name["en/2001-09-24"].rules if r.number == "100.1")
+    assert not any("two sources" in n or "removed" in n for n in report.notices)
+    # the files the build keeps are its own again; a file of the user's named like one is not deleted
+    assert sorted(_parsed(kb)) == ["1999-04-23.txt", "1999-11-01.txt", "2001-09-24.txt"]
+    assert (kb / ".parsed" / "saved.bin").is_file()
+    (kb / ".parsed" / "deadbeef.pickle").write_bytes(b"my own notes")
+    (kb / ".parsed" / ".cafe.notes.tmp").write_bytes(b"mine too")
+    _edit(three_editions / "1999-11-01.txt", "between 2 players", "between two players")
+    build([three_editions], kb, only=("data",))
+    assert (kb / ".parsed" / "deadbeef.pickle").read_bytes() == b"my own notes"
+    assert (kb / ".parsed" / ".cafe.notes.tmp").read_bytes() == b"mine too"
+
+
+def test_a_parse_cache_folder_that_is_a_link_or_holds_a_pipe_is_not_followed_or_waited_on(three_editions, tmp_path):
+    kb = tmp_path / "kb"
+    build([three_editions], kb, only=("data",))
+    key = sorted(_parsed(kb).items())[0][1].name
+    # a named pipe in place of a kept file: a miss, parsed again, not a build that waits forever
+    (kb / ".parsed" / key).unlink()
+    os.mkfifo(kb / ".parsed" / key)
+    _edit(three_editions / "2001-09-24.txt", "assume a game between two players", "assume a game between 2 players")
+    assert len(build([three_editions], kb, only=("data",)).editions) == 4
+    # .parsed a link to a folder elsewhere: nothing read, written or deleted there
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "aa.pickle").write_bytes(b"not the build's")
+    shutil.rmtree(kb / ".parsed")
+    (kb / ".parsed").symlink_to(elsewhere, target_is_directory=True)
+    _edit(three_editions / "2001-09-24.txt", "assume a game between 2 players", "assume a game between two players")
+    assert len(build([three_editions], kb, only=("data",)).editions) == 4
+    assert sorted(p.name for p in elsewhere.iterdir()) == ["aa.pickle"]
 
 
 def test_a_document_is_scored_again_only_against_the_english_edition_that_changed(

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import shutil
+from pathlib import Path
 
 from comprules.corpus import load_sources
 
@@ -32,6 +34,24 @@ def test_two_sources_of_one_edition_build_it_once_with_a_warning_naming_both(cor
     edition = result.editions[0]
     assert [w.kind for w in edition.warnings][-1] == "duplicate-source"
     assert len(edition.sources) == 2
+
+
+def test_one_file_given_twice_is_read_once_without_a_warning(en_dir, tmp_path):
+    source = en_dir / "2017-04-28.txt"
+    result = load_sources([source, Path(f"{en_dir}/../en/2017-04-28.txt"), source])
+    assert [e.name for e in result.editions] == ["en/2017-04-28"] and result.notices == []
+    assert result.editions[0].source == str(source) and len(result.editions[0].sources) == 1
+    # a folder holding a hard link to a file given: the same file, read once
+    mine = tmp_path / "2017-04-28.txt"
+    shutil.copy(source, mine)
+    folder = tmp_path / "src"
+    folder.mkdir()
+    os.link(mine, folder / "linked.txt")
+    linked = load_sources([mine, folder])
+    assert [e.name for e in linked.editions] == ["en/2017-04-28"] and linked.notices == []
+    # a copy is another source of the same edition: said, as before
+    shutil.copy(source, folder / "copied.txt")
+    assert len(load_sources([mine, folder]).notices) == 1
 
 
 def test_docx_gives_the_same_rules_as_the_txt_of_2025_02_07(corpus_dir):

@@ -6,28 +6,33 @@ made of each source (an :class:`~comprules.model.Edition`, or the
 :class:`~comprules.errors.SourceError` it was refused with) in one file a source, named
 by a key the caller computes from everything the result depends on: the source's bytes
 (their SHA-256), its path and ``editions.toml`` entry, the limits and comprules' own code.
-A key that changes is a file that is not found; nothing in a file is trusted to say what
-it was made from.
+A key that changes is a file that is not found. Each file starts with a line of its own
+(:data:`MAGIC`) and the BLAKE2b digest of its key and its pickle: a file damaged, cut, or
+copied under another key (another source's, another version's) is a miss, parsed again;
+the edition read back must also name the source and the SHA-256 its key was made from.
 
 The files are :mod:`pickle` data: read only from the knowledge base's own ``.parsed/``
 folder, which the build writes and nobody else (loading a pickle runs what it names:
 do not take a knowledge base's ``.parsed/`` from someone you do not trust, as you would not
 take their ``__pycache__``). Any of them may be deleted at any time: the next build parses
 that source again. A file that cannot be read or unpickled is a miss; one that cannot be
-written (a full disk) is skipped: the build goes on without it.
+written (a full disk) is skipped: the build goes on without it. A ``.parsed`` that is a
+symbolic link, or not a folder, is not used; an entry that is not a regular file (a named
+pipe) is a miss, not waited on. Only files that start with :data:`MAGIC` are ever deleted.
 """
 
 from __future__ import annotations
 
 import gc
+import hashlib
 import os
 import pickle
 import re
-import tempfile
+import stat
 from collections.abc import Iterable
 from pathlib import Path
+from tempfile import mkstemp
 
-from ..errors import SourceError
 from ..model import Edition
 
 __all__ = ["ParseCache"]
@@ -35,8 +40,15 @@ __all__ = ["ParseCache"]
 SUFFIX = ".pickle"
 #: The smallest source whose parse is kept, in bytes (:meth:`ParseCache.worth`).
 MIN_BYTES = 64 * 1024
-#: The names this module writes (a kept file, a temporary one): the only ones it deletes.
+#: The first bytes of every file this module writes (then a 32-byte digest, then the pickle).
+MAGIC = b"comprules parsed source 1\n"
+_DIGEST = 32
+#: The names this module writes (a kept file, a temporary one).
 _OURS = re.compile(r"[0-9a-f]+\.pickle|\.[0-9a-f]+\.[^/]*\.tmp")
+
+
+def _seal(key: str, payload: bytes) -> bytes:
+    return hashlib.blake2b(key.encode() + b"\0" + payload, digest_size=_DIGEST).digest()
 
 
 class ParseCache:
@@ -45,6 +57,8 @@ class ParseCache:
     def __init__(self, directory: Path):
         self.directory = Path(directory)
         self.hits = 0
+        #: A link in place of the folder is not followed: nothing read, written or deleted there.
+        self.usable = not self.directory.is_symlink() and (self.directory.is_dir() or not self.directory.exists())
 
     @staticmethod
     def worth(path: Path) -> bool:
@@ -62,41 +76,72 @@ class ParseCache:
             raise ValueError(f"a parse cache key is hex digits, not {key!r}")
         return self.directory / f"{key}{SUFFIX}"
 
-    def get(self, key: str) -> Edition | SourceError | None:
-        """What the source of ``key`` parsed to, or ``None`` when it is not kept (or its
-        file cannot be read)."""
+    def _read(self, path: Path) -> bytes | None:
+        """The bytes of a regular file at ``path`` (not a link, a pipe or a device), else ``None``."""
         try:
-            data = self._path(key).read_bytes()
+            fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
         except OSError:
+            return None
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                return None
+            with os.fdopen(fd, "rb", closefd=False) as fh:
+                return fh.read()
+        except OSError:
+            return None
+        finally:
+            os.close(fd)
+
+    def get(self, key: str, source: str | None = None, sha256: str | None = None) -> Edition | None:
+        """The edition the source of ``key`` parsed to, or ``None`` when it is not kept,
+        cannot be read, is not sealed with that key (damaged, or another key's), or, with
+        ``source`` and ``sha256``, names another source file or other bytes."""
+        if not self.usable:
+            return None
+        data = self._read(self._path(key))
+        head = len(MAGIC) + _DIGEST
+        if data is None or not data.startswith(MAGIC) or len(data) <= head:
+            return None
+        payload = data[head:]
+        if data[len(MAGIC) : head] != _seal(key, payload):
             return None
         enabled = gc.isenabled()
         gc.disable()  # an edition is ~700 k objects, none of them in a cycle: 2× faster so
         try:
-            value = pickle.loads(data)
-        except Exception:  # a truncated or foreign file is a miss: the source is parsed again
+            value = pickle.loads(payload)
+        except Exception:  # sealed but not readable by this Python: a miss, parsed again
             return None
         finally:
             if enabled:
                 gc.enable()
-        if not isinstance(value, (Edition, SourceError)):
+        if not isinstance(value, Edition):
+            return None
+        if (source is not None and value.source != source) or (sha256 is not None and value.sha256 != sha256):
             return None
         self.hits += 1
         return value
 
-    def put(self, key: str, value: Edition | SourceError) -> bool:
+    def put(self, key: str, value: Edition) -> bool:
         """Keep ``value`` under ``key`` (a temporary file, then a rename); ``False`` when
         it could not be written."""
+        if not self.usable:
+            return False
         path = self._path(key)
         try:
+            payload = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+        except (pickle.PicklingError, RecursionError):
+            return False
+        try:
             self.directory.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=f".{key}.", suffix=".tmp", dir=self.directory)
+            fd, tmp = mkstemp(prefix=f".{key}.", suffix=".tmp", dir=self.directory)
         except OSError:
             return False
         try:
             with os.fdopen(fd, "wb") as fh:
-                pickle.dump(value, fh, protocol=pickle.HIGHEST_PROTOCOL)
+                fh.write(MAGIC + _seal(key, payload))
+                fh.write(payload)
             os.replace(tmp, path)
-        except (OSError, pickle.PicklingError, RecursionError):
+        except OSError:
             try:
                 os.unlink(tmp)
             except OSError:
@@ -107,15 +152,31 @@ class ParseCache:
     def keep_only(self, keys: Iterable[str]) -> None:
         """Delete every file of the folder this class wrote but those of ``keys`` (what
         the last build used): the folder holds one build's sources, not every version
-        ever parsed. A file of another name is left as it is."""
+        ever parsed. A file is this class's when its name is one it gives and its first
+        bytes are :data:`MAGIC`; any other file is left as it is."""
+        if not self.usable:
+            return
         wanted = {f"{k}{SUFFIX}" for k in keys}
         try:
             names = os.listdir(self.directory)
         except OSError:
             return
         for name in names:
-            if name not in wanted and _OURS.fullmatch(name):
+            if name in wanted or not _OURS.fullmatch(name):
+                continue
+            path = self.directory / name
+            try:
+                fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+            except OSError:
+                continue
+            try:
+                ours = stat.S_ISREG(os.fstat(fd).st_mode) and os.read(fd, len(MAGIC)) == MAGIC
+            except OSError:
+                ours = False
+            finally:
+                os.close(fd)
+            if ours:
                 try:
-                    os.unlink(self.directory / name)
+                    os.unlink(path)
                 except OSError:
                     pass

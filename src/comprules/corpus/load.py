@@ -184,10 +184,25 @@ def _metadata(folder: Path) -> dict[str, Meta]:
 def expand_sources(paths: Sequence[str | os.PathLike[str]]) -> tuple[list[tuple[Path, Meta]], list[SourceError]]:
     """Files to read, with their ``editions.toml`` metadata, in the order given.
 
-    Folders contribute their ``*.txt``, ``*.pdf`` and ``*.docx`` files, sorted by name.
+    Folders contribute their ``*.txt``, ``*.pdf`` and ``*.docx`` files, sorted by name. A
+    file given again (by another path, a folder holding it, a hard link) is read once, at
+    its first place.
     """
     out: list[tuple[Path, Meta]] = []
     errors: list[SourceError] = []
+    seen: set[tuple[int, int]] = set()
+
+    def add(f: Path, meta: Meta) -> None:
+        try:
+            st = f.stat()
+            ident = (st.st_dev, st.st_ino)
+        except OSError:  # said when it is read
+            out.append((f, meta))
+            return
+        if ident not in seen:
+            seen.add(ident)
+            out.append((f, meta))
+
     for p in paths:
         path = Path(p)
         if path.is_dir():
@@ -201,7 +216,7 @@ def expand_sources(paths: Sequence[str | os.PathLike[str]]) -> tuple[list[tuple[
                 if f.suffix.lower() not in SOURCE_SUFFIXES or f.name.startswith("."):
                     continue
                 if f.is_file():
-                    out.append((f, meta.get(f.name, meta.get(f.stem, {}))))
+                    add(f, meta.get(f.name, meta.get(f.stem, {})))
                     found += 1
                 elif not f.is_dir():  # a link going nowhere or in a loop, a FIFO, a device: said, not skipped
                     errors.append(SourceError(str(f), _not_a_file(f)))
@@ -212,7 +227,7 @@ def expand_sources(paths: Sequence[str | os.PathLike[str]]) -> tuple[list[tuple[
                 meta = _metadata(path.parent)
             except SourceError:
                 meta = {}
-            out.append((path, meta.get(path.name, meta.get(path.stem, {}))))
+            add(path, meta.get(path.name, meta.get(path.stem, {})))
         else:
             errors.append(SourceError(str(path), _not_a_file(path)))
     return out, errors
@@ -373,7 +388,8 @@ def load_items(
         raise ValueError("load_items: a cache needs one key an item")
     keys = keys if cache is not None and keys is not None else [None] * len(items)
     parsed: list[Edition | SourceError | None] = [
-        cache.get(key[0]) if cache is not None and key is not None else None for key in keys
+        cache.get(key[0], str(item[0]), key[1]) if cache is not None and key is not None else None
+        for item, key in zip(items, keys)
     ]
     todo = [i for i, got in enumerate(parsed) if got is None]
     if jobs > 1 and len(todo) > 1:
