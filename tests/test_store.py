@@ -19,6 +19,8 @@ from pathlib import Path
 
 import networkx as nx
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from comprules import graph, references
 from comprules.align.alignment import align
@@ -211,6 +213,17 @@ def test_the_graphml_written_from_the_database_is_the_graph_of_the_editions(smal
     for node in ("en/2026-08-07/702.19b", "fr/000_f51ad62258817a66/402.1", "en/2026-08-07/glossary/trample"):
         assert {k: str(v) for k, v in found.nodes[node].items()} == {k: str(v) for k, v in expected.nodes[node].items()}
     assert found["fr/000_f51ad62258817a66/402.1"]["en/2002-10-07/416"]["cites"]["status"] == "external"
+
+
+@given(st.text(alphabet=st.sampled_from(list("ab 702.19b&<>\"'\n\r\t’—é")), max_size=30))
+@settings(max_examples=300, deadline=None)
+def test_the_graphml_escapes_are_saxutils_own(text):
+    from xml.sax.saxutils import escape, quoteattr
+
+    from comprules.store import exports
+
+    assert exports.escape(text) == escape(text)
+    assert exports.quoteattr(text) == quoteattr(text)
 
 
 def test_a_graphml_written_again_copies_the_parts_of_the_editions_whose_key_is_the_same(small, tmp_path):

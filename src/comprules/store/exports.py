@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
-from xml.sax.saxutils import escape, quoteattr
+from xml.sax.saxutils import escape as _sax_escape
+from xml.sax.saxutils import quoteattr as _sax_quoteattr
 
 from ..export import write_atomic
 from .read import Store
@@ -238,6 +240,22 @@ def _previous_parts(previous: str | os.PathLike, keys: dict[str, str]) -> dict[s
         return out
     except (OSError, ValueError, KeyError, TypeError):
         return {}
+
+
+_TEXT_SPECIAL = re.compile(r"[&<>]")
+_ATTR_SPECIAL = re.compile(r'[&<>"\n\r\t]')
+
+
+def escape(text: str) -> str:
+    """:func:`xml.sax.saxutils.escape`, the same text, sooner for the most common case:
+    nothing to escape (one regular-expression search instead of three ``replace``; 2
+    million values in the GraphML of the whole corpus)."""
+    return _sax_escape(text) if _TEXT_SPECIAL.search(text) else text
+
+
+def quoteattr(text: str) -> str:
+    """:func:`xml.sax.saxutils.quoteattr`, the same text, sooner when nothing is escaped."""
+    return _sax_quoteattr(text) if _ATTR_SPECIAL.search(text) else f'"{text}"'
 
 
 def _graphml(
