@@ -469,12 +469,19 @@ def test_a_kept_parse_that_is_not_the_source_s_is_never_used(three_editions, tmp
     # the files the build keeps are its own again; a file of the user's named like one is not deleted
     assert sorted(_parsed(kb)) == ["1999-04-23.txt", "1999-11-01.txt", "2001-09-24.txt"]
     assert (kb / ".parsed" / "saved.bin").is_file()
-    (kb / ".parsed" / "deadbeef.pickle").write_bytes(b"my own notes")
-    (kb / ".parsed" / ".cafe.notes.tmp").write_bytes(b"mine too")
+    from comprules.corpus.cache import MAGIC
+
+    mine = {
+        "deadbeef.pickle": b"my own notes",
+        ".cafe.notes.tmp": b"mine too",
+        "beef.pickle": MAGIC + b"my notes, headed as the build's",
+        "abcdef.pickle": _parsed(kb)["1999-04-23.txt"].read_bytes(),  # a copy of a kept file, under another name
+    }
+    for name, data in mine.items():
+        (kb / ".parsed" / name).write_bytes(data)
     _edit(three_editions / "1999-11-01.txt", "between 2 players", "between two players")
     build([three_editions], kb, only=("data",))
-    assert (kb / ".parsed" / "deadbeef.pickle").read_bytes() == b"my own notes"
-    assert (kb / ".parsed" / ".cafe.notes.tmp").read_bytes() == b"mine too"
+    assert {name: (kb / ".parsed" / name).read_bytes() for name in mine} == mine
 
 
 def test_a_parse_cache_folder_that_is_a_link_or_holds_a_pipe_is_not_followed_or_waited_on(three_editions, tmp_path):
@@ -486,6 +493,13 @@ def test_a_parse_cache_folder_that_is_a_link_or_holds_a_pipe_is_not_followed_or_
     os.mkfifo(kb / ".parsed" / key)
     _edit(three_editions / "2001-09-24.txt", "assume a game between two players", "assume a game between 2 players")
     assert len(build([three_editions], kb, only=("data",)).editions) == 4
+    # a file of 200 MB (sparse) in place of a kept one: a miss, not read into memory
+    big = sorted(_parsed(kb).items())[0][1]
+    os.truncate(big, 200 * 1024 * 1024)
+    _edit(three_editions / "2001-09-24.txt", "assume a game between 2 players", "assume a game between 3 players")
+    report = build([three_editions], kb, only=("data",))
+    assert len(report.editions) == 4 and big.stat().st_size < 10_000_000  # parsed again, kept anew
+    _edit(three_editions / "2001-09-24.txt", "assume a game between 3 players", "assume a game between 2 players")
     # .parsed a link to a folder elsewhere: nothing read, written or deleted there
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()

@@ -988,7 +988,8 @@ class _Build:
                     + "\n",
                 )  # written last: data/ is complete
                 data_dir = work / "data"
-                say(f"wrote data/ ({len(report.written)} files, {time.perf_counter() - t:.1f} s)")
+                n = len(report.written)
+                say(f"wrote data/ ({n} file{'' if n == 1 else 's'}, {time.perf_counter() - t:.1f} s)")
             report.timings["data"] = time.perf_counter() - t
         del resolutions
         gc.collect()

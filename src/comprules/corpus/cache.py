@@ -18,7 +18,8 @@ take their ``__pycache__``). Any of them may be deleted at any time: the next bu
 that source again. A file that cannot be read or unpickled is a miss; one that cannot be
 written (a full disk) is skipped: the build goes on without it. A ``.parsed`` that is a
 symbolic link, or not a folder, is not used; an entry that is not a regular file (a named
-pipe) is a miss, not waited on. Only files that start with :data:`MAGIC` are ever deleted.
+pipe) is a miss, not waited on, and so is one over :data:`MAX_BYTES`. Only files sealed
+so are ever deleted.
 """
 
 from __future__ import annotations
@@ -47,8 +48,25 @@ _DIGEST = 32
 _OURS = re.compile(r"[0-9a-f]+\.pickle|\.[0-9a-f]+\.[^/]*\.tmp")
 
 
-def _seal(key: str, payload: bytes) -> bytes:
-    return hashlib.blake2b(key.encode() + b"\0" + payload, digest_size=_DIGEST).digest()
+#: The largest file read back, in bytes: an edition's pickle is about its source's size
+#: (1 MB for 2026-08-07); a larger file is a miss, not read into memory.
+MAX_BYTES = 128 * 1024 * 1024
+
+
+def _seal(key: str, payload: bytes | memoryview) -> bytes:
+    h = hashlib.blake2b(digest_size=_DIGEST)
+    h.update(key.encode() + b"\0")
+    h.update(payload)
+    return h.digest()
+
+
+def _sealed(key: str, data: bytes) -> memoryview | None:
+    """The pickle of a file's bytes ``data`` when they are sealed with ``key``, else ``None``."""
+    head = len(MAGIC) + _DIGEST
+    if not data.startswith(MAGIC) or len(data) <= head:
+        return None
+    payload = memoryview(data)[head:]
+    return payload if data[len(MAGIC) : head] == _seal(key, payload) else None
 
 
 class ParseCache:
@@ -76,14 +94,17 @@ class ParseCache:
             raise ValueError(f"a parse cache key is hex digits, not {key!r}")
         return self.directory / f"{key}{SUFFIX}"
 
-    def _read(self, path: Path) -> bytes | None:
-        """The bytes of a regular file at ``path`` (not a link, a pipe or a device), else ``None``."""
+    @staticmethod
+    def _read(path: Path) -> bytes | None:
+        """The bytes of a regular file at ``path`` (not a link, a pipe or a device) of at
+        most :data:`MAX_BYTES`, else ``None``."""
         try:
             fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
         except OSError:
             return None
         try:
-            if not stat.S_ISREG(os.fstat(fd).st_mode):
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_BYTES:
                 return None
             with os.fdopen(fd, "rb", closefd=False) as fh:
                 return fh.read()
@@ -99,11 +120,8 @@ class ParseCache:
         if not self.usable:
             return None
         data = self._read(self._path(key))
-        head = len(MAGIC) + _DIGEST
-        if data is None or not data.startswith(MAGIC) or len(data) <= head:
-            return None
-        payload = data[head:]
-        if data[len(MAGIC) : head] != _seal(key, payload):
+        payload = _sealed(key, data) if data is not None else None
+        if payload is None:
             return None
         enabled = gc.isenabled()
         gc.disable()  # an edition is ~700 k objects, none of them in a cycle: 2× faster so
@@ -131,6 +149,8 @@ class ParseCache:
             payload = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
         except (pickle.PicklingError, RecursionError):
             return False
+        if len(payload) + len(MAGIC) + _DIGEST > MAX_BYTES:
+            return False  # it would not be read back
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
             fd, tmp = mkstemp(prefix=f".{key}.", suffix=".tmp", dir=self.directory)
@@ -152,8 +172,10 @@ class ParseCache:
     def keep_only(self, keys: Iterable[str]) -> None:
         """Delete every file of the folder this class wrote but those of ``keys`` (what
         the last build used): the folder holds one build's sources, not every version
-        ever parsed. A file is this class's when its name is one it gives and its first
-        bytes are :data:`MAGIC`; any other file is left as it is."""
+        ever parsed. A file is this class's when its name is one it gives and it is
+        sealed with the key that name holds; any other file is left as it is (a
+        temporary file cut short by a stopped build too: it cannot be told from a
+        user's)."""
         if not self.usable:
             return
         wanted = {f"{k}{SUFFIX}" for k in keys}
@@ -165,17 +187,9 @@ class ParseCache:
             if name in wanted or not _OURS.fullmatch(name):
                 continue
             path = self.directory / name
-            try:
-                fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-            except OSError:
-                continue
-            try:
-                ours = stat.S_ISREG(os.fstat(fd).st_mode) and os.read(fd, len(MAGIC)) == MAGIC
-            except OSError:
-                ours = False
-            finally:
-                os.close(fd)
-            if ours:
+            key = name.removesuffix(SUFFIX) if name.endswith(SUFFIX) else name[1:].partition(".")[0]
+            data = self._read(path)
+            if data is not None and _sealed(key, data) is not None:
                 try:
                     os.unlink(path)
                 except OSError:
