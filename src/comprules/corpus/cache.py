@@ -1,10 +1,9 @@
 """The parsed editions of the last build, kept so that a rebuild parses only what changed.
 
 A build that finds one source changed among 79 would otherwise parse all 79 again (2.6 s
-of an 18 s rebuild on two cores). :class:`ParseCache` keeps what :func:`.load.load_items`
-made of each source (an :class:`~comprules.model.Edition`, or the
-:class:`~comprules.errors.SourceError` it was refused with) in one file a source, named
-by a key the caller computes from everything the result depends on: the source's bytes
+of an 18 s rebuild on two cores). :class:`ParseCache` keeps the
+:class:`~comprules.model.Edition` :func:`.load.load_items` made of each source (a source
+refused is not kept: its error is said again) in one file a source, named by a key the caller computes from everything the result depends on: the source's bytes
 (their SHA-256), its path and ``editions.toml`` entry, the limits and comprules' own code.
 A key that changes is a file that is not found. Each file starts with a line of its own
 (:data:`MAGIC`) and the BLAKE2b digest of its key and its pickle: a file damaged, cut, or
@@ -46,8 +45,6 @@ MAGIC = b"comprules parsed source 1\n"
 _DIGEST = 32
 #: The names this module writes (a kept file, a temporary one).
 _OURS = re.compile(r"[0-9a-f]+\.pickle|\.[0-9a-f]+\.[^/]*\.tmp")
-
-
 #: The largest file read back, in bytes: an edition's pickle is about its source's size
 #: (1 MB for 2026-08-07); a larger file is a miss, not read into memory.
 MAX_BYTES = 128 * 1024 * 1024
