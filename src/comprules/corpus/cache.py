@@ -3,8 +3,9 @@
 A build that finds one source changed among 79 would otherwise parse all 79 again (2.6 s
 of an 18 s rebuild on two cores). :class:`ParseCache` keeps the
 :class:`~comprules.model.Edition` :func:`.load.load_items` made of each source (a source
-refused is not kept: its error is said again) in one file a source, named by a key the caller computes from everything the result depends on: the source's bytes
-(their SHA-256), its path and ``editions.toml`` entry, the limits and comprules' own code.
+refused is not kept: its error is said again) in one file a source, named by a key the
+caller computes from everything the result depends on: the source's bytes (their
+SHA-256), its path and ``editions.toml`` entry, the limits and comprules' own code.
 A key that changes is a file that is not found. Each file starts with a line of its own
 (:data:`MAGIC`) and the BLAKE2b digest of its key and its pickle: a file damaged, cut, or
 copied under another key (another source's, another version's) is a miss, parsed again;
