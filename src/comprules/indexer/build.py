@@ -145,9 +145,10 @@ def build_index(
     ``alignments`` is a knowledge base's ``data/alignments`` folder (lineages for
     ``--all-editions``), and ``stored`` what it holds already in memory (``(old, new)``
     → :class:`~comprules.align.changes.Alignment`: the build's data stage hands over
-    what it wrote; :func:`~comprules.indexer.lineage.alignment_links`); ``lexicon`` the (English, French) term pairs for cross-language
-    queries (default: :func:`comprules.align.crosslang.lexicon`). Only the editions whose
-    sha256 changed are re-indexed, unless ``full``. With ``swap=False`` the new
+    what it wrote; :func:`~comprules.indexer.lineage.alignment_links`); ``lexicon``
+    the (English, French) term pairs for cross-language queries (default:
+    :func:`comprules.align.crosslang.lexicon`). Only the editions whose sha256 changed
+    are re-indexed, unless ``full``. With ``swap=False`` the new
     generation is left beside ``index_dir`` (``IndexStats.generation``) for the caller
     to read (the site's search data) and then swap in with :func:`swap_index`. With
     ``scripts`` (the build's) the generation holds the site's search data too

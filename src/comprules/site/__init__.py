@@ -61,8 +61,8 @@ def render_site(
     stored in the database ``data_dir/comprules.sqlite`` (the site aligns nothing: a pair
     with neither is matched by number); with ``alignments_stored``, they are the ones
     that database stores (the build that wrote it hands them over instead of the site
-    reading them back: 0.8 s of a rebuild), and count as read from it; ``jobs`` worker processes render
-    (default: the CPUs, at most 4); with ``search`` and a search ``index`` (the
+    reading them back: 0.8 s of a rebuild), and count as read from it; ``jobs`` worker
+    processes render (default: the CPUs, at most 4); with ``search`` and a search ``index`` (the
     knowledge base's ``index/``), the search page and its data (:mod:`.search`, the
     index's own ranking data for the JavaScript ranker) are written. When the
     inputs' fingerprint equals the one of the site in ``out_dir``, nothing is written
