@@ -221,6 +221,22 @@ class ParseWarning:
     number: str | None = None
 
 
+def memo_while_alive(table: dict[int, tuple[Any, Any]], obj: Any, make: Any) -> Any:
+    """``make(obj)``, computed once while ``obj`` lives: kept in ``table`` (the caller's
+    own dict) by ``id(obj)`` beside a weak reference that drops the entry when ``obj``
+    goes. For editions, whose generated ``__hash__`` would hash every rule on each
+    lookup (a ``WeakKeyDictionary`` hashes its keys)."""
+    import weakref
+
+    key = id(obj)
+    hit = table.get(key)
+    if hit is not None and hit[0]() is obj:
+        return hit[1]
+    value = make(obj)
+    table[key] = (weakref.ref(obj, lambda _ref: table.pop(key, None)), value)
+    return value
+
+
 def restored_words(count: int, sources: tuple[str, ...]) -> str:
     """How many characters of a lossy source were put back, from where.
 

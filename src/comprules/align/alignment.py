@@ -54,16 +54,16 @@ gives the same section as unnumbered paragraphs, ``402.1`` → ``602¶1``.
 from __future__ import annotations
 
 import re
-import weakref
 from bisect import bisect_left
 from collections import Counter, defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from rapidfuzz import process
 from rapidfuzz.distance import Indel, LCSseq
 
-from ..model import Edition, Rule, read_symbol_font, sort_key
+from ..model import Edition, Rule, memo_while_alive, read_symbol_font, sort_key
 from .changes import (
     RULE_KINDS,
     SECTION_KINDS,
@@ -397,21 +397,16 @@ def _parts(refs) -> list:
     return sorted(p for ref in refs if ref.kind != "glossary" for p in ref.parts)
 
 
-_CACHE: dict[int, tuple[weakref.ref, _Prepared]] = {}
+_CACHE: dict[int, tuple[Any, _Prepared]] = {}
 
 
 def _prepare(edition: Edition, spans: Mapping[str, list] | None = None) -> _Prepared:
     """The prepared ``edition`` (cached while it lives); ``spans``: its stored
     reference spans (:meth:`comprules.store.Store.reference_parts`), read instead of
     its words for the units whose references are not read yet."""
-    hit = _CACHE.get(id(edition))
-    if hit is not None and hit[0]() is edition:
-        if spans is not None and hit[1].spans is None:
-            hit[1].spans = spans
-        return hit[1]
-    prep = _Prepared(edition, spans)
-    key = id(edition)
-    _CACHE[key] = (weakref.ref(edition, lambda _r, k=key: _CACHE.pop(k, None)), prep)
+    prep = memo_while_alive(_CACHE, edition, lambda e: _Prepared(e, spans))
+    if spans is not None and prep.spans is None:
+        prep.spans = spans
     return prep
 
 

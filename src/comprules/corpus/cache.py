@@ -72,7 +72,6 @@ class ParseCache:
 
     def __init__(self, directory: Path):
         self.directory = Path(directory)
-        self.hits = 0
         #: A link in place of the folder is not followed: nothing read, written or deleted there.
         self.usable = not self.directory.is_symlink() and (self.directory.is_dir() or not self.directory.exists())
 
@@ -134,7 +133,6 @@ class ParseCache:
             return None
         if (source is not None and value.source != source) or (sha256 is not None and value.sha256 != sha256):
             return None
-        self.hits += 1
         return value
 
     def put(self, key: str, value: Edition) -> bool:

@@ -13,14 +13,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import weakref
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
 from ..codehash import code_hash
 from ..export import files_under
-from ..model import Edition
+from ..model import Edition, memo_while_alive
 
 FINGERPRINT = ".fingerprint"
 STATS = ".stats.json"
@@ -37,23 +36,13 @@ def _code_hash() -> str:
 
 #: id of an edition → (a weak reference to it, its :func:`edition_hash`): a render asks
 #: twice for each (the site's fingerprint, the keys of its tasks).
-_HASHES: dict[int, tuple[weakref.ref, str]] = {}
+_HASHES: dict[int, tuple[Any, str]] = {}
 
 
 def edition_hash(edition: Edition) -> str:
     """Hash of an edition's content: its identity, every unit and glossary entry (kept
     while the edition lives)."""
-    key = id(edition)
-    hit = _HASHES.get(key)
-    if hit is not None and hit[0]() is edition:
-        return hit[1]
-    value = _edition_hash(edition)
-
-    def forget(_ref: weakref.ref) -> None:
-        _HASHES.pop(key, None)
-
-    _HASHES[key] = (weakref.ref(edition, forget), value)
-    return value
+    return memo_while_alive(_HASHES, edition, _edition_hash)
 
 
 def _edition_hash(edition: Edition) -> str:
