@@ -10,6 +10,7 @@ and *glossary entries*.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date
 from functools import cached_property, lru_cache
@@ -219,6 +220,18 @@ class ParseWarning:
     message: str
     line: int | None = None
     number: str | None = None
+
+
+def latest_editions(editions: Iterable[Edition]) -> dict[str, Edition]:
+    """The latest dated edition (not a fragment, and with an effective date) of each
+    language, by language code: the first of two of the same date."""
+    latest: dict[str, Edition] = {}
+    for e in editions:
+        if e.kind == "fragment" or e.effective is None:
+            continue
+        if e.lang not in latest or e.effective > (latest[e.lang].effective or date.min):
+            latest[e.lang] = e
+    return latest
 
 
 def memo_while_alive(table: dict[int, tuple[Any, Any]], obj: Any, make: Any) -> Any:

@@ -44,7 +44,7 @@ from whoosh.index import create_in, open_dir
 from .. import segment
 from ..languages import get as get_language
 from ..locking import exclusive
-from ..model import Edition
+from ..model import Edition, latest_editions
 from ..store.schema import DB_NAME
 from . import expand
 from . import text as T
@@ -207,13 +207,7 @@ def _latest_dated(editions: Iterable[Edition]) -> list[str]:
     """The name of the latest dated edition (not a fragment) of each language: the zips
     the site writes (:func:`comprules.site.bundle.site_downloads`), whose search data the
     index stage writes with the site's."""
-    latest: dict[str, Edition] = {}
-    for e in editions:
-        if e.effective is None or e.kind == "fragment":
-            continue
-        if e.lang not in latest or e.effective > latest[e.lang].effective:
-            latest[e.lang] = e
-    return sorted(e.name for e in latest.values())
+    return sorted(e.name for e in latest_editions(editions).values())
 
 
 def swap_index(index_dir: Path, generation: Path, wait: float = LOCK_WAIT) -> None:

@@ -31,7 +31,7 @@ from markupsafe import Markup
 
 from .. import languages
 from ..children import fork_pool
-from ..model import Edition, Rule, parent_number, restored_words, sort_key
+from ..model import Edition, Rule, latest_editions, parent_number, restored_words, sort_key
 from . import urls as U
 from .documents import DocumentView, document_view, eras
 from .labels import KIND_LABELS, LABELS, LANG_NAMES, edition_label, labels, plain  # noqa: F401 (LABELS: kept importable from here)
@@ -1406,17 +1406,6 @@ def now_target(site: SiteRenderer, edition: Edition, r: Rule, key: str) -> dict[
             "anchor": anchor,
         }
     return {"number": key, "path": site.place(latest.name, key), "date": latest.name.partition("/")[2]}
-
-
-def latest_editions(editions: Iterable[Edition]) -> dict[str, Edition]:
-    """The latest dated (non-fragment) edition of each language."""
-    latest: dict[str, Edition] = {}
-    for e in editions:
-        if U.is_fragment(e):
-            continue
-        if e.lang not in latest or e.effective > latest[e.lang].effective:
-            latest[e.lang] = e
-    return latest
 
 
 def set_names() -> dict[str, str]:
