@@ -175,6 +175,35 @@ def test_deathtouch_502_63a_to_702_2a_is_moved_and_edited_in_2009(renumbering):
     assert ("replace", "triggered", "static") in {(w.op, w.old, w.new) for w in change.changes}
 
 
+def test_replacement_and_prevention_of_419_1_go_to_613_and_614_by_their_words_in_2009(renumbering):
+    # 2009-05-01 419.1a ("instead" … "skip") became 613.1a ("instead") and 613.1b ("skip");
+    # 419.1d ("prevent") became 614.1a, past the next rule kept in order (419.1e → 613.1e):
+    # it once took 613.1a, the only free place before it, and 614.1a was "added"
+    assert targets(renumbering, "419.1d") == [("614.1a", "renumbered")]
+    assert sorted(targets(renumbering, "419.1a")) == [("613.1a", "split"), ("613.1b", "split")]
+    assert renumbering.backward["613.1a"][0].old == "419.1a"
+
+
+@pytest.mark.parametrize(
+    "old, new, before, after",
+    [
+        # 102.7 "A player can concede the game at any time" is 102.3a of 2005-08-01 (102.5 is
+        # "If a player loses the game, he or she leaves the game")
+        ("2005-02-01", "2005-08-01", "102.7", [("102.3a", "renumbered")]),
+        # 201.3 (naming a card) gave its split, flip and double-faced cards to 201.3a–c
+        (
+            "2016-04-08",
+            "2016-08-26",
+            "201.3",
+            [("201.3", "split"), ("201.3a", "split"), ("201.3b", "split"), ("201.3c", "split")],
+        ),
+    ],
+)
+def test_a_rule_goes_to_the_new_rule_of_its_words(editions, old, new, before, after):
+    a = align(editions[f"en/{old}"], editions[f"en/{new}"])
+    assert sorted(targets(a, before)) == after
+
+
 @pytest.mark.parametrize(
     "old, new, number, marks",
     [

@@ -435,6 +435,9 @@ SPLIT_LEFT = 0.5
 SPLIT_MIN_WORDS = 10
 #: Gaps between anchors larger than this (old × new) are left to the global stage.
 GAP_LIMIT = 250_000
+#: How much more alike (similarity on words) an unpaired rule must be to take a paired
+#: rule's partner (:meth:`_Matcher.better_partners`).
+BETTER_BY = 0.2
 
 
 class _Matcher:
@@ -597,6 +600,62 @@ class _Matcher:
             self.stats["compared"] = self.stats.get("compared", 0) + len(olds) * len(news)
             self.greedy(self._compare(olds, news), "similar")
 
+    def better_partners(self) -> int:
+        """Move a pair to a partner far more like it: an old rule paired with a new rule
+        whose words are further from its own, by :data:`BETTER_BY` or more, than those of
+        a new rule still unpaired is paired with that one instead (and the same from the
+        new side), unless the pair has the same subrule letter under aligned parents (a
+        rule rewritten in place: 502.63a → 702.2a, deathtouch) or the partner's words lie
+        inside the rule's (a split or a merge: 420.5a of 2001-09-24 is half of 1999's);
+        the partner it leaves is free for the stages after. The gaps between
+        anchors only see the rules between two kept ones: in 2009-07-11, 419.1d
+        ("prevent") took 613.1a ("instead", 0.64), the only free place there, while
+        614.1a, its own words (0.89), lay past the next anchor."""
+        moved = 0
+        for forward in (True, False):
+            here, there = (self.o.keys, self.n.keys) if forward else (self.n.keys, self.o.keys)
+            texts, others = (self.o.contents, self.n.contents) if forward else (self.n.contents, self.o.contents)
+            pairs = self.pairs if forward else self.rev
+            free = self.free_new() if forward else self.free_old()
+            free = [x for x in free if len(there[x]) > 3]
+            if not free:
+                continue
+            choices = [there[x] for x in free]
+            found = []
+            for a, b in pairs.items():
+                if texts[a] == others[b]:
+                    continue  # printed alike (most pairs): their words are not even read
+                key = here[a]
+                if len(key) <= 3:
+                    continue
+                own = Indel.normalized_similarity(key, there[b])
+                if own > 1 - BETTER_BY:
+                    continue
+                if self.bonus(a, b)[2] if forward else self.bonus(b, a)[2]:
+                    continue  # the same subrule letter under aligned parents: rewritten in place
+                if LCSseq.similarity(there[b], key) >= SPLIT_INSIDE * len(there[b]):
+                    continue  # the partner's words lie inside this rule's: split or merged, not moved
+                best = process.extractOne(
+                    key,
+                    choices,
+                    scorer=Indel.normalized_similarity,
+                    processor=None,
+                    score_cutoff=max(own + BETTER_BY, ACCEPT),
+                )
+                if best is not None:
+                    found.append((best[1] - own, a, b, free[best[2]]))
+            taken: set[int] = set()
+            for _gain, a, b, c in sorted(found, reverse=True):
+                if c in taken or pairs.get(a) != b:
+                    continue
+                (i, j), (was_i, was_j) = ((a, c), (a, b)) if forward else ((c, a), (b, a))
+                del self.pairs[was_i], self.rev[was_j]
+                self.pair(i, j)
+                taken.add(c)
+                moved += 1
+        self.stats["better partners"] = moved
+        return moved
+
     def structure(self) -> None:
         """Children of aligned parents with each other; parents where their children went."""
         for _ in range(3):
@@ -696,8 +755,13 @@ class _Matcher:
                 continue
             w = cands[best[2]]
             counterpart = pairs.get(w)
-            if counterpart is not None and LCSseq.similarity(key, side.keys[counterpart]) > SPLIT_LEFT * len(key):
-                continue
+            if counterpart is not None:
+                left = LCSseq.similarity(key, side.keys[counterpart])
+                # still in the counterpart, unless all its words are in w and not all in the
+                # counterpart: 613.1a ("instead") is the first sentence of 419.1a, whose
+                # counterpart 613.1b ("skip") shares its wording but not its words
+                if left > SPLIT_LEFT * len(key) and not (best[1] == len(key) > left):
+                    continue
             out[w].append(p)
         return out
 
@@ -1223,6 +1287,7 @@ def align(old: Edition, new: Edition) -> Alignment:
     m.sections()
     m.structure()
     m.similar()
+    m.better_partners()
     m.sections()
     m.structure()
     split, merged = m.splits()
