@@ -265,3 +265,21 @@ def test_the_export_and_the_stored_graph_hold_every_citation_of_the_seeds_and_th
     assert graph.edges["fr/004_99dc3338bd3ea994/502.26f", "en/2005-02-01/504", "cites"]["status"] == "external"
     graphml = (kb / "data" / "graph.graphml").read_text(encoding="utf-8")
     assert 'source="fr/000_f51ad62258817a66/402.1" target="en/2002-10-07/416"' in graphml
+
+
+def test_the_cards_of_an_old_edition_call_on_its_rules_through_the_lineage(full_kb):
+    # card_wordings.toml numbers "instead" 614.1a (2026-08-07): in 2009-05-01 it is 419.1a
+    # ("Effects that use the word "instead" are replacement effects"), not 419.1d
+    # ("prevent"), which the 2009 renumbering once sent to 613.1a
+    from comprules.cards import store
+    from comprules.cards.lookup import CardIndex
+
+    kb, _ = full_kb
+    if not (kb / "data" / "cards.sqlite").is_file():
+        pytest.skip("the knowledge base was built without a card file")
+    index = CardIndex.open(kb / "data" / "cards.sqlite")
+    thief = index.find("Notion Thief").card
+    spans = {(r.rule, r.span) for r in store.card_rules(index.db, thief, "en/2009-05-01")}
+    assert ("419.1a", "instead") in spans and ("419.1d", "instead") not in spans
+    assert ("502.57", "Flash") in spans
+    assert ("614.1a", "instead") in {(r.rule, r.span) for r in store.card_rules(index.db, thief, "en/2026-08-07")}

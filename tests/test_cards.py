@@ -154,6 +154,24 @@ def test_build_cards_from_an_atomic_cards_file_keeps_each_face_s_spans(tmp_path,
     assert "in addition to its other land types" in land["305.7"] and "Island" in land["305.6"]
 
 
+def test_an_edition_the_wordings_cannot_be_followed_to_gets_none_of_their_rules(tmp_path, en_dir, card_file):
+    # card_wordings.toml numbers its rules as in en/2026-08-07: without that edition, 603.1
+    # of 2009-05-01 ("whenever") is the Emperor variant and 205.4c ("nonbasic") the legend
+    # rule; the edition's own keywords and types stay
+    old = parse_file(en_dir / "2009-05-01.txt")
+    assert old.get("603.1").text.startswith("The Emperor variant")
+    path = tmp_path / "cards.sqlite"
+    report = build_cards(card_file, [old], path)
+    index = CardIndex.open(path)
+    for name in ("Hypnotic Specter", "Blood Moon"):
+        rules = store.card_rules(index.db, index.find(name).card, old.name)
+        assert [(r.rule, r.concept) for r in rules if r.concept.startswith("wording:")] == []
+        assert "205.4c" not in {r.rule for r in rules} and "603.1" not in {r.rule for r in rules}
+    rules = store.card_rules(index.db, index.find("Hypnotic Specter").card, old.name)
+    assert {(r.rule, r.span) for r in rules} >= {("502.4", "Flying"), ("205.2a", "Creature")}
+    assert any("numbered as in en/2026-08-07" in note for note in report.notes)
+
+
 # --- the real card file ----------------------------------------------------------------------------
 
 
@@ -437,3 +455,9 @@ def test_a_rebuild_with_cards_resolves_the_references_of_the_changed_edition_alo
             conn.close()
 
     assert rows(kb) == rows(tmp_path / "scratch")
+
+
+def test_a_name_longer_than_any_card_is_not_looked_for(card_kb):
+    # each character cost a look-up: 10,000 characters took 9 s, 100,000 over a minute
+    result = run("card", "notion thief " * 8_000, "--kb", card_kb)
+    assert result.exit_code == 1 and "at most 200" in result.output and len(result.output) < 300

@@ -47,14 +47,28 @@ class CardReport:
     timings: dict[str, float] = field(default_factory=dict)
 
 
-def _lineages(editions: list[Edition], alignments: Path | None) -> Callable[[str], Callable[[str], str | None] | None]:
-    """edition name → ``at(key)`` for the English editions of one chain, from the stored
-    alignments; ``None`` for an edition without them (same numbers then)."""
+def _lineages(
+    editions: list[Edition], alignments: Path | None, numbered_in: str
+) -> Callable[[str], Callable[[str], str | None] | None]:
+    """edition name → ``at(number)``: the id in that edition of the rule numbered
+    ``number`` in ``numbered_in`` (the edition ``card_wordings.toml`` numbers its rules
+    in), through the lineage of the English editions from the stored alignments;
+    ``None`` for ``numbered_in`` itself (its numbers are the table's). An edition that
+    cannot be followed to ``numbered_in`` (the knowledge base lacks it, or an alignment
+    of the chain) gets no rule for any number: a number of another edition names
+    another rule (603.1 of 2009-05-01 is the Emperor variant, not triggered abilities).
+    """
+
+    def none(_number: str) -> str | None:
+        return None
+
     english = sorted(
         (e for e in editions if e.lang == "en" and e.kind == "edition" and e.effective), key=lambda e: str(e.effective)
     )
+    if numbered_in not in {e.name for e in english}:
+        return lambda name: None if name == numbered_in else none
     if alignments is None or len(english) < 2:
-        return lambda _name: None
+        return lambda name: None if name == numbered_in else none
     from ..align.changes import Alignment
     from ..align.history import alignment_path
     from ..align.lineage import Lineage
@@ -63,16 +77,19 @@ def _lineages(editions: list[Edition], alignments: Path | None) -> Callable[[str
     for a, b in zip(english, english[1:]):
         path = alignment_path(alignments.parent if alignments.name == "alignments" else alignments, a.name, b.name)
         if not path.is_file():
-            return lambda _name: None
+            return lambda name: None if name == numbered_in else none
         with open(path, encoding="utf-8") as fh:
             pairs[(a.name, b.name)] = Alignment.from_json(json.load(fh))
     lineage = Lineage.build(english, pairs)
+    keys = lineage.key.get(numbered_in, {})
 
     def for_edition(name: str) -> Callable[[str], str | None] | None:
+        if name == numbered_in:
+            return None
         at = lineage.at.get(name)
         if at is None:
-            return None
-        return at.get
+            return none
+        return lambda number: at.get(keys.get(number, ""))
 
     return for_edition
 
@@ -125,7 +142,7 @@ def concepts_of(
     """Each edition's concepts (English and French ones from their own text; a Chinese one
     from the English edition of its date, by number)."""
     table = wordings_table()
-    lineage = _lineages(editions, alignments)
+    lineage = _lineages(editions, alignments, table.numbered_in)
     out: dict[str, EditionConcepts] = {}
     english = {e.effective: e for e in editions if e.lang == "en" and e.kind == "edition"}
     for e in editions:
@@ -171,6 +188,13 @@ def build_cards(
     t = time.perf_counter()
     by_edition = concepts_of(editions, glossary_refs=glossary_refs, alignments=alignments)
     report.editions = len(by_edition)
+    numbered_in = wordings_table().numbered_in
+    english = [e.name for e in editions if e.lang == "en" and e.kind == "edition"]
+    if english and numbered_in not in english:
+        report.notes.append(
+            f"the card wordings' rules are numbered as in {numbered_in}, which these editions do not "
+            f'include: wordings such as "instead" and "prevent" call on no rule (build with {numbered_in})'
+        )
     labels: dict[str, str] = {}
     rules_count: dict[str, int] = {}
     for ec in by_edition.values():
