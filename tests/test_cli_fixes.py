@@ -411,3 +411,37 @@ def test_a_json_error_on_a_full_stdout_is_one_line_and_no_traceback(kb):
         )
     assert result.returncode == 1
     assert result.stderr == "comprules: no rule 999.99 in en/2026-08-07\n"
+
+
+# ---------------------------------------------------------------------------
+# A newcomer's trial of 2026-12-07
+
+
+def test_a_build_whose_reader_goes_after_the_first_line_still_builds_and_gives_its_code(tmp_path, en_dir):
+    # `comprules build … 2>&1 | head -1`: the build stopped at its second line, exit 1,
+    # with only .comprules-kb, .lock and .parsed in a new folder
+    kb = tmp_path / "kb"
+    argv = [*CLI, "build", str(en_dir / "2026-08-07.txt"), "--kb", str(kb), "--only", "data"]
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    first = proc.stdout.readline()
+    proc.stdout.close()  # head -1 goes
+    assert proc.wait(timeout=300) == 0 and first.startswith(b"parsed 1 edition")
+    assert (kb / "data" / "comprules.sqlite").is_file() and (kb / "data" / "editions.json").is_file()
+
+
+@pytest.mark.parametrize("args", [["editions"], ["--version"], ["show", "702.19b"]])
+def test_a_command_started_with_stdout_closed_ends_with_its_code_and_no_traceback(kb, args):
+    # `comprules editions >&-`: AttributeError: 'NoneType' object has no attribute 'flush'
+    result = subprocess.run(
+        _argv(args, kb), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=120, preexec_fn=lambda: os.close(1)
+    )
+    assert (result.returncode, result.stderr) == (0, b"")
+
+
+def test_an_edition_against_itself_is_every_rule_unchanged(kb):
+    # a lineage join of an edition with itself gave "212.4j → 212.4j split" twice in 2008-02-01
+    result = run("diff", "2009-07-11", "2009-07-11", "--kb", kb, "--json")
+    rows = json.loads(result.stdout)["rules"]
+    assert result.exit_code == 0 and len(rows) == 1472  # 2009-07-11 numbers 1,472 rules and subrules
+    assert {r["kind"] for r in rows} == {"kept"} and all(r["old"] == r["new"] for r in rows)
+    assert len({r["old"] for r in rows}) == len(rows)

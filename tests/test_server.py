@@ -158,6 +158,21 @@ def test_find_definition_walks_to_the_defining_subrule(server, number, found):
     assert resp.status_code == 200 and resp.json()["ruleNumber"] == found
 
 
+def test_keywords_and_definitions_of_an_edition_before_the_2009_renumbering(server):
+    # 2009-05-01 prints "501. Keyword Actions" and "502. Keyword Abilities" (701/702 from
+    # 2009-07-11): found by their titles, not by the numbers of today
+    body = server.get("/ar/cr/keywords", params={"edition": "2009-05-01"}).json()
+    assert len(body["keywordAbilities"]) == 84 and body["keywordAbilities"][:3] == [
+        "First Strike",
+        "Flanking",
+        "Flying",
+    ]
+    assert len(body["keywordActions"]) == 9 and body["keywordActions"][:2] == ["Attach", "Counter"]
+    for number, found in (("502.9", "502.9a"), ("501.2", "501.2a"), ("502.26", "502.26a")):
+        resp = server.get(f"/ar/cr/{number}", params={"find_definition": "true", "edition": "2009-05-01"})
+        assert resp.status_code == 200 and resp.json()["ruleNumber"] == found, number
+
+
 def test_error_bodies_are_those_of_the_contract(server):
     assert server.get("/ar/cr/999.99").json() == {"detail": "Rule not found", "ruleNumber": "999.99"}
     assert server.get("/ar/cr/example/999.99").status_code == 404
@@ -296,6 +311,14 @@ def test_diff_by_set_codes_with_moves_and_nav(server):
     latest = server.get("/ar/diff/cr").json()
     assert (latest["sourceCode"], latest["destCode"], latest["nav"]) == ("FDN", "TLA", None)
     assert server.get("/ar/diff/cr", params={"new": "FDN"}).json()["sourceCode"] == "BLB"
+
+
+def test_an_edition_against_itself_is_unchanged_though_the_next_one_split_its_rules(server):
+    # 419.1a of 2009-05-01 splits into 613.1a and 613.1b in 2009-07-11: the lineage join of
+    # 2009-05-01 with itself once gave it twice, "split"
+    rows = server.get("/api/v1/diff", params={"old": "en/2009-05-01", "new": "en/2009-05-01"}).json()["rules"]
+    assert {r["kind"] for r in rows} == {"kept"} and len({r["old"] for r in rows}) == len(rows) == 1189
+    assert [r["new"] for r in rows if r["old"] == "419.1a"] == ["419.1a"]
 
 
 def test_diff_tells_a_corrected_reference_from_one_that_followed_the_renumbering(server):

@@ -56,10 +56,10 @@ __all__ = [
 
 #: What Academy Ruins takes for a rule key (``extract_cr.py``): ``100.1``, ``702.19a``.
 _RULE_KEY = re.compile(r"^\d{3}\.[^\s.]{1,4}$")
-#: ``find_definition``: keyword actions go to their first subrule…
-_ACTION = re.compile(r"^701\.(?:[2-9]|\d\d+)$")
-#: …keyword abilities are walked forward to the first subrule that says more than "X is a …".
-_ABILITY = re.compile(r"^702\.(?:[2-9]|\d\d+)$")
+#: A keyword's rule in its section (``701.2`` on, ``702.2`` on: 701.1 and 702.1 say what the
+#: section is). ``find_definition``: keyword actions go to their first subrule, keyword
+#: abilities are walked forward to the first subrule that says more than "X is a …".
+_KEYWORD_RULE = r"(?:[2-9]|\d\d+)"
 #: Subrules skipped by the walk whatever their text (contract, ``keyword_def.py``).
 _WALK_THROUGH = frozenset({"702.57a", "702.22b"})
 #: A fuzzy glossary match needs this token-sort ratio (0–100).
@@ -120,10 +120,12 @@ def definition_number(edition: Edition | StoredRules, number: str) -> str:
     a …" (702.19 → 702.19a, 702.3 → 702.3b, 702.22 → 702.22c); any other number is
     itself. Raises :class:`NotFound` for a number the edition does not hold."""
     _get(edition, number)
-    if _ACTION.match(number):
-        return number + "a" if edition.get(number + "a") is not None else number
-    if not _ABILITY.match(number):
+    actions, abilities = keyword_sections(edition)
+    section, _, rest = number.partition(".")
+    if not re.fullmatch(_KEYWORD_RULE, rest) or section not in (actions, abilities):
         return number
+    if section == actions:
+        return number + "a" if edition.get(number + "a") is not None else number
     inside = re.compile(re.escape(number) + r"[a-z]+$")
     walk = [_get(edition, number)]
     for r in edition.children.get(number, []):  # its subrules, in document order
@@ -166,14 +168,41 @@ def ability_words(edition: Edition) -> list[str]:
     return [w for w in words if w]
 
 
-def keywords(edition: Edition) -> dict:
-    """``GET /cr/keywords``: the titles of the keyword abilities (702.2 on), of the keyword
-    actions (701.2 on) and the ability words listed by 207.2c, lower case."""
+def keyword_sections(edition: Edition | StoredRules) -> tuple[str | None, str | None]:
+    """The numbers of the sections "Keyword Actions" and "Keyword Abilities", found by
+    their titles: 701 and 702 since 2009-07-11, 501 and 502 before (1999–2003 have no
+    "Keyword Actions": 501 was "Evasion Abilities"); ``None`` for one the edition lacks."""
+    found = []
+    for title in ("keyword actions", "keyword abilities"):
+        found.append(
+            next(
+                (
+                    n
+                    for n in ("701", "702", "501", "502")
+                    if (r := edition.get(n)) is not None and (r.title or "").strip().lower() == title
+                ),
+                None,
+            )
+        )
+    return found[0], found[1]
 
-    def titles(section: str) -> list[str]:
+
+def keywords(edition: Edition) -> dict:
+    """``GET /cr/keywords``: the titles of the keyword abilities (702.2 on; 502 before the
+    2009 renumbering), of the keyword actions (701.2 on; 501) and the ability words listed
+    by 207.2c, lower case."""
+
+    def titles(section: str | None) -> list[str]:
+        if section is None:
+            return []
         return [r.title for r in edition.children.get(section, []) if r.kind == "rule" and r.title]
 
-    return {"keywordAbilities": titles("702"), "keywordActions": titles("701"), "abilityWords": ability_words(edition)}
+    actions, abilities = keyword_sections(edition)
+    return {
+        "keywordAbilities": titles(abilities),
+        "keywordActions": titles(actions),
+        "abilityWords": ability_words(edition),
+    }
 
 
 #: What marks an entry the CR has no glossary entry for (Academy Ruins' own marker).

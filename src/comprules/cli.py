@@ -119,13 +119,9 @@ def _signals():
 def _silence_stdout() -> None:
     """Point file descriptor 1 at /dev/null, so that the interpreter's last flush of a
     broken or full stdout raises nothing more ("Exception ignored …")."""
-    try:
-        fd = sys.stdout.fileno()
-    except (AttributeError, OSError, ValueError):
-        return  # not a real file (tests' CliRunner)
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, fd)
-    os.close(devnull)
+    from .progress import silence
+
+    silence(sys.stdout)
 
 
 def _flush_stdout() -> None:
@@ -299,6 +295,9 @@ def entry() -> None:
     :func:`os._exit` with the exit code ``main`` gave. A traceback or any other
     ending is left as it is, and so is every ending under a profiler or a tracer
     (``python -m cProfile -m comprules.cli``, coverage: they write their figures at exit)."""
+    for name in ("stdout", "stderr"):  # started with the stream closed (`comprules editions >&-`)
+        if getattr(sys, name) is None:
+            setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115 - kept to the end
     try:
         main()
     except SystemExit as exc:
@@ -389,10 +388,12 @@ def build(sources, kb_dir, only, jobs, max_source, max_line, cards_file, as_json
         limits=Limits(max_source, max_line),
         cards=cards_file,
     )
+    from .progress import to_stderr
+
     for err in report.errors:
-        click.echo(f"error: {err}", err=True)
+        to_stderr(f"error: {err}")
     for note in report.notices:
-        click.echo(f"warning: {note}", err=True)
+        to_stderr(f"warning: {note}")
     if as_json:
         _emit_json(
             {

@@ -4,16 +4,19 @@
 * :class:`RichProgress` — the same as a rich bar on stderr (``comprules fetch`` on a
   terminal): name, bar, bytes, speed, time left;
 * :func:`lines` — the build's stage lines on stderr ("parsed 74 editions (3.1 s)"), one a
-  stage, nothing when quiet (``build --json``).
+  stage, nothing when quiet (``build --json``);
+* :func:`to_stderr` — one line on stderr that a reader gone away does not stop.
 """
 
 from __future__ import annotations
 
+import os
+import sys
 from collections.abc import Callable
 
 import click
 
-__all__ = ["Progress", "RichProgress", "lines"]
+__all__ = ["Progress", "RichProgress", "lines", "silence", "to_stderr"]
 
 
 class Progress:
@@ -76,4 +79,28 @@ def lines(quiet: bool = False) -> Callable[[str], None]:
     """The build's reporter: each stage's line on stderr, or nothing when ``quiet``."""
     if quiet:
         return lambda message: None
-    return lambda message: click.echo(message, err=True)
+    return to_stderr
+
+
+def to_stderr(message: str) -> None:
+    """``message`` on stderr. A reader that went away (``comprules build … 2>&1 | head -1``)
+    does not stop the work: stderr is pointed at /dev/null and the command goes on to its
+    own end and exit code, as a closed stdout does (docs/guide.md, "Exit codes")."""
+    try:
+        click.echo(message, err=True)
+    except BrokenPipeError:
+        silence(sys.stderr)
+
+
+def silence(stream) -> None:
+    """Point the file descriptor of ``stream`` (``sys.stdout``, ``sys.stderr``) at
+    /dev/null, so that what is written after a reader went away, and the interpreter's
+    last flush, raise nothing more ("Exception ignored …"); nothing for a stream that is
+    not a real file (tests' CliRunner)."""
+    try:
+        fd = stream.fileno()
+    except (AttributeError, OSError, ValueError):
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, fd)
+    os.close(devnull)

@@ -42,6 +42,9 @@ WHOLE_CUTOFF = 75
 #: A name asked with fewer letters is no card's; a part of a name is taken for the one
 #: card whose name holds it when its words have this many letters at least ("urborg tomb").
 PART_LEAST = 4
+#: The longest name :meth:`CardIndex.find` looks for, in characters (200, as the server's
+#: parameters; the longest card name has 141).
+LONGEST_NAME = 200
 
 
 @dataclass(frozen=True)
@@ -128,10 +131,14 @@ class CardIndex:
     def find(self, asked: str, *, fuzzy: bool = True) -> Match:
         """The card ``asked`` names (with ``fuzzy``, a misspelt name too). Raises
         :class:`~comprules.errors.NotFound`, naming the nearest names when ``fuzzy``, when
-        none is near enough, and :class:`~comprules.errors.UsageError` for an empty name."""
+        none is near enough or the name is longer than :data:`LONGEST_NAME` (each
+        character costs a look-up: the same cap as the server's), and
+        :class:`~comprules.errors.UsageError` for an empty name."""
         folded = fold(asked.strip().strip('"'))
         if not folded:
             raise UsageError("no card name given")
+        if len(folded) > LONGEST_NAME:  # the longest name printed has 141 characters
+            raise NotFound(f"no card of a name of {len(folded):,} characters (at most {LONGEST_NAME})")
         for form, how in _variants(folded):
             ids = store.by_folded(self.db, form)
             if not ids:
