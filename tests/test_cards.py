@@ -461,3 +461,16 @@ def test_a_name_longer_than_any_card_is_not_looked_for(card_kb):
     # each character cost a look-up: 10,000 characters took 9 s, 100,000 over a minute
     result = run("card", "notion thief " * 8_000, "--kb", card_kb)
     assert result.exit_code == 1 and "at most 200" in result.output and len(result.output) < 300
+
+
+def test_a_rebuild_with_a_card_file_that_cannot_be_read_keeps_the_card_data_of_the_last(tmp_path, en_dir):
+    # a card file that is not JSON dropped data/cards.sqlite: `comprules card` then said "no card data"
+    kb = tmp_path / "kb"
+    source = en_dir / "2026-08-07.txt"
+    assert (
+        run("build", source, "--kb", kb, "--only", "data", "--cards", FIXTURES / "scryfall-small.json").exit_code == 0
+    )
+    result = run("build", source, "--kb", kb, "--only", "data", "--cards", FIXTURES / "broken.json")
+    assert result.exit_code == 2 and "cards.sqlite of the last build kept" in result.output
+    found = run("card", "Quiet Lantern Thief", "--kb", kb, "--json")
+    assert found.exit_code == 0 and json.loads(found.stdout)["card"]["name"] == "Quiet Lantern Thief"

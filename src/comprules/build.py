@@ -774,7 +774,7 @@ class _Build:
         each edition (:mod:`comprules.cards`), the rules each glossary entry cites read from
         the database just written (the references of an edition kept from the last build
         are not resolved again); a card file that cannot be read is an error of the build,
-        reported as a bad source is."""
+        reported as a bad source is, and the card data of the last build is kept."""
         from .cards import build_cards
         from .store import DB_NAME, Store
 
@@ -794,6 +794,13 @@ class _Build:
             )
         except SourceError as exc:
             self.report.errors.append(exc)
+            before = self.kb / "data" / CARDS_DB
+            if before.is_file() and not before.is_symlink():  # the user's card data stays
+                shutil.copy2(before, data / CARDS_DB)
+                self.report.notices.append(
+                    f"data/{CARDS_DB} of the last build kept: the card file could not be read "
+                    f"(its rules are those of the editions of that build)"
+                )
             return
         self.report.notices += cards.notes
         self.say(
