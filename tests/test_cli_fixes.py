@@ -445,3 +445,22 @@ def test_an_edition_against_itself_is_every_rule_unchanged(kb):
     assert result.exit_code == 0 and len(rows) == 1472  # 2009-07-11 numbers 1,472 rules and subrules
     assert {r["kind"] for r in rows} == {"kept"} and all(r["old"] == r["new"] for r in rows)
     assert len({r["old"] for r in rows}) == len(rows)
+
+
+def test_a_damaged_index_is_one_line_and_the_next_build_makes_it_whole_again(tmp_path, en_dir):
+    # a truncated impacts.bin was a ValueError traceback, and the same build again said
+    # "nothing changed" and kept it
+    kb = tmp_path / "kb"
+    source = en_dir / "2026-08-07.txt"
+    assert run("build", source, "--kb", kb, "--only", "data,index").exit_code == 0
+    impacts = kb / "index" / "impacts.bin"
+    with open(impacts, "r+b") as fh:
+        fh.truncate(100)
+    result = subprocess.run([*CLI, "search", "trample", "--kb", str(kb)], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert "damaged: impacts.bin has 100 bytes" in result.stderr and len(result.stderr.splitlines()) == 1
+    again = run("build", source, "--kb", kb, "--only", "data,index")
+    assert again.exit_code == 0 and "nothing changed" not in again.output
+    hits = run("search", "trample", "--kb", kb, "--json")
+    found = [h["number"] for h in json.loads(hits.stdout)["hits"][:3]]
+    assert hits.exit_code == 0 and "702.19" in found, found

@@ -488,6 +488,14 @@ def _index_identity(kb: Path) -> str | None:
     return f"{st.st_ino}:{st.st_mtime_ns}"
 
 
+def _index_whole(kb: Path) -> bool:
+    """Whether every file of ``kb/index`` has the size its build wrote
+    (:func:`comprules.indexer.documents.damaged`): a damaged index is built again, not kept."""
+    from .indexer.documents import damaged
+
+    return damaged(kb / "index") is None
+
+
 def _edition_keys(editions: list[Edition], sources: list[dict], common: str) -> dict[str, str]:
     """Per edition, the hash of what its data files depend on: its sources, the code and
     limits (``common``), and for a document in another language than English, every
@@ -864,7 +872,8 @@ class _Build:
         fresh = {
             "data": previous.get("key") == key and _complete(kb / "data"),
             "index": stamps.get("index") == {"inputs": key, "data": data_key, "identity": _index_identity(kb)}
-            and self.index_before is not None,
+            and self.index_before is not None
+            and _index_whole(kb),
             "site": stamps.get("site") == {"inputs": key, "data": data_key, "fingerprint": _fingerprint(kb / "site")},
         }
         if all(fresh[s] for s in only) and previous.get("key") == data_key:

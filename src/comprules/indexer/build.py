@@ -56,9 +56,11 @@ from .documents import (
     analyzed_texts,
     collect,
     current_editions,
+    damaged,
     edition_info,
     exact_texts,
     make_schema,
+    record_sizes,
     text_fields,
     unique,
     units_of,
@@ -182,6 +184,7 @@ def build_index(
                     t = time.perf_counter()
                     write_site_scripts(work, _latest_dated(plan.editions), jobs)
                     scripts_seconds = time.perf_counter() - t
+            record_sizes(work)  # last: a generation whose files are not these sizes is damaged
             generation = work.with_name(f".{index_dir.name}.gen-{time.time_ns()}")
             os.rename(work, generation)
         except BaseException:
@@ -289,6 +292,8 @@ def _previous(index_dir: Path) -> Path | None:
     if meta.get("format") != FORMAT:
         return None
     if not all((real / name).is_file() for name in (TABLE_FILE, RAW_FILE, CACHE_FILE, VOCAB_FILE, segment.FILE)):
+        return None
+    if damaged(real) is not None:  # a file cut short: indexed again from scratch
         return None
     return real
 

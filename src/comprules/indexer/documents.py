@@ -12,8 +12,11 @@ lives beside, so that a changed edition re-indexes only its own new texts.
 from __future__ import annotations
 
 import hashlib
+import json
+import os
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Iterable
 
 from whoosh.fields import STORED, Schema
@@ -30,6 +33,45 @@ FORMAT = 4
 #: The index's meta file and its token → term tables (:mod:`.suggest`).
 META_FILE = "comprules-index.json"
 VOCAB_FILE = "vocabulary.json"
+#: The size of every file of a generation, written last (:func:`damaged`).
+SIZES_FILE = "sizes.json"
+
+
+def record_sizes(directory: Path) -> None:
+    """Write :data:`SIZES_FILE`: ``{file name: bytes}`` of every file of the finished
+    generation ``directory`` (whoosh's lock file aside)."""
+    sizes = {
+        entry.name: entry.stat().st_size
+        for entry in os.scandir(directory)
+        if entry.is_file() and not entry.name.endswith("WRITELOCK") and entry.name != SIZES_FILE
+    }
+    (directory / SIZES_FILE).write_text(json.dumps(sizes, sort_keys=True, indent=0), encoding="utf-8")
+
+
+def damaged(directory: Path) -> str | None:
+    """What is wrong with the files of the index generation ``directory`` (``kb/index``
+    or the generation it points to): a file missing or not of the size the build wrote
+    (a copy cut short, a disk that filled up, a truncated file), as one phrase naming
+    the file; ``None`` when every file is whole, or for an index written before sizes
+    were recorded. Reads no file but :data:`SIZES_FILE` (a stat each, well under a
+    millisecond)."""
+    try:
+        sizes = json.loads((Path(directory) / SIZES_FILE).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as error:
+        return f"{SIZES_FILE} cannot be read ({error})"
+    if not isinstance(sizes, dict):
+        return f"{SIZES_FILE} is not a table of sizes"
+    for name, size in sorted(sizes.items()):
+        try:
+            found = os.stat(Path(directory) / name).st_size
+        except OSError:
+            return f"{name} is missing"
+        if found != size:
+            return f"{name} has {found:,} bytes, {size:,} when it was written"
+    return None
+
 
 #: The analyzed fields, one set per language (``title_en``, ``body_fr``…): ``title``
 #: holds keyword headings ("702.26. Phasing"), section titles and glossary headwords

@@ -47,7 +47,7 @@ from .. import languages, segment
 from ..errors import UsageError
 from ..model import section_filter, sort_key
 from . import text as T
-from .documents import FORMAT, GLOSSARY, KINDS, META_FILE, VOCAB_FILE
+from .documents import FORMAT, GLOSSARY, KINDS, META_FILE, VOCAB_FILE, damaged
 from .expand import EXPANSIONS_FILE, KEYWORDS_MET, Expansions
 from .impacts import ALL, Impacts
 from .inflect import query_term
@@ -341,6 +341,9 @@ def _load(path: Path, meta_path: Path) -> _OpenIndex:
         raise UsageError(f"unreadable search index in {path}: {error}") from None
     if meta.get("format") != FORMAT:
         raise UsageError(f"search index in {path} is from another version; rebuild it")
+    wrong = damaged(path)
+    if wrong is not None:
+        raise UsageError(f"the search index in {path} is damaged: {wrong} (build it again: `comprules build`)")
     try:
         ix = open_dir(str(path))
     except (OSError, ValueError, EmptyIndexError) as error:
