@@ -464,3 +464,25 @@ def test_a_damaged_index_is_one_line_and_the_next_build_makes_it_whole_again(tmp
     hits = run("search", "trample", "--kb", kb, "--json")
     found = [h["number"] for h in json.loads(hits.stdout)["hits"][:3]]
     assert hits.exit_code == 0 and "702.19" in found, found
+
+
+def test_a_mistyped_source_removes_no_edition_of_the_last_build(tmp_path, en_dir):
+    # `build 2026-06-19.txt 2026-08-07.txtt`: en/2026-08-07 was removed from the knowledge base
+    src = tmp_path / "src"
+    src.mkdir()
+    for name in ("2026-06-19.txt", "2026-08-07.txt"):
+        shutil.copy(en_dir / name, src / name)
+    kb = tmp_path / "kb"
+    assert run("build", src / "2026-06-19.txt", src / "2026-08-07.txt", "--kb", kb, "--only", "data").exit_code == 0
+    before = (kb / "data" / "editions.json").read_bytes()
+    result = run("build", src / "2026-06-19.txt", src / "2026-08-07.txtt", "--kb", kb, "--only", "data")
+    assert result.exit_code == 2 and "2026-08-07.txtt" in result.output
+    assert "en/2026-08-07 of the previous build is not among the sources read, and nothing was written" in result.output
+    assert (kb / "data" / "editions.json").read_bytes() == before
+    assert (kb / "data" / "en" / "2026-08-07.json").is_file()
+    left_out = run("build", src / "2026-06-19.txt", "--kb", kb, "--only", "data")  # on purpose: removed, and said
+    assert (
+        left_out.exit_code == 0
+        and "are removed" not in left_out.output
+        and "is removed: en/2026-08-07" in left_out.output
+    )

@@ -906,6 +906,16 @@ class _Build:
             {m["name"] for m in _read_json(kb / "data" / "editions.json").get("editions", ())}
             - {e.name for e in report.editions}
         )
+        if gone and "data" in only and report.errors:
+            # a source that could not be read (a mistyped path, an unreadable file) may be one
+            # of those editions: nothing of the knowledge base is removed for it
+            shown = ", ".join(gone[:3]) + (f" and {len(gone) - 3} more" if len(gone) > 3 else "")
+            more = f" (and {len(report.errors) - 1} more)" if len(report.errors) > 1 else ""
+            raise UsageError(
+                f"{report.errors[0]}{more}; {shown} of the previous build "
+                f"{'are' if len(gone) != 1 else 'is'} not among the sources read, and nothing was "
+                f"written: give the sources again, or leave out the one that cannot be read"
+            )
         # said of this build only: the notices data/ keeps (replayed when nothing changed) are the sources'
         removal = ""
         if gone and "data" in only and report.editions:
