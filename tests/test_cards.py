@@ -267,6 +267,10 @@ def test_names_in_a_query_only_when_written_as_names(real_db):
     assert found("Does The Meathook Massacre still trigger?") == []
     assert found("I cast Synchronized Charge on two creatures.") == []
     assert found("I cast Massacre, then Brawl.") == ["Massacre", "Brawl"]  # each written alone: the cards
+    # ";Morph" and ";Manifest" are cards named like keywords, behind a semicolon: the
+    # keyword as a word or as the whole query, the card only when asked as one
+    assert found("how does Morph work") == [] and found("; morph") == [] and found("morph 🂡") == []
+    assert found("card:;Morph and face-down spells") == [";Morph"]
 
 
 def test_names_the_rules_print_are_marked_and_still_searched_for(real_db, card_kb):

@@ -18,6 +18,7 @@ import json
 import os
 import re
 import sqlite3
+import string
 import tempfile
 import time
 from collections.abc import Callable, Iterable, Mapping
@@ -242,7 +243,9 @@ def build_cards(
         for card in read_cards(Path(card_file), read):
             calls = analyser.calls(card)
             report.calls += len(calls)
-            level = 2 if fold(card.name) in printed else 1 if fold(card.name) in rules_words else 0
+            # its words without the marks around them: ";Morph" (an Unfinity card) is the keyword
+            plain = fold(card.name).strip(string.punctuation + " ")
+            level = 2 if plain in printed else 1 if plain in rules_words else 0
             batch.append((card, calls, level))
             if len(batch) >= BATCH:
                 flush()
