@@ -486,3 +486,14 @@ def test_a_mistyped_source_removes_no_edition_of_the_last_build(tmp_path, en_dir
         and "are removed" not in left_out.output
         and "is removed: en/2026-08-07" in left_out.output
     )
+
+
+def test_an_empty_host_or_knowledge_base_variable_is_not_taken_for_an_address_or_the_current_folder(
+    tmp_path, monkeypatch
+):
+    from comprules.kb import default_kb
+
+    result = run("serve", "--host", "", "--kb", tmp_path, "-p", "0")
+    assert result.exit_code == 2 and "--host: give an address" in result.output
+    monkeypatch.setenv("COMPRULES_KB", "")
+    assert default_kb() == Path("build")

@@ -814,6 +814,8 @@ def serve(kb_dir, host, port, workers, verbose):
     from .build import default_kb
     from .server import run
 
+    if not host.strip():  # "" would listen on every interface, and print http://:8000/
+        raise Fail("--host: give an address to listen on (127.0.0.1; 0.0.0.0 for every interface)")
     _run(
         run,
         Path(kb_dir) if kb_dir else default_kb(),

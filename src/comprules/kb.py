@@ -21,10 +21,10 @@ from .model import Edition, Rule, fold_name, normalize_number, restored_words, s
 
 
 def default_kb() -> Path:
-    """``$COMPRULES_KB`` or ``./build``."""
+    """``$COMPRULES_KB`` or, unset or empty, ``./build``."""
     import os
 
-    return Path(os.environ.get("COMPRULES_KB", "build"))
+    return Path(os.environ.get("COMPRULES_KB") or "build")
 
 
 _ISO_DATE = re.compile(r"^\d{4}-\d\d-\d\d$")
