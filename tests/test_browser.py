@@ -358,7 +358,7 @@ def test_any_two_editions_compared_from_disk_give_the_rows_of_comprules_diff(pag
             # the case of issue 21: the bulletin's counts (the page once found 527 "moved +
             # edited" and no merge), 419.1 and 419.2 merged into 613.1 as the bulletin says
             assert library.facet_counts()["merged + edited"] == 15
-            assert library.facet_counts()["moved + edited"] == 516
+            assert library.facet_counts()["moved + edited"] == 513  # 516 before 419.1a etc. were splits
             assert ["419.1", "613.1", "merged", "edited", True] in rows
             assert ["419.2", "613.1", "merged", "edited", True] in rows
             shot(page, "21-compare-2009-05-01-2009-07-11")

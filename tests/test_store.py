@@ -144,17 +144,20 @@ def test_stored_diffs_are_the_alignments_of_the_parsed_editions(small, kb):
     stored = diff(kb, old.name, new.name)
     assert stored.to_json() == align(old, new).to_json()
     assert stored.facet_counts() == {
-        "added": 387,
+        # 419.1a → 613.1a + 613.1b, 101.6b → 103.6b + 103.6c, 208.2 → 207.2 + 207.2a and
+        # 505.6 → 708.6b are splits (the new rules' words are all in the old one's), not
+        # "moved + edited" beside an added rule; 419.1d ("prevent") is 614.1a, not 613.1a
+        "added": 383,
         "edited": 2,
         "merged + edited": 15,
         "moved": 487,
         # 2009-05-01 prints "?" for the dashes 2009-02-01 prints " -- " (issue 22, 4): put
         # back, six rules whose dash was the only change are typography, not edits
-        "moved + edited": 519,
+        "moved + edited": 516,
         "moved + rewritten": 3,
         "moved + typography": 13,
         "removed": 127,
-        "split + edited": 50,
+        "split + edited": 57,
     }
     backwards = diff(kb, new.name, old.name)
     assert backwards.to_json() == align(old, new).mirror(old, new).to_json()
