@@ -229,9 +229,15 @@ def _fold_char(m: re.Match) -> str:
 
 
 def _token_spans(
-    text: str, toks: list[str] | tuple[str, ...], parts: list[tuple[int, int, str]], qmarks: bool = False
+    text: str,
+    toks: list[str] | tuple[str, ...],
+    parts: list[tuple[int, int, str]],
+    qmarks: bool = False,
+    upto: int | None = None,
 ) -> list[tuple[int, int]]:
-    """The span in ``text`` of each token of ``toks`` (:func:`_token_list` of ``text``)."""
+    """The span in ``text`` of each token of ``toks`` (:func:`_token_list` of ``text``);
+    with ``upto``, of the first ``upto`` tokens at least (each is found from the end of
+    the one before: a change near the start reads no further)."""
     folded = _fold(text, qmarks)
     if "(TM)" in text:  # a "(" could be found inside an ignored "(TM)"
         out: list[tuple[int, int]] = []
@@ -245,7 +251,7 @@ def _token_spans(
     out = []
     pos = 0
     find = folded.find
-    for t in toks:
+    for t in toks if upto is None else toks[:upto]:
         if t[0] == _REF:
             start, pos = next(spans)
             out.append((start, pos))
@@ -1012,10 +1018,11 @@ def _changes(old_text, old_toks, old_parts, new_text, new_toks, new_parts, mappi
     if a == b:
         return 1.0, ()
     sim = Indel.normalized_similarity(a, b)
-    os_ = _token_spans(old_text, old_toks, old_parts, qmarks[0])
-    ns = _token_spans(new_text, new_toks, new_parts, qmarks[1])
+    blocks = _change_blocks(a, b)
+    os_ = _token_spans(old_text, old_toks, old_parts, qmarks[0], upto=max(i2 for _, i2, _, _ in blocks))
+    ns = _token_spans(new_text, new_toks, new_parts, qmarks[1], upto=max(j2 for _, _, _, j2 in blocks))
     out = []
-    for i1, i2, j1, j2 in _change_blocks(a, b):
+    for i1, i2, j1, j2 in blocks:
         old = old_text[os_[i1][0] : os_[i2 - 1][1]] if i2 > i1 else ""
         new = new_text[ns[j1][0] : ns[j2 - 1][1]] if j2 > j1 else ""
         op = "replace" if old and new else ("delete" if old else "insert")
@@ -1042,6 +1049,9 @@ def _rule_change(m: _Matcher, i: int, j: int, mapping: dict[str, str], kind: str
     words = None
     if o.contents[i] == n.contents[j]:  # printed alike (a stale reference is not a word change)
         sim, changes = 1.0, ()
+    elif _same_words(o.contents[i], o.parts[i], o.qmarks, n.contents[j], n.parts[j], n.qmarks, mapping):
+        sim = 1.0  # only quotes or dashes differ (the 2014 and 2019 typography): no words to compare
+        words, changes = _printed_change(o.contents[i], o.parts[i], n.contents[j], n.parts[j], mapping)
     else:
         sim, changes = _changes(
             o.contents[i], o.toks[i], o.parts[i], n.contents[j], n.toks[j], n.parts[j], mapping, (o.qmarks, n.qmarks)
@@ -1057,6 +1067,21 @@ def _rule_change(m: _Matcher, i: int, j: int, mapping: dict[str, str], kind: str
         else:
             kind = "renumbered"
     return RuleChange(ro.id, rn.id, kind, sim, changes, words)
+
+
+def _same_words(
+    old_text: str, old_parts, old_qmarks: bool, new_text: str, new_parts, new_qmarks: bool, mapping
+) -> bool:
+    """Whether two texts have the same words as :func:`_changes` compares them, told
+    without reading them: the same text once quotes and dashes are folded (one character
+    for one, so the references keep their places) and the same references, the old ones
+    through ``mapping``. ``False`` says nothing: the words are then compared."""
+    if len(old_text) != len(new_text) or len(old_parts) != len(new_parts):
+        return False
+    mapping = mapping or {}
+    if any(s != t or e != f or mapping.get(a, a) != b for (s, e, a), (t, f, b) in zip(old_parts, new_parts)):
+        return False
+    return _fold(old_text, old_qmarks) == _fold(new_text, new_qmarks)
 
 
 #: A printed token: as :data:`_TOKEN`, and the underscore of ``_italics_``.
@@ -1085,15 +1110,16 @@ def _printed_words(text: str, parts) -> list[str] | None:
     return toks
 
 
-def _printed_spans(text: str, toks: list[str], parts) -> list[tuple[int, int]]:
+def _printed_spans(text: str, toks: list[str], parts, upto: int | None = None) -> list[tuple[int, int]]:
     """The span of each token of :func:`_printed_words` (not ``None``) of ``text``: every
     character but spaces is in a token, each printed as it is, so each is found from the
-    end of the one before; a reference's span is its printed member's."""
+    end of the one before; a reference's span is its printed member's. With ``upto``, of
+    the first ``upto`` tokens at least."""
     refs = iter([(s, e) for s, e, t in _segments(text, parts) if t is not None])
     spans: list[tuple[int, int]] = []
     pos = 0
     find = text.find
-    for t in toks:
+    for t in toks if upto is None else toks[:upto]:
         if t[0] == _REF:
             start, pos = next(refs)
         else:
@@ -1151,10 +1177,12 @@ def _printed_change(
         a_spans = b_spans = None
     a = _compare_tokens(tuple(a_words), mapping)
     if a != b:
+        blocks = _change_blocks(a, b)
         if a_spans is None or b_spans is None:
-            a_spans, b_spans = _printed_spans(old_text, a_words, old_parts), _printed_spans(new_text, b, new_parts)
+            a_spans = _printed_spans(old_text, a_words, old_parts, max(i2 for _, i2, _, _ in blocks))
+            b_spans = _printed_spans(new_text, b, new_parts, max(j2 for _, _, _, j2 in blocks))
         out = []
-        for i1, i2, j1, j2 in _change_blocks(a, b):
+        for i1, i2, j1, j2 in blocks:
             old = old_text[a_spans[i1][0] : a_spans[i2 - 1][1]] if i2 > i1 else ""
             new = new_text[b_spans[j1][0] : b_spans[j2 - 1][1]] if j2 > j1 else ""
             op = "replace" if old and new else ("delete" if old else "insert")
