@@ -178,6 +178,20 @@ def test_a_diff_of_two_editions_that_are_not_consecutive_joins_their_lineage(sma
     assert morph.new == "702.37a"
 
 
+def test_a_join_pairs_two_rules_once_though_a_later_split_gave_the_rule_two_keys(kb):
+    # a rule that splits after the later edition holds the keys of both rules it becomes:
+    # the join met each such pair twice and called it "split" (2008-02-01 → 2008-10-01: 63
+    # false splits; an edition against itself, every rule a later edition splits)
+    from itertools import combinations
+
+    for old, new in [*combinations(ENGLISH, 2), *((d, d) for d in ENGLISH)]:
+        rows = [(c.old, c.new) for c in diff(kb, f"en/{old}", f"en/{new}").rules]
+        assert len(rows) == len(set(rows)), (old, new)
+    same = diff(kb, "en/2009-05-01", "en/2009-05-01")
+    assert {c.kind for c in same.rules} == {"kept"}
+    assert [c.new for c in same.rules if c.old == "419.1a"] == ["419.1a"]
+
+
 def test_the_stored_reference_spans_are_what_reading_the_words_finds(small, kb):
     """A far diff reads where each rule prints its references from the database
     (``Store.reference_parts``) instead of importing the reference reader and reading

@@ -1391,11 +1391,14 @@ def align_joined(
     (the word changes compared between the two texts, references through the pairs); an
     old id in two pairs is ``split``, a new id in two ``merged``; ``rewritten``: the
     pairs whose words are ``rewritten`` rather than ``edited`` (a rewrite in place on
-    the way). Units in no pair are ``removed`` or ``added``; chapters and sections
+    the way); a pair given twice is one (a rule holding two lineage keys, one of each
+    rule it split into later, meets itself twice in an edition before the split: not a
+    split). Units in no pair are ``removed`` or ``added``; chapters and sections
     paired are the sections' rows (``kept``, ``edited`` for a new title,
     ``renumbered``). ``spans``: the two editions' stored reference spans, rule id →
     ``[(paragraph, [[start, end, number], …]), …]`` (:meth:`comprules.store.Store.reference_parts`;
     the same spans as reading the words, which a test checks on the whole corpus)."""
+    pairs = list(dict.fromkeys(pairs))
     if _order_key(old) > _order_key(new):
         swapped = [(b, a) for a, b in pairs]
         return align_joined(new, old, swapped, {(b, a) for a, b in rewritten}, spans[::-1]).mirror(new, old)

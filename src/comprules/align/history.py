@@ -648,9 +648,7 @@ def diff(kb, old: str, new: str, section: str | None = None) -> Alignment:
         result = align(kb.load(old), kb.load(new))
     else:
         old_name, new_name = kb.resolve_name(old), kb.resolve_name(new)
-        # an edition against itself: every rule kept (a lineage join of one edition with
-        # itself paired 212.4j of 2008-02-01 with itself twice, "split", as 2009 split it)
-        result = _stored_diff(kb, old_name, new_name) if old_name != new_name else None
+        result = _stored_diff(kb, old_name, new_name)
         if result is None:
             _one_language(kb, old_name, new_name)
             result = align(kb.load(old_name), kb.load(new_name))

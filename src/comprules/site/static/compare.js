@@ -229,10 +229,10 @@
      (Store.joined), numbers mapped as _mapping maps them. */
   function alignInBrowser(A, B) {
     if (later(A, B)) return mirrored(alignInBrowser(B, A));
-    var pairs = [], perOld = {}, perNew = {};
-    B.keys.forEach(function (k) {
+    var pairs = [], perOld = {}, perNew = {}, seen = {};
+    B.keys.forEach(function (k) {  /* a pair met twice is one (a rule holding the keys of two later rules) */
       var a = A.at.get(k), b = B.at.get(k);
-      if (a !== undefined && b !== undefined) pairs.push([a, b]);
+      if (a !== undefined && b !== undefined && !seen[a + "\u0001" + b]) { seen[a + "\u0001" + b] = 1; pairs.push([a, b]); }
     });
     var unitPairs = pairs.filter(function (p) { return p[0] in A.units && p[1] in B.units; });
     var map = {}, taken = {}, sectionMap = {}, chapters = {};
