@@ -1169,6 +1169,12 @@ def test_history_of_702_37a_says_when_it_last_changed_and_shows_facets(site):
     assert html.count('<span class="k k-typography">typography</span>') == 6
 
 
+def test_a_rule_changed_in_the_edition_before_the_latest_is_unchanged_since_1_edition(site):
+    # 205.3m was edited in 2026-06-19: "unchanged since: 1 editions" once
+    html = read(site / "history/en/205.3m.html")
+    assert 'Last changed <time datetime="2026-06-19">2026-06-19</time> (edited); unchanged since: 1 edition, ' in html
+
+
 @pytest.mark.slow
 def test_old_edition_pages_say_where_the_rule_is_now(site):
     page = "".join(read(p) for p in sorted((site / "en/2009-07-11").glob("702*.html")))

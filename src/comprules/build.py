@@ -48,7 +48,7 @@ from typing import Any
 from . import export, graph
 from .align.history import link_previous as _link
 from .corpus.load import DEFAULT_LIMITS, Limits, expand_sources, load_items
-from .corpus.restore import LOSSY, lost_marks, restore_editions
+from .corpus.restore import LOSSY, lost_example, lost_marks, restore_editions
 from .errors import BuildFailed, Interrupted, SourceError, said
 from .kb import default_kb  # noqa: F401  (the build's default knowledge base; kept importable from here)
 from .locking import exclusive
@@ -1122,9 +1122,10 @@ def said_restorations(editions: list[Edition]) -> list[str]:
             )
         left = lost_marks(e)
         if left >= LOSSY:  # no neighbour given to repair it from (issue 22, 4)
+            shown = lost_example(e)
             out.append(
-                f'{e.name}: its source prints "?" between letters {left:,} times ("can?t"): a file that lost '
-                "its quotes and dashes; build it with the editions before and after it to put them back"
+                f'{e.name}: its source prints "?" between letters {left:,} times ("{shown}"): a file that lost '
+                "its quotes or dashes; build it with the editions before and after it to put them back"
             )
     return out
 

@@ -224,3 +224,20 @@ def lost_marks(edition: Edition) -> int:
     texts += [entry.text for entry in edition.glossary]
     joined = "\n".join(texts)
     return len(_LOST.findall(joined)) if "?" in joined else 0
+
+
+def lost_example(edition: Edition) -> str:
+    """The first "?" between letters the edition prints outside a web address, with the
+    word around it as printed ("can?t" in 2008-05-01, a lost apostrophe; "cards?even" in 2009-05-01, a lost
+    dash); ``""`` when there is none."""
+    for rule in edition.rules:
+        for text in (rule.text, rule.title or "", *rule.examples):
+            if "?" not in text:
+                continue
+            for m in _LOST.finditer(text):  # the run of characters around it, up to spaces
+                start = text.rfind(" ", 0, m.start()) + 1
+                end = text.find(" ", m.end())
+                run = text[start : end if end >= 0 else len(text)]
+                if "=" not in run and "/" not in run:  # not a web address's "default.asp?x="
+                    return run.strip('.,;:()"“”')
+    return ""
