@@ -1169,6 +1169,16 @@ def test_history_of_702_37a_says_when_it_last_changed_and_shows_facets(site):
     assert html.count('<span class="k k-typography">typography</span>') == 6
 
 
+def test_a_chapter_cited_by_a_rule_and_the_glossary_says_so_on_the_contents_page(site):
+    # 100.1b cites chapter 8 ("see section 8"): `comprules show 8` said so, no page did
+    html = read(site / "en/2026-08-07/index.html")
+    at = html.index('<h2 id="8">8. Multiplayer Rules</h2>')
+    assert html[at:].split("\n")[1] == (
+        '<p class="cb">Cited by: <a href="100.html#100.1b">100.1b</a>, '
+        '<a href="glossary-2.html#multiplayer-game">Multiplayer Game</a></p>'
+    )
+
+
 def test_a_rule_changed_in_the_edition_before_the_latest_is_unchanged_since_1_edition(site):
     # 205.3m was edited in 2026-06-19: "unchanged since: 1 editions" once
     html = read(site / "history/en/205.3m.html")

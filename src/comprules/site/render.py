@@ -1042,9 +1042,16 @@ class _EditionPages:
         u = ctx["u"]
         chapters: dict[str, dict[str, Any]] = {}
         for r in self.edition.rules:
-            if r.kind == "chapter":
+            if r.kind == "chapter":  # "cited by" too: 100.1b cites chapter 8
                 chapters.setdefault(
-                    r.number, {"id": r.id, "number": r.number, "title": self.inline(r.title or r.text), "sections": []}
+                    r.number,
+                    {
+                        "id": r.id,
+                        "number": r.number,
+                        "title": self.inline(r.title or r.text),
+                        "sections": [],
+                        "cited_by": self.cited_by(r.id, u),
+                    },
                 )
         heads = self.heads()
         for number in parts_of:
