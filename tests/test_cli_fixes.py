@@ -497,18 +497,3 @@ def test_an_empty_host_or_knowledge_base_variable_is_not_taken_for_an_address_or
     assert result.exit_code == 2 and "--host: give an address" in result.output
     monkeypatch.setenv("COMPRULES_KB", "")
     assert default_kb() == Path("build")
-
-
-def test_a_query_asked_in_a_language_is_taken_in_it_when_no_other_has_more_of_its_words(tmp_path, en_dir, seeds_dir):
-    # a knowledge base with one French document: "volante" is in none of its texts and
-    # "créature" folds to the English "creature" too; asked with --lang fr, the query was
-    # taken for English and every French hit called a translation
-    from comprules.indexer.suggest import Vocabulary
-
-    vocab = Vocabulary({"en": {"creature": "creature"}, "fr": {"creature": "creature"}, "zh": {}})
-    assert vocab.detect(["creature", "volante"]) == "en" and vocab.detect(["creature", "volante"], "fr") == "fr"
-    kb = tmp_path / "kb"
-    sources = [en_dir / "2026-08-07.txt", seeds_dir / "000_f51ad62258817a66.txt"]
-    assert run("build", *sources, "--kb", kb, "--only", "data,index").exit_code == 0
-    found = json.loads(run("search", "créature volante", "--lang", "fr", "--kb", kb, "--json").stdout)
-    assert found["lang"] == "fr" and found["hits"] and not any(h["translation"] for h in found["hits"])

@@ -76,16 +76,12 @@ class Vocabulary:
         return term is not None and self.df(lang, term) >= KNOWN_IN
 
     def detect(self, tokens: list[str], lang: str | None = None) -> str:
-        """The language of a query's tokens (numbers and symbols are no evidence): ``lang``
-        (the language asked, ``--lang fr``) when it knows every word, else the language
-        with the most words that only it has, ``lang`` first among equals ("créature
-        volante" asked in French of a knowledge base whose French texts lack "volante":
-        French, not English, whose texts print "creature" too)."""
+        """The language of a query's tokens (numbers and symbols are no evidence)."""
         words = list(dict.fromkeys(t for t in tokens if T.is_word(t)))
         if lang in LANGUAGES and words and all(self.known(t, lang) for t in words):
             return lang
         best, best_count = LANGS[0], -1
-        for code in ([lang] if lang in LANGUAGES else []) + [c for c in LANGS if c != lang]:
+        for code in LANGS:
             count = sum(
                 1
                 for t in words

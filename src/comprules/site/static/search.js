@@ -746,9 +746,8 @@
     var words = [], set = new Set();
     toks.forEach(function (t) { if (isWord(t) && !set.has(t)) { set.add(t); words.push(t); } });
     if (lang && DATA[lang] && words.length && words.every(function (t) { return DATA[lang].known(t); })) return lang;
-    var best = LANGS[0], bestCount = -1;  /* the language asked first among equals, as suggest.py */
-    var order = LANGS.indexOf(lang) >= 0 ? [lang].concat(LANGS.filter(function (c) { return c !== lang; })) : LANGS;
-    order.forEach(function (code) {
+    var best = LANGS[0], bestCount = -1;
+    LANGS.forEach(function (code) {
       var count = words.filter(function (t) {
         return DATA[code].seen(t) && !LANGS.some(function (o) { return o !== code && DATA[o].seen(t); });
       }).length;
