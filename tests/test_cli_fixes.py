@@ -497,3 +497,34 @@ def test_an_empty_host_or_knowledge_base_variable_is_not_taken_for_an_address_or
     assert result.exit_code == 2 and "--host: give an address" in result.output
     monkeypatch.setenv("COMPRULES_KB", "")
     assert default_kb() == Path("build")
+
+
+def test_a_translation_paired_with_an_english_edition_of_other_numbers_is_said(tmp_path, en_dir, zh_dir):
+    # zh/2026-04-17 with en/2009-07-11 and en/2026-06-19: paired with the nearest earlier,
+    # 2009-07-11, its 702.19 践踏 (trample) stood beside 702.19 Banding without a word
+    kb = tmp_path / "kb"
+    sources = [en_dir / "2009-07-11.txt", en_dir / "2026-06-19.txt", zh_dir / "2026-04-17.txt"]
+    result = run("build", *sources, "--kb", kb, "--only", "data")
+    assert result.exit_code == 0
+    assert (
+        "warning: zh/2026-04-17: no English edition of its date among these sources: paired by number with "
+        "en/2009-07-11, which holds 36% of its rule numbers (give the English edition of 2026-04-17 to pair it "
+        "with its own)"
+    ) in result.output
+    full = run(
+        "build", en_dir / "2026-04-17.txt", zh_dir / "2026-04-17.txt", "--kb", tmp_path / "kb2", "--only", "data"
+    )
+    assert full.exit_code == 0 and "no English edition of its date" not in full.output
+    # zh/2026-02-27 has no English edition of its date either, but zh/2026-04-17 numbers it
+    routed = run(
+        "build",
+        en_dir / "2009-07-11.txt",
+        en_dir / "2026-04-17.txt",
+        zh_dir / "2026-02-27.txt",
+        zh_dir / "2026-04-17.txt",
+        "--kb",
+        tmp_path / "kb3",
+        "--only",
+        "data",
+    )
+    assert routed.exit_code == 0 and "no English edition of its date" not in routed.output
