@@ -386,6 +386,8 @@ def test_the_card_routes_of_the_api(card_kb, tmp_path, en_dir):
         assert [c["name"] for c in client.get("/api/v1/cards", params={"q": "fog"}).json()["cards"]] == ["Fog"]
         missing = client.get("/api/v1/cards/Zzyzx Qqq")
         assert missing.status_code == 404 and missing.json()["detail"].startswith("no card 'Zzyzx Qqq'")
+        # a trial: lang=xx was a 200 here, a 400 on every other route
+        assert client.get("/api/v1/cards/Notion Thief", params={"lang": "xx"}).status_code == 400
         searched = client.get("/api/v1/search", params={"q": "With Blood Moon out, what is my Urborg?"}).json()
         assert searched["cards"][0]["name"] == "Blood Moon"
     bare = tmp_path / "bare"
@@ -394,6 +396,22 @@ def test_the_card_routes_of_the_api(card_kb, tmp_path, en_dir):
         got = client.get("/api/v1/cards/Notion Thief")
         assert got.status_code == 404 and "--cards FILE" in got.json()["detail"]
         assert got.json()["detail"].startswith("no card data (build it with:")  # no path of the server's
+
+
+def test_a_split_card_is_asked_by_its_whole_name_through_the_api(tmp_path, en_dir):
+    # a trial: /api/v1/cards/Fire // Ice was the router's bare 404 (a "/" in the name)
+    from starlette.testclient import TestClient
+
+    from comprules.build import build
+    from comprules.server import create_app
+
+    kb = tmp_path / "kb"
+    build([en_dir / "2026-08-07.txt"], kb, only=("data",), cards=FIXTURES / "scryfall-small.json")
+    with TestClient(create_app(kb)) as client:
+        for path in ("/api/v1/cards/Puddle // Mirror", "/api/v1/cards/Puddle%20%2F%2F%20Mirror"):
+            got = client.get(path)
+            assert got.status_code == 200, (path, got.text[:200])
+            assert (got.json()["card"]["name"], got.json()["match"]) == ("Puddle // Mirror", "exact")
 
 
 def test_every_key_of_comprules_card_json_is_in_docs_json_md(card_kb):

@@ -30,12 +30,15 @@ def register(app: FastAPI, holder, edition_query, lang_query) -> None:
             said = str(exc).replace(f" in {PurePath(snap.kb.data).parent}", "").replace(f" in {holder.root}", "")
             raise NotFound(said) from None
 
-    @app.get("/cards/{name}", summary="A card, the spans of its text that call on rules, and those rules")
+    # {name:path}: a split, flip or double-faced card is asked by its whole name, "Fire // Ice"
+    @app.get("/cards/{name:path}", summary="A card, the spans of its text that call on rules, and those rules")
     def card(name: str = Path(..., max_length=200), edition: str | None = edition_query, lang: str | None = lang_query):
         from ..cards import store
         from ..cards.view import card_json
 
         snap = holder.get()
+        if edition is None and lang is not None:
+            snap.kb.check_language(lang)  # an unknown language is 400, as on every route
         found = index(snap)
         match = found.find(name)
         if edition is None:
