@@ -112,6 +112,9 @@ def test_did_you_mean_corrects_a_mistyped_chinese_word(kb):
     result = search(kb / "index", "践蹋")  # 蹋 for 踏: cut into two characters the index never saw
     assert result.hits == [] and result.suggestion == "践踏"
     assert search(kb / "index", "践踏").suggestion is None
+    # a trial: one unknown character became the most frequent one ("迅捷" → "在 捷",
+    # "罚" → "在"): every other character is one edit away, no correction to speak of
+    assert search(kb / "index", "迅捷").suggestion is None and search(kb / "index", "罚").suggestion is None
 
 
 def test_highlights_mark_the_query_words_in_chinese_snippets(kb):

@@ -117,6 +117,8 @@ class Vocabulary:
         start = bisect_left(words, token[:1])
         end = bisect_left(words, token[:1] + "\uffff", start)
         if LANGUAGES[lang].han and T.is_han(token):  # any first character
+            if len(token) == 1:  # every other character is one edit away ("迅" was "在", the most frequent)
+                return None
             start, end = 0, len(words)
         limit = max_distance(token)
         best = None

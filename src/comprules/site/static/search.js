@@ -764,6 +764,7 @@
   function closest(token, L) {
     var limit = Array.from(token).length <= 5 ? 1 : 2, best = null, first = token[0];
     var anyFirst = L.raw.han && isHan(token);  /* Chinese: a mistyped first character too */
+    if (anyFirst && Array.from(token).length === 1) return null;  /* any other character is one edit away */
     for (var word in L.vocab) {
       if ((!anyFirst && word[0] !== first) || !isWord(word) || Math.abs(word.length - token.length) > limit) continue;
       var dist = levenshtein(token, word);
