@@ -434,6 +434,10 @@ def test_api_edition_names_and_errors_have_one_json_shape(server, kb):
         assert set(resp.json()) == {"detail"} and "Traceback" not in resp.text
     glossary = server.get("/api/v1/glossary/controller", params={"edition": "FDN"}).json()
     assert glossary["entry"]["term"] == "Control" and glossary["edition"] == "en/2024-11-08"
+    # a trial: lang=EN was taken by /rules, /glossary, /diff and /ar but refused by these two
+    upper = server.get("/api/v1/search", params={"q": "trample", "lang": "EN"})
+    assert upper.status_code == 200 and upper.json()["hits"][0]["lang"] == "en"
+    assert [e["lang"] for e in server.get("/api/v1/editions", params={"lang": "EN"}).json()["editions"]] == ["en"] * 5
 
 
 def test_openapi_and_an_offline_docs_page(server):
