@@ -528,3 +528,20 @@ def test_a_translation_paired_with_an_english_edition_of_other_numbers_is_said(t
         "data",
     )
     assert routed.exit_code == 0 and "no English edition of its date" not in routed.output
+
+
+def test_the_academy_routes_asked_in_french_answer_from_the_document_holding_the_rule(kb):
+    # docs/server.md: lang=fr answers from the newest French document holding what is asked;
+    # /api/v1/rules did, /ar/cr/{rule}, /ar/cr/example/{rule} and /ar/cr/trace/{rule} gave 404
+    from starlette.testclient import TestClient
+
+    from comprules.server import create_app
+
+    with TestClient(create_app(kb)) as client:
+        api = client.get("/api/v1/rules/502.26", params={"lang": "fr"}).json()
+        assert api["edition"] == "fr/004_99dc3338bd3ea994"
+        for path in ("/ar/cr/502.26", "/ar/cr/example/502.26", "/ar/cr/trace/502.26"):
+            got = client.get(path, params={"lang": "fr"})
+            assert got.status_code == 200, (path, got.text[:200])
+        assert client.get("/ar/cr/502.26", params={"lang": "fr"}).json()["ruleNumber"] == "502.26"
+        assert client.get("/ar/cr/999.99", params={"lang": "fr"}).status_code == 404

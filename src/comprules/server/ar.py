@@ -26,6 +26,7 @@ from starlette.responses import PlainTextResponse, Response
 
 from .. import academy
 from ..errors import ECHO_LIMIT, NotFound, UsageError, echo
+from ..model import normalize_number
 from ..store.read import StoredRules
 from .responses import JSON, error, raw_json
 
@@ -116,10 +117,24 @@ def create(holder) -> FastAPI:
         computed by a worker process once per generation."""
         return await snap.job((f"ar/{what}", name), holder.workers, "ar_edition", what, name, keep=8)
 
-    def rules_of(snap, edition: str | None, lang: str | None) -> StoredRules:
+    def rules_of(snap, edition: str | None, lang: str | None, number: str | None = None) -> StoredRules:
         """The edition read rule by rule from the database, for a route about one rule:
         a few indexed queries (0.1 ms), answered on the event loop."""
-        return StoredRules(snap.kb.store, name_of(snap, edition, lang))
+        return StoredRules(snap.kb.store, holding_rule(snap, edition, lang, number))
+
+    def holding_rule(snap, edition: str | None, lang: str | None, number: str | None) -> str:
+        """:func:`name_of`, but for a language of undated documents only (``lang=fr``,
+        ``fr/latest``) the newest document holding rule ``number``, as ``/api/v1/rules``
+        answers (docs/server.md): each French document holds a few rules."""
+        undated = snap.kb.undated(edition, lang) if number is not None else None
+        if undated is not None and number is not None:
+            try:
+                held = snap.kb.holding(undated, normalize_number(number))
+            except UsageError:  # no number at all: the route says no such rule
+                held = None
+            if held is not None:
+                return held
+        return name_of(snap, edition, lang)
 
     def language_of(snap, lang: str | None, edition: str | None = None) -> str:
         """The language a route over several editions answers in: ``lang``, else that of
@@ -196,7 +211,7 @@ def create(holder) -> FastAPI:
 
     @app.get("/cr/example/{rule_id}", summary="The examples of one rule (all of them)")
     async def example(rule_id: str = RuleP, edition: str | None = EditionQ, lang: str | None = LangQ):
-        ed = rules_of(holder.get(), edition, lang)
+        ed = rules_of(holder.get(), edition, lang, rule_id)
         try:
             return JSON(academy.examples(ed, rule_id))
         except NotFound:
@@ -207,7 +222,7 @@ def create(holder) -> FastAPI:
         rule_id: str = RuleP, find_definition: bool = False, edition: str | None = EditionQ, lang: str | None = LangQ
     ):
         snap = holder.get()
-        name = name_of(snap, edition, lang)
+        name = holding_rule(snap, edition, lang, rule_id)
         try:
             return raw_json(
                 await snap.job(
@@ -227,7 +242,7 @@ def create(holder) -> FastAPI:
     async def one_rule(
         rule_id: str = RuleP, find_definition: bool = False, edition: str | None = EditionQ, lang: str | None = LangQ
     ):
-        ed = rules_of(holder.get(), edition, lang)
+        ed = rules_of(holder.get(), edition, lang, rule_id)
         try:
             return JSON(academy.rule(ed, rule_id, find_definition=find_definition))
         except NotFound:
