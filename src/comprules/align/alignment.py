@@ -1023,15 +1023,27 @@ def _changes(old_text, old_toks, old_parts, new_text, new_toks, new_parts, mappi
         return 1.0, ()
     sim = Indel.normalized_similarity(a, b)
     blocks = _change_blocks(a, b)
-    os_ = _token_spans(old_text, old_toks, old_parts, qmarks[0], upto=max(i2 for _, i2, _, _ in blocks))
-    ns = _token_spans(new_text, new_toks, new_parts, qmarks[1], upto=max(j2 for _, _, _, j2 in blocks))
+    old_upto, new_upto = _reach(blocks)
+    os_ = _token_spans(old_text, old_toks, old_parts, qmarks[0], upto=old_upto)
+    ns = _token_spans(new_text, new_toks, new_parts, qmarks[1], upto=new_upto)
+    return sim, _block_changes(blocks, old_text, os_, new_text, ns)
+
+
+def _reach(blocks: list[tuple[int, int, int, int]]) -> tuple[int, int]:
+    """How many tokens of each side the changed runs ``blocks`` reach (the spans to read)."""
+    return max(i2 for _, i2, _, _ in blocks), max(j2 for _, _, _, j2 in blocks)
+
+
+def _block_changes(blocks, old_text: str, old_spans, new_text: str, new_spans) -> tuple[WordChange, ...]:
+    """The :class:`WordChange` of each changed run ``(i1, i2, j1, j2)`` of tokens, its
+    words as printed between the spans of its first and last tokens."""
     out = []
     for i1, i2, j1, j2 in blocks:
-        old = old_text[os_[i1][0] : os_[i2 - 1][1]] if i2 > i1 else ""
-        new = new_text[ns[j1][0] : ns[j2 - 1][1]] if j2 > j1 else ""
+        old = old_text[old_spans[i1][0] : old_spans[i2 - 1][1]] if i2 > i1 else ""
+        new = new_text[new_spans[j1][0] : new_spans[j2 - 1][1]] if j2 > j1 else ""
         op = "replace" if old and new else ("delete" if old else "insert")
         out.append(WordChange(op, old, new, i1, j1))
-    return sim, tuple(out)
+    return tuple(out)
 
 
 def _change_blocks(a: list[str], b: list[str]) -> list[tuple[int, int, int, int]]:
@@ -1183,15 +1195,10 @@ def _printed_change(
     if a != b:
         blocks = _change_blocks(a, b)
         if a_spans is None or b_spans is None:
-            a_spans = _printed_spans(old_text, a_words, old_parts, max(i2 for _, i2, _, _ in blocks))
-            b_spans = _printed_spans(new_text, b, new_parts, max(j2 for _, _, _, j2 in blocks))
-        out = []
-        for i1, i2, j1, j2 in blocks:
-            old = old_text[a_spans[i1][0] : a_spans[i2 - 1][1]] if i2 > i1 else ""
-            new = new_text[b_spans[j1][0] : b_spans[j2 - 1][1]] if j2 > j1 else ""
-            op = "replace" if old and new else ("delete" if old else "insert")
-            out.append(WordChange(op, old, new, i1, j1))
-        return "typography", tuple(out)
+            old_upto, new_upto = _reach(blocks)
+            a_spans = _printed_spans(old_text, a_words, old_parts, old_upto)
+            b_spans = _printed_spans(new_text, b, new_parts, new_upto)
+        return "typography", _block_changes(blocks, old_text, a_spans, new_text, b_spans)
     printed_old = [old_text[s:e] for (s, e, t) in _segments(old_text, old_parts) if t is not None]
     printed_new = [new_text[s:e] for (s, e, t) in _segments(new_text, new_parts) if t is not None]
     if printed_old != printed_new:
