@@ -118,6 +118,13 @@ def _language_case(spec: str | None) -> str | None:
     return f"{head.lower()}/{rest if sep else 'latest'}"
 
 
+def language_code(lang: str | None) -> str | None:
+    """A language code as typed, in any case and with spaces (``" ZH"``), as the
+    knowledge base reads it (``zh``); ``None`` for spaces alone, and an empty or no code
+    as given (``""`` is then no language of the knowledge base)."""
+    return (lang.strip().lower() or None) if lang else lang
+
+
 def _set_key(name: str) -> str:
     """A set's name as compared loosely: lower case, no leading "the", Æ as "ae", letters and
     digits only (``The Hobbit`` → ``hobbit``, ``Marvel's Spider-Man`` → ``marvelsspiderman``,
@@ -235,7 +242,7 @@ class KnowledgeBase:
         candidates when several do. A language code alone (``zh``, ``FR``) is that
         language's latest; codes are read in any case (``EN/latest``, ``lang=FR``).
         """
-        spec, lang = _language_case(spec), (lang.strip().lower() or None) if lang else lang
+        spec, lang = _language_case(spec), language_code(lang)
         self.check_language(lang)
         if spec in self._by_name and lang is None:  # a full name, as every route gives it back
             return spec
@@ -436,7 +443,7 @@ class KnowledgeBase:
         """The language of undated documents only that ``spec``/``lang`` name without a
         document (``fr/latest``, or no edition and ``lang=fr``), else ``None``: a look-up
         there goes to the document holding what is asked."""
-        spec, lang = _language_case(spec), lang.strip().lower() if lang else lang
+        spec, lang = _language_case(spec), language_code(lang)
         head, _sep, rest = (spec or "").partition("/")
         if spec is not None and not (rest == "latest" and (lang is None or lang == head)):
             return None

@@ -22,6 +22,7 @@ from starlette.responses import HTMLResponse, RedirectResponse
 
 from .. import kb as kb_module
 from ..errors import NotFound, UsageError, echo
+from ..kb import language_code
 from .responses import JSON, encoded, error, raw_json
 
 log = logging.getLogger("comprules.server")
@@ -100,7 +101,7 @@ def create(holder) -> FastAPI:
     @app.get("/editions", summary="The editions built (comprules editions --json)")
     async def editions(edition: str | None = EditionQ, lang: str | None = LangQ):
         snap = holder.get()
-        lang = _lang_case(lang)
+        lang = language_code(lang)  # ZH as zh, as the routes that resolve an edition
         snap.kb.check_language(lang)
         rows = snap.kb.editions
         if edition is not None:
@@ -142,7 +143,7 @@ def create(holder) -> FastAPI:
         limit: int = Query(10, ge=1, le=200),
     ):
         snap = holder.get()
-        lang = _lang_case(lang)
+        lang = language_code(lang)  # ZH as zh, as the routes that resolve an edition
         if lang != "any":
             snap.kb.check_language(lang)
         key = ("search", q, edition, all_editions, lang, section, kind, limit)
@@ -214,9 +215,3 @@ def create(holder) -> FastAPI:
 
     register_cards(app, holder, EditionQ, LangQ)
     return app
-
-
-def _lang_case(lang: str | None) -> str | None:
-    """A language code as typed, in any case (``ZH``), as the routes that resolve an
-    edition take it (:meth:`comprules.kb.KnowledgeBase.resolve_name`)."""
-    return (lang.strip().lower() or None) if lang else lang
