@@ -172,19 +172,12 @@ def keyword_sections(edition: Edition | StoredRules) -> tuple[str | None, str | 
     """The numbers of the sections "Keyword Actions" and "Keyword Abilities", found by
     their titles: 701 and 702 since 2009-07-11, 501 and 502 before (1999–2003 have no
     "Keyword Actions": 501 was "Evasion Abilities"); ``None`` for one the edition lacks."""
-    found = []
-    for title in ("keyword actions", "keyword abilities"):
-        found.append(
-            next(
-                (
-                    n
-                    for n in ("701", "702", "501", "502")
-                    if (r := edition.get(n)) is not None and (r.title or "").strip().lower() == title
-                ),
-                None,
-            )
-        )
-    return found[0], found[1]
+    titled: dict[str, str] = {}
+    for n in ("701", "702", "501", "502"):
+        r = edition.get(n)
+        if r is not None:
+            titled.setdefault((r.title or "").strip().lower(), n)
+    return titled.get("keyword actions"), titled.get("keyword abilities")
 
 
 def keywords(edition: Edition) -> dict:

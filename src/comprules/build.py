@@ -906,10 +906,10 @@ class _Build:
             {m["name"] for m in _read_json(kb / "data" / "editions.json").get("editions", ())}
             - {e.name for e in report.editions}
         )
+        shown = ", ".join(gone[:3]) + (f" and {len(gone) - 3} more" if len(gone) > 3 else "")
         if gone and "data" in only and report.errors:
             # a source that could not be read (a mistyped path, an unreadable file) may be one
             # of those editions: nothing of the knowledge base is removed for it
-            shown = ", ".join(gone[:3]) + (f" and {len(gone) - 3} more" if len(gone) > 3 else "")
             more = f" (and {len(report.errors) - 1} more)" if len(report.errors) > 1 else ""
             raise UsageError(
                 f"{report.errors[0]}{more}; {shown} of the previous build "
@@ -919,7 +919,6 @@ class _Build:
         # said of this build only: the notices data/ keeps (replayed when nothing changed) are the sources'
         removal = ""
         if gone and "data" in only and report.editions:
-            shown = ", ".join(gone[:3]) + (f" and {len(gone) - 3} more" if len(gone) > 3 else "")
             removal = (
                 f"{len(gone)} edition{'s' if len(gone) != 1 else ''} of the previous build "
                 f"{'are' if len(gone) != 1 else 'is'} not among these sources and "
@@ -1155,7 +1154,7 @@ def said_twins(eras: dict) -> list[str]:
         out.append(
             f"{name}: no English edition of its date among these sources: paired by number with "
             f"{choice.english}, which holds {choice.score:.0%} of its rule numbers (give the English "
-            f"edition of {name.partition('/')[2]} to pair it with its own)"
+            f"edition of {date} to pair it with its own)"
         )
     return out
 

@@ -63,13 +63,14 @@ def _lineages(
     def none(_number: str) -> str | None:
         return None
 
+    def unfollowed(name: str) -> Callable[[str], str | None] | None:
+        return None if name == numbered_in else none
+
     english = sorted(
         (e for e in editions if e.lang == "en" and e.kind == "edition" and e.effective), key=lambda e: str(e.effective)
     )
-    if numbered_in not in {e.name for e in english}:
-        return lambda name: None if name == numbered_in else none
-    if alignments is None or len(english) < 2:
-        return lambda name: None if name == numbered_in else none
+    if numbered_in not in {e.name for e in english} or alignments is None or len(english) < 2:
+        return unfollowed
     from ..align.changes import Alignment
     from ..align.history import alignment_path
     from ..align.lineage import Lineage
@@ -78,7 +79,7 @@ def _lineages(
     for a, b in zip(english, english[1:]):
         path = alignment_path(alignments.parent if alignments.name == "alignments" else alignments, a.name, b.name)
         if not path.is_file():
-            return lambda name: None if name == numbered_in else none
+            return unfollowed
         with open(path, encoding="utf-8") as fh:
             pairs[(a.name, b.name)] = Alignment.from_json(json.load(fh))
     lineage = Lineage.build(english, pairs)

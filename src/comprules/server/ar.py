@@ -126,8 +126,7 @@ def create(holder) -> FastAPI:
         """:func:`name_of`, but for a language of undated documents only (``lang=fr``,
         ``fr/latest``) the newest document holding rule ``number``, as ``/api/v1/rules``
         answers (docs/server.md): each French document holds a few rules."""
-        undated = snap.kb.undated(edition, lang) if number is not None else None
-        if undated is not None and number is not None:
+        if number is not None and (undated := snap.kb.undated(edition, lang)) is not None:
             try:
                 held = snap.kb.holding(undated, normalize_number(number))
             except UsageError:  # no number at all: the route says no such rule
