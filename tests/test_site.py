@@ -781,6 +781,38 @@ def test_term_matcher_leaves_out_obsolete_and_frequent_terms_and_matches_whole_w
     assert [(s, e) for s, e, _ in full.find("Players' cards; cardboard")] == [(0, 7), (9, 14)]
 
 
+def test_one_term_scan_finds_what_each_editions_own_pattern_finds(editions, zh_editions):
+    """The site finds the glossary terms of all editions of a language with one pattern
+    (terms.TermScan); for each edition, on the texts of its rules and examples, and of a
+    neighbouring edition (where the scan meets forms the edition lacks), the matches are
+    those of the edition's own pattern."""
+    from comprules.site.terms import TermMatcher, TermScan
+
+    chosen = [e for e in [*editions.values(), *zh_editions.values()] if e.glossary and e.effective]
+    matchers = {e.name: TermMatcher.of(e.glossary, e.lang) for e in chosen}
+    scans = TermScan.of(matchers.values())
+    assert sorted(scans) == [False, True] and len(scans[True].forms) > len(matchers["en/2026-08-07"].slugs) + 100
+    compared = skipped = fell_back = 0
+    by_lang: dict[str, list] = {}
+    for e in chosen:
+        by_lang.setdefault(e.lang, []).append(e)
+    for lang, group in by_lang.items():
+        for k in range(0, len(group), 9 if lang == "en" else 4):  # 9 English and 5 Chinese editions
+            e, other = group[k], group[k - 1]
+            own = TermMatcher.for_edition(e, full=matchers[e.name])
+            shared = TermMatcher(own.slugs, own.spaced, scans[own.spaced], own.skip)
+            assert shared.scan is not None and own.scan is None
+            texts = {t for r in (*e.rules, *other.rules) for t in (r.text, *r.examples) if t}
+            for text in texts:
+                mine = list(own.find(text))
+                assert list(shared.find(text)) == mine, (e.name, text[:60])
+                compared += 1
+                lacked = {f for _s, _e, f in scans[own.spaced].find(text) if f not in own.slugs}
+                skipped += bool(lacked) and all(re.fullmatch(r"\w+", f) for f in lacked) and own.spaced
+                fell_back += own.spaced and bool(lacked) and not all(re.fullmatch(r"\w+", f) for f in lacked)
+    assert compared > 40_000 and skipped > 3000 and fell_back > 1000  # each path exercised
+
+
 def test_fast_path_renders_exactly_what_markdown_it_renders_for_a_whole_real_edition(editions):
     """Texts without markdown syntax skip the inline parser; the HTML must not change."""
     from comprules.references import extract

@@ -38,7 +38,7 @@ from .labels import KIND_LABELS, LABELS, LANG_NAMES, edition_label, labels, plai
 from .lineage import Lineage, chains, load_alignments, open_store, pairs
 from .markdown import Extract, make_markdown, render_text
 from .reuse import link_or_copy
-from .terms import TermMatcher
+from .terms import TermMatcher, TermScan
 
 #: Characters of rule text per page before a long section is cut into parts; keeps
 #: every section page under 150 KB (702, Keyword Abilities, is ~150 KB of text alone).
@@ -274,6 +274,7 @@ class SiteRenderer:
         self.documents: dict[str, DocumentView] = {}
         self.downloads: dict[str, str] = {}
         self._known: dict[str, frozenset[str]] = {}
+        self.term_scans: dict[bool, TermScan] = {}  # by the language's "spaced": prepare()
         #: The previous sites whose pages a task may keep (:mod:`.reuse`), the record
         #: found in one of them, each task's key, and the records of this render.
         self.previous_sites = [Path(p) for p in previous]
@@ -333,6 +334,11 @@ class SiteRenderer:
             store.close()
         for e in self.editions:
             self.layout(e)
+        # every glossary form of the editions with pages of their own, found in a text once
+        # for all of them (made before the workers fork: they share the compiled pattern)
+        self.term_scans = TermScan.of(
+            TermMatcher.of(e.glossary, e.lang) for e in self.editions if not U.is_fragment(e) and e.glossary
+        )
         self.timings["prepare"] = time.perf_counter() - t
 
     def render(self, out: Path) -> SiteStats:
@@ -854,7 +860,8 @@ class _EditionPages:
         # the references of a text, found once for its section page and for all.html
         self.extract = functools.lru_cache(maxsize=None)(site.extract)
         #: Every term of the glossary (the "used in" lists), and those linked in rule text.
-        self.all_terms = None if layout.fragment else TermMatcher.of(edition.glossary, edition.lang)
+        scan = site.term_scans.get(languages.get(edition.lang).spaced)
+        self.all_terms = None if layout.fragment else TermMatcher.of(edition.glossary, edition.lang, scan)
         self.matcher = None if layout.fragment else TermMatcher.for_edition(edition, full=self.all_terms)
         self.term_rules = self._term_rules() if self.matcher is not None else {}
         self._skipped: dict[str, frozenset[str]] = {}
