@@ -387,8 +387,13 @@ def _open_cached(path: str, mtime: int) -> CardIndex:
     return CardIndex.open(Path(path))
 
 
+@functools.lru_cache(maxsize=8)
+def _real_path(path: str) -> str:
+    return str(Path(path).resolve())
+
+
 def open_index(path: Path) -> CardIndex:
     """The :class:`CardIndex` of a card database, kept per process while the file is the
-    same (a server asks again)."""
+    same (a server asks again). Raises :class:`FileNotFoundError` when it is not there."""
     st = Path(path).stat()
-    return _open_cached(str(Path(path).resolve()), st.st_mtime_ns)
+    return _open_cached(_real_path(str(path)), st.st_mtime_ns)

@@ -198,6 +198,7 @@ class _OpenIndex:
     _ranker: Ranker | None = None
     _units: dict[int, dict] = field(default_factory=dict)
     _sequences: dict[int, list] = field(default_factory=dict)
+    _titles: dict[int, list[str]] = field(default_factory=dict)
     #: The vocabulary its Chinese texts were cut with (activated by :func:`_open`).
     segmenter: segment.Segmenter = field(default_factory=lambda: segment.EMPTY)
 
@@ -291,8 +292,11 @@ class _OpenIndex:
 
     def title_tokens(self, docnum: int) -> list[str]:
         """The tokens of a document's title, stop words of its language left out."""
-        stop = LANGUAGES[field_lang(self.table.lang[docnum])].stop
-        return [t for t in T.tokens(self.unit(docnum)["title"] or "") if t not in stop]
+        found = self._titles.get(docnum)
+        if found is None:
+            stop = LANGUAGES[field_lang(self.table.lang[docnum])].stop
+            found = self._titles[docnum] = [t for t in T.tokens(self.unit(docnum)["title"] or "") if t not in stop]
+        return found
 
     def effective_of(self, name: str) -> str:
         """The effective date of edition ``name`` (empty for an undated document)."""

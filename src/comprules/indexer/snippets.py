@@ -8,9 +8,15 @@ matched, so "phased-out" is highlighted for the query "phasing" and "creature" f
 
 from __future__ import annotations
 
+from array import array
+from functools import lru_cache
+
 from .languages import LANGUAGES, field_lang
 from .text import token_spans
 
+#: The texts whose tokens' terms are kept (:func:`term_spans`): the hits of a search are
+#: mostly rules asked for before; about 1 KB a text.
+TEXTS_KEPT = 4096
 #: Characters of text a snippet shows at most (plus ellipses).
 SNIPPET_CHARS = 220
 #: Characters kept before the first highlighted word of the window.
@@ -26,10 +32,21 @@ def matched_spans(text: str, terms: frozenset[str], lang: str) -> list[tuple[int
     """
     if not terms:
         return []
+    starts, ends, found = term_spans(text, lang)
+    return [(starts[i], ends[i]) for i, t in enumerate(found) if t in terms]
+
+
+@lru_cache(maxsize=TEXTS_KEPT)
+def term_spans(text: str, lang: str) -> tuple[array, array, tuple[str | None, ...]]:
+    """The tokens of ``text``: their start and end offsets, and each one's term in
+    ``lang`` (``None`` for a stop word); kept for the last :data:`TEXTS_KEPT` texts."""
     term = LANGUAGES[field_lang(lang)].term
     spans = token_spans(text)
-    matched = {token for token in {t for _, _, t in spans} if term(token) in terms}
-    return [(s, e) for s, e, token in spans if token in matched] if matched else []
+    return (
+        array("l", [s for s, _, _ in spans]),
+        array("l", [e for _, e, _ in spans]),
+        tuple(term(t) for _, _, t in spans),
+    )
 
 
 def make_snippet(text: str, terms: frozenset[str], lang: str) -> tuple[str, tuple[tuple[int, int], ...]]:
