@@ -41,6 +41,24 @@ def test_the_build_cuts_with_the_vocabulary_of_its_chinese_editions(kb, vocabula
     )
 
 
+def test_an_edition_and_results_in_two_languages_is_said_not_answered_empty(kb):
+    """``edition=zh/latest&lang=en`` found nothing and said nothing; now one line (a 400
+    from the server), while a date with a language is that language's edition."""
+    from comprules import kb as kb_module
+    from comprules.errors import UsageError
+
+    base = kb_module.KnowledgeBase(kb)
+    for edition, lang in (("zh/latest", "en"), ("en/latest", "zh"), ("en/2026-08-07", "fr")):
+        with pytest.raises(UsageError, match="is not in language"):
+            kb_module.search(base, "trample", edition=edition, lang=lang)
+    hits = kb_module.search(base, "践踏", edition="2026-04-17", lang="zh").hits
+    assert hits[0].edition == "zh/2026-04-17" and (hits[0].kind, hits[0].number) == ("glossary", "践踏")
+    assert rules(kb_module.search(base, "trample", edition="en/2026-08-07", lang="en"))[0] == (
+        "en/2026-08-07",
+        "702.19",
+    )
+
+
 def test_tokens_cut_chinese_into_words_and_keep_numbers_glued_to_it(vocabulary):
     with segment.using(vocabulary):
         _cut_as_the_index_does()

@@ -740,7 +740,8 @@ def search(
     ``kb.files`` allows (or without a knowledge base), a source file, parsed and indexed
     on the fly; ``all_editions`` searches every edition, one hit per rule; ``lang`` and
     ``kind`` may be ``"any"``. Raises :class:`UsageError` for bad options (both
-    ``edition`` and ``all_editions``, an unknown edition, a malformed query).
+    ``edition`` and ``all_editions``, an unknown edition, an edition not in ``lang``, a
+    malformed query).
     """
     from .indexer import ALL_EDITIONS
     from .indexer import search as run_search
@@ -765,7 +766,8 @@ def search(
             return run_search(Path(tmp) / "index", query, edition=parsed.name, **options)
     if kb is None:
         raise UsageError("no knowledge base to search (give --kb DIR, or a source file as the edition)")
-    name = ALL_EDITIONS if all_editions else (kb.resolve_name(edition) if edition else None)
+    # an edition in one language and results in another would find nothing: said, not silently empty
+    name = ALL_EDITIONS if all_editions else (kb.resolve_name(edition, lang=options["lang"]) if edition else None)
     if common_words_only(query):
         from .indexer import SearchResult
         from .indexer.searching import check_query
