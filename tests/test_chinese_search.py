@@ -59,6 +59,23 @@ def test_an_edition_and_results_in_two_languages_is_said_not_answered_empty(kb):
     )
 
 
+def test_fr_latest_searches_the_french_documents_and_history_says_they_have_no_date(kb):
+    """French has only undated documents (the seeds): ``--edition fr/latest`` was refused
+    in search; it now searches them as ``--lang fr`` does, and ``history`` says why it has
+    nothing to trace, naming a document."""
+    from comprules import kb as kb_module
+    from comprules.errors import UsageError
+
+    base = kb_module.KnowledgeBase(kb)
+    found = kb_module.search(base, "madness", edition="fr/latest")
+    assert [(h.edition, h.number, h.title) for h in found.hits[:1]] == [("fr/004_99dc3338bd3ea994", "502.24", "Folie")]
+    assert found.hits == kb_module.search(base, "madness", lang="fr").hits
+    with pytest.raises(
+        UsageError, match=r"no dated edition in language 'fr': its documents have no date \(name one, such as fr/000_"
+    ):
+        base.resolve_name("fr/latest")
+
+
 def test_tokens_cut_chinese_into_words_and_keep_numbers_glued_to_it(vocabulary):
     with segment.using(vocabulary):
         _cut_as_the_index_does()

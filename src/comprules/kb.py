@@ -275,7 +275,10 @@ class KnowledgeBase:
         if spec == "latest":
             info = self.latest(lang or default_lang)
             if info is None:
-                raise UsageError(f"no dated edition in language {lang or default_lang!r}")
+                code = lang or default_lang
+                documents = [e.name for e in self.editions if e.lang == code]
+                hint = f": its documents have no date (name one, such as {documents[0]})" if documents else ""
+                raise UsageError(f"no dated edition in language {code!r}{hint}")
             return info.name
         matches = [e for e in self._by_stem.get(spec, ()) if lang is None or e.lang == lang]  # ``pool``'s
         if not matches:
@@ -767,6 +770,9 @@ def search(
     if kb is None:
         raise UsageError("no knowledge base to search (give --kb DIR, or a source file as the edition)")
     # an edition in one language and results in another would find nothing: said, not silently empty
+    undated = kb.undated(edition, options["lang"]) if edition and not all_editions else None
+    if undated is not None:  # fr/latest: the documents of a language without dated editions
+        edition, options["lang"] = None, undated
     name = ALL_EDITIONS if all_editions else (kb.resolve_name(edition, lang=options["lang"]) if edition else None)
     if common_words_only(query):
         from .indexer import SearchResult
