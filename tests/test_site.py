@@ -839,6 +839,47 @@ def test_fast_path_renders_exactly_what_markdown_it_renders_for_a_whole_real_edi
         assert render_text(md, text, env) == md.renderInline(prepare(text), env), text[:60]
 
 
+def test_texts_kept_from_one_edition_to_the_next_are_the_html_rendering_them_again_gives(editions):
+    """The site renders a text once for the editions that link it alike (markdown.TextMemo):
+    on three whole editions in turn (two consecutive, one far), then the second again as
+    if it lacked section 702 (its references dangling), every rule's text and examples
+    give the same HTML, the same terms marked as seen and the same link counts with the
+    memo as without it, terms skipped in some rules."""
+    from comprules.references import extract
+    from comprules.site.markdown import TextMemo
+    from comprules.site.terms import TermMatcher
+
+    md, memo = make_markdown(), TextMemo()
+    compared = 0
+    for name, lacks in (("en/2025-06-06", ""), ("en/2025-09-19", ""), ("en/2009-07-11", ""), ("en/2025-09-19", "702")):
+        edition = editions[name]
+        layout, _ = U.layout(edition, 90_000)
+        matcher = TermMatcher.for_edition(edition)
+        base = {
+            "extract": extract,
+            "lang": "en",
+            "known": frozenset(i for i in edition.by_id if not lacks or not i.startswith(lacks)),
+            "edition": name,
+            "urls": U.Urls(f"{name}/702.html", layout),
+            "terms": matcher,
+            "glossary": "glossary.html",
+            "glossary_href": lambda slug: f"glossary-{slug[:1]}.html#{slug}",
+        }
+        for k, r in enumerate(edition.rules):
+            skip = frozenset(matcher.slugs_in(r.text)[:1]) if k % 3 == 0 else frozenset()
+            results = []
+            for kept in (None, memo):
+                env = dict(base, stats={"links": 0, "dangling": 0}, terms_seen=set(), terms_skip=skip)
+                if kept is not None:
+                    env["memo"] = kept
+                html = [render_text(md, t, env) for t in (r.text, *r.examples) if t]
+                results.append((html, env["terms_seen"], env["stats"]))
+            assert results[0] == results[1], r.id
+            compared += 1
+    assert compared > 8000 and memo.hits > 5000  # the second edition mostly from the memo
+    assert sum(1 for r in editions["en/2009-07-11"].rules if "glossary-" in render_text(md, r.text, dict(base))) > 300
+
+
 def test_the_link_filter_lets_through_every_text_where_linkify_finds_a_link(editions, zh_editions):
     """render_text gives linkify-it's (slow) test only the texts markdown.MAYBE_LINK passes:
     on every distinct text of the corpus (rules, titles, examples, glossary entries of

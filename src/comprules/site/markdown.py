@@ -27,13 +27,15 @@ rule ids of the edition), ``edition`` (its name), ``urls`` (the page's
 ``stats`` (a dict counting ``links`` and ``dangling``); optionally ``terms`` and
 ``glossary`` (the link to the glossary page), and ``fallback(kind, number)``, the link
 for a target the edition lacks (a French fragment's citation, sent to the English
-edition it translates; ``class="xl"``).
+edition it translates; ``class="xl"``), and ``memo``, a :class:`TextMemo` keeping the
+HTML of texts without markdown for the next editions that link them alike.
 """
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from markdown_it import MarkdownIt
@@ -82,6 +84,13 @@ _MARKDOWN = re.compile(r"[_*\\\r\0]")
 MAYBE_LINK = re.compile(r"//|@|\b(?:https?|ftp|mailto):|\.[^\W\d_]{2}", re.I)
 
 
+@functools.lru_cache(maxsize=65_536)
+def _plain(text: str) -> bool:
+    """Whether ``text`` holds nothing markdown could read and nothing that could be a
+    link (kept per text: every edition's pages ask again)."""
+    return _MARKDOWN.search(text) is None and MAYBE_LINK.search(text) is None
+
+
 def render_text(md: MarkdownIt, text: str, env: dict, marks: Sequence[tuple[int, int, str]] = ()) -> str:
     """One rule's (or example's, or sense's, or title's) text as inline HTML: the one
     place where CR text becomes HTML (sections, glossary, diffs, history, French ⇄
@@ -103,8 +112,17 @@ def render_text(md: MarkdownIt, text: str, env: dict, marks: Sequence[tuple[int,
             text = _MARKED_SYMBOL.sub(r"{\1\2\3}", text)
         if env.get("extract") is not None:
             env["extract"] = _unmarked(env["extract"])
-    if _MARKDOWN.search(text) or (MAYBE_LINK.search(text) and md.linkify.test(text)):
+    if not _plain(text) and (_MARKDOWN.search(text) or md.linkify.test(text)):
         return md.renderInline(prepare(text), env)
+    memo: TextMemo | None = env.get("memo") if not marks else None
+    if memo is not None:
+        return memo.render(md, text, env)
+    return _render_plain(md, text, env, marks)
+
+
+def _render_plain(md: MarkdownIt, text: str, env: dict, marks: Sequence[tuple[int, int, str]] = ()) -> str:
+    """:func:`render_text` of a text without markdown: one text token, its references
+    and terms linked, rendered."""
     tokens = [_text(text, 0)]
     if env.get("extract") is not None:
         tokens = link_refs(tokens, env)
@@ -367,9 +385,7 @@ def split_text(text: str, refs: Sequence[Any], level: int, env: dict) -> list[To
     """The tokens of one text: plain runs, and a link (or dangling mark) per member."""
     nodes: list[Token] = []
     last = 0
-    for start, end, number, kind in _members(refs):
-        if start < last or end <= start:
-            continue  # overlapping or empty member: leave it as text
+    for start, end, number, kind in kept_members(refs):
         if start > last:
             nodes.append(_text(text[last:start], level))
         nodes.extend(_member(text[start:end], kind, number, level, env))
@@ -377,6 +393,17 @@ def split_text(text: str, refs: Sequence[Any], level: int, env: dict) -> list[To
     if last < len(text):
         nodes.append(_text(text[last:], level))
     return nodes
+
+
+def kept_members(refs: Sequence[Any]) -> Iterator[tuple[int, int, str, str]]:
+    """The members of :func:`_members` that become links, in order: an overlapping or
+    empty one is left as text."""
+    last = 0
+    for start, end, number, kind in _members(refs):
+        if start < last or end <= start:
+            continue
+        yield start, end, number, kind
+        last = end
 
 
 def _members(refs: Sequence[Any]) -> list[tuple[int, int, str, str]]:
@@ -401,18 +428,25 @@ def _member_kind(kind: str, number: str) -> str:
     return "section" if len(number) == 3 and number.isdigit() else kind
 
 
-def _member(printed: str, kind: str, number: str, level: int, env: dict) -> list[Token]:
-    stats = env.setdefault("stats", {})
+def member_target(kind: str, number: str, env: dict) -> tuple[str | None, bool]:
+    """Where one printed member links: ``(href, False)`` in the edition, ``(href, True)``
+    in the English edition a fragment translates (a rule it cites and does not quote),
+    ``(None, False)`` nowhere (a dangling reference)."""
     href = None
     known = env.get("known")
     if kind == "glossary" or known is None or number in known:
         urls = env.get("urls")
         href = urls.target(kind, number) if urls is not None else None
-    attrs = {"href": href}
     if href is None and env.get("fallback") is not None:
-        # a fragment citing a rule it does not quote: the rule in the edition it translates
         href = env["fallback"](kind, number)
-        attrs = {"href": href, "hreflang": "en", "class": "xl"}
+        return href, href is not None
+    return href, False
+
+
+def _member(printed: str, kind: str, number: str, level: int, env: dict) -> list[Token]:
+    stats = env.setdefault("stats", {})
+    href, english = member_target(kind, number, env)
+    attrs = {"href": href, "hreflang": "en", "class": "xl"} if english else {"href": href}
     if href is None:
         stats["dangling"] = stats.get("dangling", 0) + 1
         open_ = Token("span_open", "span", 1, attrs={"class": "dangling"})
@@ -430,3 +464,80 @@ def _text(content: str, level: int) -> Token:
     token = Token("text", "", 0, content=content)
     token.level = level
     return token
+
+
+#: Rendered texts a :class:`TextMemo` keeps before it starts again (about 40 MB).
+MEMO_TEXTS = 60_000
+
+
+class TextMemo:
+    """Texts rendered once for every edition that prints them the same way.
+
+    Most rules read the same from one edition to the next; their HTML differs only
+    where what the text links to differs. :meth:`render` keys a text by its characters
+    and everything its links are made of in this page: where each reference member
+    leads (:func:`member_target`), the glossary terms the edition's matcher finds in
+    each run between them, and for those terms whether the rule has linked them already
+    (``terms_seen``), whether they are not linked in it (``terms_skip``) and where they
+    link. A text met again with the same key gets the HTML made the first time, its
+    terms marked as seen and the links counted as rendering them would
+    (``tests/test_site.py`` renders whole editions both ways and compares).
+    """
+
+    def __init__(self, limit: int = MEMO_TEXTS):
+        self.limit = limit
+        self._kept: dict[tuple, tuple[str, tuple[str, ...], int, int]] = {}
+        self.hits = 0
+
+    def render(self, md: MarkdownIt, text: str, env: dict) -> str:
+        key = self.key(text, env)
+        found = self._kept.get(key)
+        stats = env.setdefault("stats", {})
+        seen = env.get("terms_seen")
+        if found is not None:
+            self.hits += 1
+            html, linked, links, dangling = found
+            if seen is not None:
+                seen.update(linked)
+            stats["links"] = stats.get("links", 0) + links
+            stats["dangling"] = stats.get("dangling", 0) + dangling
+            return html
+        before = (set(seen) if seen else set(), stats.get("links", 0), stats.get("dangling", 0))
+        html = _render_plain(md, text, env)
+        linked = tuple(sorted(seen - before[0])) if seen else ()
+        if len(self._kept) >= self.limit:
+            self._kept.clear()
+        self._kept[key] = (html, linked, stats.get("links", 0) - before[1], stats.get("dangling", 0) - before[2])
+        return html
+
+    @staticmethod
+    def key(text: str, env: dict) -> tuple:
+        lang = env.get("lang", "en")
+        extract = env.get("extract")
+        members = tuple(kept_members(extract(text, lang))) if extract is not None else ()
+        targets = tuple(member_target(kind, number, env) for _s, _e, number, kind in members)
+        matcher = env.get("terms")
+        if matcher is None:
+            return (text, lang, targets)
+        runs, last = [], 0  # the text tokens link_terms reads: the runs between the members
+        for start, end, _n, _k in members:
+            if start > last:
+                runs.append(text[last:start])
+            last = end
+        if last < len(text):
+            runs.append(text[last:])
+        found = tuple(tuple(matcher.find(run)) for run in runs)
+        slugs = sorted({slug for run in found for _s, _e, slug in run})
+        if not slugs:  # rendered as without a matcher
+            return (text, lang, targets)
+        seen, skip = env.get("terms_seen") or (), env.get("terms_skip") or ()
+        href_of, page = env.get("glossary_href"), env.get("glossary", "glossary.html")
+        return (
+            text,
+            lang,
+            targets,
+            found,
+            tuple(slug in seen for slug in slugs),
+            tuple(slug in skip for slug in slugs),
+            tuple(href_of(slug) if href_of is not None else f"{page}#{slug}" for slug in slugs),
+        )

@@ -36,7 +36,7 @@ from . import urls as U
 from .documents import DocumentView, document_view, eras
 from .labels import KIND_LABELS, LABELS, LANG_NAMES, edition_label, labels, plain  # noqa: F401 (LABELS: kept importable from here)
 from .lineage import Lineage, chains, load_alignments, open_store, pairs
-from .markdown import Extract, make_markdown, render_text
+from .markdown import Extract, TextMemo, make_markdown, render_text
 from .reuse import link_or_copy
 from .terms import TermMatcher, TermScan
 
@@ -179,6 +179,9 @@ def _node_id(node: Any) -> tuple[str, str, str]:
     return head, sep, tail
 
 
+#: The texts whose references a render keeps (about three editions' texts).
+TEXTS_KEPT = 32_768
+
 _WORKER: tuple["SiteRenderer", Path] | None = None
 
 
@@ -209,6 +212,10 @@ class SiteRenderer:
         self.cited = cited_by_index(graph)
         self.data_dir = Path(data_dir) if data_dir is not None else None
         self.extract = extract if extract is not None else default_extract()
+        # the references of a text, found once for all the pages and editions that print it
+        self.extract_kept = functools.lru_cache(maxsize=TEXTS_KEPT)(self.extract)
+        #: texts rendered once for the editions that link them alike (issue 21)
+        self.text_memo = TextMemo()
         self.page_budget = page_budget
         self.given_alignments = alignments
         self.alignments_stored = alignments_stored  # the given ones are the database's (render_site)
@@ -857,8 +864,8 @@ class _EditionPages:
         self.known = site.known(edition)
         self.cited = site.cited.get(edition.name, {})
         self.terms = {} if layout.fragment else {g.slug: g.term for g in edition.glossary}
-        # the references of a text, found once for its section page and for all.html
-        self.extract = functools.lru_cache(maxsize=None)(site.extract)
+        # the references of a text, found once for its section page, all.html and the next editions
+        self.extract = site.extract_kept
         #: Every term of the glossary (the "used in" lists), and those linked in rule text.
         scan = site.term_scans.get(languages.get(edition.lang).spaced)
         self.all_terms = None if layout.fragment else TermMatcher.of(edition.glossary, edition.lang, scan)
@@ -949,6 +956,7 @@ class _EditionPages:
             "edition": self.edition.name,
             "urls": u,
             "stats": self.site.stats,
+            "memo": self.site.text_memo,
         }
         if self.matcher is not None:
             env["terms"] = self.matcher
@@ -1311,6 +1319,7 @@ class _EditionPages:
             "edition": self.edition.name,
             "urls": u,
             "stats": {},
+            "memo": self.site.text_memo,
         }
         seen: set[str] = set()
         units = []
