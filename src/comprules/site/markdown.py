@@ -466,8 +466,9 @@ def _text(content: str, level: int) -> Token:
     return token
 
 
-#: Rendered texts a :class:`TextMemo` keeps before it starts again (about 40 MB).
-MEMO_TEXTS = 60_000
+#: Rendered texts a :class:`TextMemo` keeps in each of its two generations (about the
+#: texts of an edition's section pages and its one-page CR; 10–15 MB).
+MEMO_TEXTS = 12_000
 
 
 class TextMemo:
@@ -481,17 +482,24 @@ class TextMemo:
     (``terms_seen``), whether they are not linked in it (``terms_skip``) and where they
     link. A text met again with the same key gets the HTML made the first time, its
     terms marked as seen and the links counted as rendering them would
-    (``tests/test_site.py`` renders whole editions both ways and compares).
+    (``tests/test_site.py`` renders whole editions both ways and compares). It keeps
+    the texts of the edition being rendered and of the one before (``limit`` texts a
+    generation): what the next edition of a render can meet again.
     """
 
     def __init__(self, limit: int = MEMO_TEXTS):
         self.limit = limit
         self._kept: dict[tuple, tuple[str, tuple[str, ...], int, int]] = {}
+        self._before: dict[tuple, tuple[str, tuple[str, ...], int, int]] = {}
         self.hits = 0
 
     def render(self, md: MarkdownIt, text: str, env: dict) -> str:
         key = self.key(text, env)
         found = self._kept.get(key)
+        if found is None:
+            found = self._before.get(key)
+            if found is not None:
+                self._kept[key] = found
         stats = env.setdefault("stats", {})
         seen = env.get("terms_seen")
         if found is not None:
@@ -506,7 +514,7 @@ class TextMemo:
         html = _render_plain(md, text, env)
         linked = tuple(sorted(seen - before[0])) if seen else ()
         if len(self._kept) >= self.limit:
-            self._kept.clear()
+            self._before, self._kept = self._kept, {}
         self._kept[key] = (html, linked, stats.get("links", 0) - before[1], stats.get("dangling", 0) - before[2])
         return html
 

@@ -179,8 +179,8 @@ def _node_id(node: Any) -> tuple[str, str, str]:
     return head, sep, tail
 
 
-#: The texts whose references a render keeps (about three editions' texts).
-TEXTS_KEPT = 32_768
+#: The texts whose references a render keeps (about two editions' texts).
+TEXTS_KEPT = 16_384
 
 _WORKER: tuple["SiteRenderer", Path] | None = None
 

@@ -39,10 +39,15 @@ RECORD = ".tasks.json"
 FORMAT = 1
 
 
+#: ``json.dumps(part, sort_keys=True, default=repr)`` without making an encoder for each
+#: of the 40,000 parts of the history pages' keys.
+_ENCODER = json.JSONEncoder(sort_keys=True, default=repr)
+
+
 def _hash(*parts: Any) -> str:
     h = hashlib.blake2b(digest_size=16)
     for part in parts:
-        h.update(part.encode() if isinstance(part, str) else json.dumps(part, sort_keys=True, default=repr).encode())
+        h.update(part.encode() if isinstance(part, str) else _ENCODER.encode(part).encode())
         h.update(b"\x1f")
     return h.hexdigest()
 
