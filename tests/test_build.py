@@ -152,6 +152,12 @@ def test_a_rule_asked_in_a_language_comes_from_its_newest_edition_holding_it(ful
         # 502.26a?lang=en was 2009-05-01's Morph while 502.26a was a 404)
         english = client.get("/api/v1/rules/502.26a", params={"lang": "en"})
         assert english.status_code == 404 and "is 702.37a there" in english.json()["detail"]
+        # 406.1 is in two French documents: /api/v1 gave the first (a contents line, "Capacités
+        # de mana"), /ar/cr the newest (its text); both read kb.rule_edition now
+        rule = client.get("/api/v1/rules/406.1", params={"lang": "fr"}).json()
+        ar = client.get("/ar/cr/406.1", params={"lang": "fr"}).json()
+        assert rule["edition"] == "fr/002_89b48a7ac2467f84" and rule["rule"]["text"] == ar["ruleText"]
+        assert ar["ruleText"].startswith("Une capacité de mana est soit")
 
 
 def test_show_reads_the_symbol_font_of_2003_as_the_site_does_and_raw_prints_it(full_kb):

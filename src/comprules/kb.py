@@ -426,6 +426,20 @@ class KnowledgeBase:
         found = self.store.holding(number, names)
         return next((n for n in reversed(names) if n in found), None)
 
+    def rule_edition(self, spec: str | None, number: str, *, lang: str | None = None) -> str:
+        """The edition a look-up of rule ``number`` reads: the one ``spec`` and ``lang``
+        name (:meth:`resolve_name`) or, for a language of undated documents only
+        (``fr/latest``, or ``lang=fr`` and no edition: each French document holds a few
+        rules), the newest document holding it (:meth:`holding`). Raises
+        :class:`UsageError` (edition) or :class:`NotFound` (no document holds it)."""
+        undated = self.undated(spec, lang)
+        if undated is None:
+            return self.resolve_name(spec, lang=lang)
+        holding = self.holding(undated, normalize_number(number))
+        if holding is None:
+            raise NotFound(f"no rule {number} in any document in {_language(undated)}")
+        return holding
+
     def glossary_holding(self, lang: str, term: str | None = None) -> str | None:
         """The newest document of language ``lang`` whose glossary holds ``term`` (headword,
         alias or slug; with ``None``, any entry), or ``None``: for a language of undated
@@ -529,26 +543,15 @@ class KnowledgeBase:
     def show(self, spec: str | None, number: str, *, lang: str | None = None, raw: bool = False) -> "RuleView":
         """``comprules show``: the rule ``number`` of the edition ``spec`` names, its
         subrules, references both ways and, for a translation, its English twin — a few
-        indexed queries of the database, no edition loaded. With ``lang`` and no ``spec``,
-        for a language of undated documents only (French: each holds only some rules), the
-        last of them that holds the rule (:meth:`holding`). ``restored`` lists the
+        indexed queries of the database, no edition loaded. The edition is
+        :meth:`rule_edition`'s (French: the newest document holding the rule). ``restored`` lists the
         characters of a lossy source put back in them (:mod:`comprules.corpus.restore`);
         ``raw`` shows their texts as the source printed them. Raises :class:`UsageError`
         (edition) or :class:`NotFound` (rule)."""
-        undated = self.undated(spec, lang)
-        if undated is not None:  # fr/latest: the document holding the rule
-            spec, lang = None, undated
-        name = self.resolve_name(spec, lang=lang)
-        store = self.store
         number = normalize_number(number)
+        name = self.rule_edition(spec, number, lang=lang)
+        store = self.store
         rule, children = store.family(name, number)
-        if rule is None and undated is not None:
-            # a language of undated documents only (French): the one holding it
-            holding = self.holding(undated, number)
-            if holding is None:
-                raise NotFound(f"no rule {number} in any document in {_language(undated)}")
-            name = holding
-            rule, children = store.family(name, number)
         if rule is None:
             raise self.no_rule(name, number)
         lang_of = self.info(name).lang

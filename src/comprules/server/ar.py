@@ -26,7 +26,6 @@ from starlette.responses import PlainTextResponse, Response
 
 from .. import academy
 from ..errors import ECHO_LIMIT, NotFound, UsageError, echo
-from ..model import normalize_number
 from ..store.read import StoredRules
 from .responses import JSON, error, raw_json
 
@@ -126,13 +125,11 @@ def create(holder) -> FastAPI:
         """:func:`name_of`, but for a language of undated documents only (``lang=fr``,
         ``fr/latest``) the newest document holding rule ``number``, as ``/api/v1/rules``
         answers (docs/server.md): each French document holds a few rules."""
-        if number is not None and (undated := snap.kb.undated(edition, lang)) is not None:
+        if number is not None and snap.kb.undated(edition, lang) is not None:
             try:
-                held = snap.kb.holding(undated, normalize_number(number))
-            except UsageError:  # no number at all: the route says no such rule
-                held = None
-            if held is not None:
-                return held
+                return snap.kb.rule_edition(edition, number, lang=lang)
+            except (UsageError, NotFound):  # not a number, or held by none: the route says no such rule
+                pass
         return name_of(snap, edition, lang)
 
     def language_of(snap, lang: str | None, edition: str | None = None) -> str:
