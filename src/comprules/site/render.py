@@ -51,8 +51,9 @@ NOW_MARKUP = 110
 #: History pages per task.
 HISTORY_SLICE = 600
 #: Tasks a page-rendering worker runs before a fresh one is forked in its place: what a worker
-#: caches and copies from its parent grows with the pages it renders (issue 12: peak memory).
-WORKER_TASKS = 30
+#: caches and copies from its parent grows with the pages it renders (issue 12: peak memory;
+#: the full build's peak 0.99 GB with 30, 0.96 GB with 24, 0.95 GB with 20).
+WORKER_TASKS = 24
 #: Rules listed under a glossary entry ("Used in 23 rules: …"), the first ones.
 USED_SHOWN = 4
 
@@ -180,7 +181,7 @@ def _node_id(node: Any) -> tuple[str, str, str]:
 
 
 #: The texts whose references a render keeps (about two editions' texts).
-TEXTS_KEPT = 16_384
+TEXTS_KEPT = 12_000
 
 _WORKER: tuple["SiteRenderer", Path] | None = None
 

@@ -31,8 +31,9 @@ COMMON = 0.02
 #: ... and in more than this many (a small document links all its terms).
 MIN_COMMON = 25
 #: The texts whose matches a :class:`TermScan` keeps (about two editions' rules,
-#: examples and glossary senses).
-SCAN_KEEP = 32768
+#: examples and glossary senses; the caches of a page worker together cost about 60 MB,
+#: ``docs/measurements.md``, Build).
+SCAN_KEEP = 12_000
 
 
 def forms(name: str) -> list[str]:
