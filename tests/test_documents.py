@@ -196,6 +196,14 @@ def test_a_french_look_up_by_language_finds_the_document_that_holds_it(full_kb):
         whole = client.get("/api/v1/glossary", params={"lang": "fr"}).json()
         assert whole["edition"] == "fr/003_816c607ad111474a" and len(whole["glossary"]) == 9
         assert client.get("/ar/cr/glossary/vol", params={"lang": "fr"}).json()["term"] == "Vol"
+        # the whole glossary on /ar, and a history, from the document holding them (a third
+        # trial: /ar/cr/glossary?lang=fr was {} from fr/000, a history of fr/latest a 400)
+        ar_glossary = client.get("/ar/cr/glossary", params={"lang": "fr"}).json()
+        assert len(ar_glossary) == 9 and ar_glossary["vol"]["term"] == "Vol"
+        for params in ({"lang": "fr"}, {"edition": "fr/latest"}):
+            steps = client.get("/api/v1/history/502.26", params=params).json()["lineage"]
+            assert [(s["edition"], s["number"]) for s in steps] == [("fr/004_99dc3338bd3ea994", "502.26")]
+        assert client.get("/api/v1/history/999.1", params={"lang": "fr"}).status_code == 404
         # accents not typed, a misspelling looked up fuzzily (a second trial)
         assert (
             client.get("/api/v1/glossary/pietinement", params={"lang": "fr"}).json()["entry"]["term"] == "Piétinement"
@@ -217,6 +225,8 @@ def test_a_french_look_up_by_language_finds_the_document_that_holds_it(full_kb):
     for given in ("fr/latest", "fr", "FR"):
         shown = CliRunner().invoke(main, ["show", "502.26", "-e", given, "--kb", str(kb)])
         assert shown.exit_code == 0 and shown.output.splitlines()[0] == "fr/004_99dc3338bd3ea994", given
+    traced = CliRunner().invoke(main, ["history", "502.26", "-e", "fr/latest", "--kb", str(kb)])
+    assert traced.exit_code == 0 and "fr/004_99dc3338bd3ea994  502.26" in traced.output
     none = CliRunner().invoke(main, ["show", "999.1", "-e", "fr/latest", "--kb", str(kb)])
     assert none.exit_code == 1 and "no rule 999.1 in any document in fr (Français)" in none.output
 

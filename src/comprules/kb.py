@@ -15,7 +15,7 @@ from datetime import date
 from pathlib import Path
 
 from . import export, languages
-from .errors import NotFound, UsageError
+from .errors import NotFound, UsageError, echo
 from .export import names_a_file
 from .model import Edition, Rule, fold_name, normalize_number, restored_words, sort_key
 
@@ -455,6 +455,26 @@ class KnowledgeBase:
             if rows and (key is None or any(_names_entry(row, key) for row in rows)):
                 return name
         return None
+
+    def glossary_edition(
+        self, spec: str | None, *, lang: str | None = None, term: str | None = None, nearest: bool = False
+    ) -> str:
+        """The edition a glossary look-up reads: the one ``spec`` and ``lang`` name
+        (:meth:`resolve_name`) or, for a language of undated documents only (``fr/latest``,
+        or ``lang=fr`` and no edition), the newest document whose glossary holds ``term``
+        (:meth:`glossary_holding`), or with no ``term`` (or ``nearest``, for a fuzzy look-up
+        of a misspelling) the newest document with a glossary. Raises :class:`UsageError`
+        (edition) or :class:`NotFound` (no document holds the term, or no glossary)."""
+        undated = self.undated(spec, lang)
+        if undated is None:
+            return self.resolve_name(spec, lang=lang)
+        found = self.glossary_holding(undated, term) if term is not None else None
+        if found is None and term is not None and not nearest:
+            raise NotFound(f"no glossary entry {echo(term)!r} in any document in {undated}")
+        found = found or self.glossary_holding(undated)
+        if found is None:
+            raise NotFound(f"no glossary in any document in {_language(undated)}")
+        return found
 
     def undated(self, spec: str | None, lang: str | None) -> str | None:
         """The language of undated documents only that ``spec``/``lang`` name without a

@@ -237,12 +237,14 @@ def alignment_path(data_dir: Path, old: str, new: str) -> Path:
 
 def kb_history(kb, number: str, edition: str | None = None) -> list[LineageStep]:
     """The lineage of rule ``number`` of edition ``edition`` (a name; default the latest
-    English) in a built knowledge base ``kb`` (:class:`comprules.kb.KnowledgeBase`),
-    walked through the alignments its database stores (one indexed query a step:
-    :meth:`comprules.store.Store.pair`); a pair not stored is aligned. Raises
-    :class:`UsageError` for an unknown edition, :class:`NotFound` for an unknown rule.
+    English; ``fr/latest``: the newest French document holding it,
+    :meth:`~comprules.kb.KnowledgeBase.rule_edition`) in a built knowledge base ``kb``
+    (:class:`comprules.kb.KnowledgeBase`), walked through the alignments its database
+    stores (one indexed query a step: :meth:`comprules.store.Store.pair`); a pair not
+    stored is aligned. Raises :class:`UsageError` for an unknown edition,
+    :class:`NotFound` for an unknown rule.
     """
-    name = kb.resolve_name(edition)
+    name = kb.rule_edition(edition, number)
     store = kb.store
     row = store.one("SELECT kind FROM rules WHERE edition = ? AND id = ?", (name, number))
     if row is None:

@@ -21,7 +21,7 @@ from starlette.middleware.cors import CORSMiddleware
 from starlette.responses import HTMLResponse, RedirectResponse
 
 from .. import kb as kb_module
-from ..errors import NotFound, UsageError, echo
+from ..errors import NotFound, UsageError
 from ..kb import language_code
 from .responses import JSON, encoded, error, raw_json
 
@@ -182,27 +182,20 @@ def create(holder) -> FastAPI:
     @app.get("/history/{number}", summary="One rule's lineage across every edition (comprules history --json)")
     async def history(number: str = Path(..., max_length=40), edition: str | None = EditionQ, lang: str | None = LangQ):
         snap = holder.get()
-        name = snap.kb.resolve_name(edition, lang=lang)
         number = kb_module.normalize_number(number)
+        name = snap.kb.rule_edition(edition, number, lang=lang)  # fr/latest: the document holding it
         return raw_json(await snap.job(("history", name, number), holder.workers, "history", number, name, keep=256))
 
     @app.get("/glossary", summary="Every glossary entry of an edition")
     async def glossary(edition: str | None = EditionQ, lang: str | None = LangQ):
         snap = holder.get()
-        undated = snap.kb.undated(edition, lang)  # French: the newest document with a glossary
-        name = (undated and snap.kb.glossary_holding(undated)) or snap.kb.resolve_name(edition, lang=lang)
+        name = snap.kb.glossary_edition(edition, lang=lang)  # French: the newest document with a glossary
         return raw_json(await snap.job(("glossary", name), holder.workers, "glossary", name, keep=8))
 
     @app.get("/glossary/{term}", summary="One glossary entry, by headword, alias or slug")
     def glossary_entry(term: str = Path(..., max_length=200), edition: str | None = EditionQ, lang: str | None = LangQ):
         snap = holder.get()
-        undated = snap.kb.undated(edition, lang)  # French: the newest document holding the term
-        if undated is None:
-            name = snap.kb.resolve_name(edition, lang=lang)
-        else:
-            name = snap.kb.glossary_holding(undated, term) or ""
-            if not name:
-                raise NotFound(f"no glossary entry {echo(term)!r} in any document in {undated}")
+        name = snap.kb.glossary_edition(edition, lang=lang, term=term)  # French: the newest document holding it
         return JSON(kb_module.glossary_entry((snap.kb, name), term))
 
     @app.get("/check", summary="Lint one edition (comprules check --edition E --json)")

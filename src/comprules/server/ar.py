@@ -132,6 +132,16 @@ def create(holder) -> FastAPI:
                 pass
         return name_of(snap, edition, lang)
 
+    def glossary_of(snap, edition: str | None, lang: str | None, term: str | None = None) -> str:
+        """:func:`name_of`, but for a language of undated documents only the newest document
+        whose glossary holds ``term`` (else any glossary), as ``/api/v1/glossary`` answers."""
+        if snap.kb.undated(edition, lang) is not None:
+            try:
+                return snap.kb.glossary_edition(edition, lang=lang, term=term, nearest=True)
+            except NotFound:  # no document of the language has a glossary: an empty one
+                pass
+        return name_of(snap, edition, lang)
+
     def language_of(snap, lang: str | None, edition: str | None = None) -> str:
         """The language a route over several editions answers in: ``lang``, else that of
         ``edition``, else English; 422 for a language the knowledge base does not hold."""
@@ -163,12 +173,12 @@ def create(holder) -> FastAPI:
     @app.get("/cr/glossary", summary="The glossary")
     async def glossary(edition: str | None = EditionQ, lang: str | None = LangQ):
         snap = holder.get()
-        return raw_json(await whole(snap, "glossary", name_of(snap, edition, lang)))
+        return raw_json(await whole(snap, "glossary", glossary_of(snap, edition, lang)))
 
     @app.get("/cr/unofficial-glossary", summary="Entries for the ability words of 207.2c, marked [Unofficial]")
     async def unofficial_glossary(edition: str | None = EditionQ, lang: str | None = LangQ):
         snap = holder.get()
-        return raw_json(await whole(snap, "unofficial", name_of(snap, edition, lang)))
+        return raw_json(await whole(snap, "unofficial", glossary_of(snap, edition, lang)))
 
     @app.get("/cr/glossary/{term}", summary="One glossary entry (exact, or fuzzy)")
     async def glossary_entry(
@@ -179,11 +189,7 @@ def create(holder) -> FastAPI:
         lang: str | None = LangQ,
     ):
         snap = holder.get()
-        undated = snap.kb.undated(edition, lang)  # French: the newest document holding the term,
-        held = None  # else (a misspelling, for fuzzy) the newest document with a glossary
-        if undated is not None:
-            held = snap.kb.glossary_holding(undated, term) or snap.kb.glossary_holding(undated)
-        name = held or name_of(snap, edition, lang)
+        name = glossary_of(snap, edition, lang, term)  # French: the newest document holding it
         try:
             return raw_json(
                 await snap.job(
