@@ -371,6 +371,16 @@ def test_a_rule_number_in_full_width_digits_is_the_rule(kb):
     assert result.exit_code == 0 and json.loads(result.stdout)["rule"]["id"] == "702.19"
 
 
+def test_a_section_in_full_width_digits_is_the_section_and_other_scripts_digits_are_refused(kb):
+    # a trial: --section ７０２ passed ("７０２".isdigit()) and then matched no document: no hits
+    wide = json.loads(run("search", "flying", "--section", "７０２", "--kb", kb, "--json").stdout)
+    ascii = json.loads(run("search", "flying", "--section", "702", "--kb", kb, "--json").stdout)
+    assert [h["number"] for h in wide["hits"]][:1] == ["702.9"] and wide["hits"] == ascii["hits"]
+    assert all(h["number"].split(".")[0] == "702" for h in wide["hits"])
+    status, _out, err = _json_run("search", "flying", "--section", "٧٠٢", "--kb", kb)
+    assert status == 2 and "bad section '٧٠٢'" in err
+
+
 def test_an_error_repeats_at_most_200_characters_of_an_argument(kb):
     status, out, err = _json_run("show", "9" * 10_000, "--kb", kb)
     assert status == 1 and len(err) < 300 and "9" * 201 not in err and "…" in err

@@ -44,10 +44,18 @@ def number_kind(number: str) -> str:
 
 def section_filter(section: object) -> str:
     """The section (``702``) or chapter (``7``) a search or diff is restricted to, from
-    ``section`` as a user wrote it (``702.`` too). Raises :class:`ValueError` with the
-    one-line message for anything else (``abc``, ``70``, ``702.1``)."""
-    text = str(section).strip().rstrip(".")
-    if not (text.isdigit() and len(text) in (1, 3)):
+    ``section`` as a user wrote it (``702.`` too; full-width digits ``７０２`` as the ASCII
+    ones, NFKC, as :func:`normalize_number` reads them). Raises :class:`ValueError` with
+    the one-line message for anything else (``abc``, ``70``, ``702.1``, digits of another
+    script).
+
+    >>> section_filter(" 702. "), section_filter("７０２"), section_filter("7")
+    ('702', '702', '7')
+    """
+    import unicodedata
+
+    text = unicodedata.normalize("NFKC", str(section)).strip().rstrip(".")
+    if not (text.isascii() and text.isdigit() and len(text) in (1, 3)):
         raise ValueError(f"bad section {text!r} (a section such as 702, or a chapter such as 7)")
     return text
 
