@@ -26,7 +26,7 @@ from comprules.cards.model import Card, Face
 from comprules.cards.read import MTGJSON, SCRYFALL, ReadReport, read_cards
 from comprules.cli import main
 from comprules.corpus import parse_file
-from comprules.errors import NotFound, SourceError
+from comprules.errors import NotFound, SourceError, UsageError
 
 FIXTURES = Path(__file__).with_name("fixtures") / "cards"
 ROOT = Path(__file__).resolve().parent.parent
@@ -218,6 +218,19 @@ def test_names_asked_in_any_case_as_plurals_possessives_and_misspelt(real_db):
     assert real_db.find("Notion Thief's").name == "Notion Thief"
     assert real_db.find("urborg tomb of yawgmoth").name == "Urborg, Tomb of Yawgmoth"
     assert real_db.find("Notoin Thief").how == "fuzzy"
+
+
+def test_quotes_around_a_name_are_the_users_and_quotes_inside_it_the_cards(real_db):
+    # a trial: Kongming, "Sleeping Dragon" typed as printed was a "face" (its last quote
+    # was taken off as the user's) where curly quotes were "exact"
+    for asked in ['Kongming, "Sleeping Dragon"', "Kongming, “Sleeping Dragon”"]:
+        found = real_db.find(asked)
+        assert (found.name, found.how) == ('Kongming, "Sleeping Dragon"', "exact"), asked
+    for asked in ['"Notion Thief"', "“Notion Thief”", ' "Notion Thief" ']:
+        assert (real_db.find(asked).name, real_db.find(asked).how) == ("Notion Thief", "exact"), asked
+    for empty in ['"', '""', '  ""  ']:
+        with pytest.raises(UsageError, match="no card name given"):
+            real_db.find(empty)
 
 
 def test_a_few_letters_inside_names_are_no_card_and_a_ligature_is_its_letters(real_db):

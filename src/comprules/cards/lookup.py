@@ -134,12 +134,15 @@ class CardIndex:
         none is near enough or the name is longer than :data:`LONGEST_NAME` (each
         character costs a look-up: the same cap as the server's), and
         :class:`~comprules.errors.UsageError` for an empty name."""
-        folded = fold(asked.strip().strip('"'))
-        if not folded:
+        typed = fold(asked.strip())
+        # quotes around the whole name are the user's ("Notion Thief"); quotes inside it are
+        # the card's (Kongming, "Sleeping Dragon": its last quote was taken off, a "face")
+        folded = typed[1:-1].strip() if len(typed) > 1 and typed[0] == typed[-1] == '"' else typed
+        if not folded.strip('"'):
             raise UsageError("no card name given")
         if len(folded) > LONGEST_NAME:  # the longest name printed has 141 characters
             raise NotFound(f"no card of a name of {len(folded):,} characters (at most {LONGEST_NAME})")
-        for form, how in _variants(folded):
+        for form, how in dict.fromkeys([*_variants(typed), *_variants(folded)]):
             ids = store.by_folded(self.db, form)
             if not ids:
                 ids = self._plain_names().get(form, [])  # "seance" → Séance, "dandan" → Dandân
