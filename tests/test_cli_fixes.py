@@ -371,6 +371,17 @@ def test_a_rule_number_in_full_width_digits_is_the_rule(kb):
     assert result.exit_code == 0 and json.loads(result.stdout)["rule"]["id"] == "702.19"
 
 
+def test_only_given_twice_builds_both_stages(tmp_path, en_dir):
+    # a trial: "--only data --only index" built the index alone (the last --only won) and
+    # said "built 1 edition"; every reader then answered "no knowledge base"
+    kb = tmp_path / "kb"
+    result = run("build", en_dir / "2026-08-07.txt", "--kb", kb, "--only", "data", "--only", "index")
+    assert result.exit_code == 0, result.output
+    assert (kb / "data" / "comprules.sqlite").is_file() and (kb / "index").is_dir() and not (kb / "site").exists()
+    shown = json.loads(run("search", "trample", "--kb", kb, "--json").stdout)
+    assert [h["number"] for h in shown["hits"][:2]] == ["trample", "702.19"]  # the glossary entry, the rule
+
+
 def test_a_section_in_full_width_digits_is_the_section_and_other_scripts_digits_are_refused(kb):
     # a trial: --section ７０２ passed ("７０２".isdigit()) and then matched no document: no hits
     wide = json.loads(run("search", "flying", "--section", "７０２", "--kb", kb, "--json").stdout)

@@ -328,7 +328,13 @@ def entry() -> None:
 @main.command()
 @click.argument("sources", nargs=-1, required=True, type=click.Path())
 @click.option("--kb", "kb_dir", type=click.Path(), help=KB_HELP)
-@click.option("--only", default="data,index,site", show_default=True, help="stages to write: data,index,site")
+@click.option(
+    "--only",
+    multiple=True,
+    default=["data,index,site"],
+    show_default=True,
+    help="stages to write: data,index,site (or the option again: --only data --only index)",
+)
 @click.option(
     "--jobs",
     "-j",
@@ -371,7 +377,7 @@ def build(sources, kb_dir, only, jobs, max_source, max_line, cards_file, as_json
     from .build import build as run_build
     from .corpus.load import Limits
 
-    stages = tuple(s.strip() for s in only.split(",") if s.strip())
+    stages = tuple(dict.fromkeys(s.strip() for s in ",".join(only).split(",") if s.strip()))
     unknown = [s for s in stages if s not in STAGES]
     if unknown:
         raise Fail(f"--only: unknown stage {unknown[0]!r} (choose from {', '.join(STAGES)})")
