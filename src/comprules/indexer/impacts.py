@@ -285,6 +285,23 @@ class Impacts:
         scores = np.frombuffer(self._map, dtype=dtype, count=count, offset=base + start * 4)
         return docs, scores
 
+    def current_docs(self, key: str) -> np.ndarray:
+        """The documents of the default scope in list ``key``: every document number of
+        the lists' first parts, sorted, once (int64; a few milliseconds a list)."""
+        cache = self.__dict__.setdefault("_current_docs", {})
+        if key not in cache:
+            entries = np.array([(e[0], e[1]) for e in self.terms.get(key, {}).values()], dtype=np.int64)
+            found = np.zeros(0, dtype=np.int64)
+            if len(entries) and self.meta["postings"]:
+                starts, lengths = entries[:, 0], entries[:, 1]
+                before = np.cumsum(lengths) - lengths  # where each list's part starts in the gathered run
+                at = np.repeat(starts - before, lengths) + np.arange(int(lengths.sum()))
+                dtype = np.dtype(np.int32).newbyteorder(">" if self.meta["byteorder"] == "big" else "<")
+                docs = np.frombuffer(self._map, dtype=dtype, count=self.meta["postings"])
+                found = np.unique(docs[at]).astype(np.int64)
+            cache[key] = found
+        return cache[key]
+
     def idf(self, key: str, term: str) -> int:
         """A term's idf × 100 (0 for a term not in the list)."""
         entry = self.terms.get(key, {}).get(term)

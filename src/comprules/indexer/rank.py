@@ -107,6 +107,20 @@ class Ranked:
     used: set[str] = field(default_factory=set)
 
 
+@dataclass(frozen=True)
+class _Compact:
+    """The default scope's documents of one list (sorted), where each is in the index
+    (``position``: a document's place among them, -1 for the others), and the ranker's
+    per-document arrays taken at them."""
+
+    docs: np.ndarray
+    position: np.ndarray
+    kind_weight: np.ndarray
+    glossary: np.ndarray
+    heading: np.ndarray
+    rule_groups: np.ndarray
+
+
 class Ranker:
     """Scores clause lists over one open index.
 
@@ -137,6 +151,28 @@ class Ranker:
         self.kinds = list(kinds)
         self.numbers = list(numbers) if numbers is not None else [str(d) for d in range(len(kinds))]
         self._rule_groups: np.ndarray | None = None
+        self._compact: dict[str, _Compact] = {}
+
+    def compact(self, key: str, names: str | None) -> "_Compact":
+        """The default scope's documents of list ``key`` (and of ``names``): what a query
+        there can score (:meth:`.impacts.Impacts.current_docs`, about a seventh of the
+        index), with the per-document arrays taken at them, made once a list."""
+        found = self._compact.get(key)
+        if found is None:
+            docs = self.impacts.current_docs(key)
+            if names is not None:
+                docs = np.union1d(docs, self.impacts.current_docs(names))
+            position = np.full(max(self.ndocs, 1), -1, dtype=np.int64)
+            position[docs] = np.arange(len(docs))
+            found = self._compact[key] = _Compact(
+                docs,
+                position,
+                self.kind_weight[docs],
+                self.glossary[docs],
+                self.heading[docs],
+                self.rule_groups[docs],
+            )
+        return found
 
     # --- public ------------------------------------------------------------------------
 
@@ -160,20 +196,31 @@ class Ranker:
         if scored is None:
             return Ranked([], 0)
         base, ok = scored
-        weight = self.kind_weight
+        # the per-document arrays, taken at the documents the context scores (the same
+        # numbers for each: the order of documents is kept, so ties go the same way)
+        part = ctx.part
+        kinds, glossary, heading = (
+            (self.kind_weight, self.glossary, self.heading)
+            if part is None
+            else (part.kind_weight, part.glossary, part.heading)
+        )
+        weight = kinds
         if ctx.content <= 1:  # one word: a definition answers it as well as a rule
-            weight = np.where(self.glossary, 1.0, weight)
+            weight = np.where(glossary, 1.0, weight)
         else:  # more: a heading's subrules answer it
-            weight = np.where(self.heading, HEADING_WEIGHT, weight)
+            weight = np.where(heading, HEADING_WEIGHT, weight)
         base = base * weight / SCALE
         if allowed is not None:
-            ok = ok & allowed
+            ok = ok & (allowed if part is None else allowed[part.docs])
         docs = np.flatnonzero(ok & (base > 0))
         if not len(docs):
             return Ranked([], 0, ctx.used)
         scores = base[docs]
         if ctx.content >= 2 and not ctx.long:
-            scores = scores * self._rule_evidence(docs, scores)
+            groups = self.rule_groups if part is None else part.rule_groups
+            scores = scores * self._rule_evidence(groups[docs], scores)
+        if part is not None:
+            docs = part.docs[docs]  # the documents' own numbers, in the same order
         order = np.lexsort((docs, -scores))
         docs, scores = docs[order], scores[order]
         pairs, words = ctx.pairs, ctx.words
@@ -192,10 +239,11 @@ class Ranker:
         final += [(float(scores[k]), int(docs[k])) for k in range(near_pool, head)]
         return Ranked(final[:pool], int(len(docs)), ctx.used)
 
-    def _rule_evidence(self, docs: np.ndarray, scores: np.ndarray) -> np.ndarray:
-        """Per document, 1 + RULE_EVIDENCE × (the sum of the two best scores of its rule's
-        documents: the rule and its subrules) ÷ (the largest such sum)."""
-        group = self.rule_groups[docs]
+    @staticmethod
+    def _rule_evidence(group: np.ndarray, scores: np.ndarray) -> np.ndarray:
+        """Per document (``group``: the id of its rule, :attr:`rule_groups`), 1 +
+        RULE_EVIDENCE × (the sum of the two best scores of its rule's documents: the rule
+        and its subrules) ÷ (the largest such sum)."""
         order = np.lexsort((-scores, group))  # by rule, best first
         g, s = group[order], scores[order]
         first = np.ones(len(g), dtype=bool)
@@ -264,6 +312,9 @@ class _Context:
         self.key = key
         self.names = f"{lang}:{NAMES}" if key.endswith(ALL) else None
         self.current_only = current_only
+        # in the default scope, the arrays hold only the documents its lists can name
+        self.part: _Compact | None = ranker.compact(key, self.names) if current_only else None
+        self.n = ranker.ndocs if self.part is None else len(self.part.docs)
         self.table = ranker.vocab(lang)
         self.language = LANGUAGES[lang]
         self.used: set[str] = set()
@@ -285,11 +336,19 @@ class _Context:
     def postings(self, term: str) -> tuple[np.ndarray, np.ndarray]:
         return self.r.impacts.postings(self.key, term, self.current_only)
 
+    def place(self, docs: np.ndarray) -> np.ndarray:
+        """Where documents ``docs`` (a list's) are in this context's arrays."""
+        return docs if self.part is None else self.part.position[docs]
+
+    def doc(self, i: int) -> int:
+        """The document at place ``i`` of this context's arrays."""
+        return i if self.part is None else int(self.part.docs[i])
+
     def dense(self, term: str) -> np.ndarray:
-        out = np.zeros(self.r.ndocs, dtype=np.float64)
+        out = np.zeros(self.n, dtype=np.float64)
         docs, imps = self.postings(term)
         if len(docs):
-            out[docs] = imps
+            out[self.place(docs)] = imps
             self.used.add(term)
         return out
 
@@ -309,20 +368,20 @@ class _Context:
                 w = w * (RARE_IDF / idf) * (RARE_IDF / idf)
             term = self.term(token)
             if term is None:
-                return np.zeros(self.r.ndocs), 0.0, w, None
+                return np.zeros(self.n), 0.0, w, None
             scores = self.dense(term)
             if self.names is not None:
                 docs, imps = self.r.impacts.postings(self.names, token, self.current_only)
                 if len(docs):
-                    extra = np.zeros(self.r.ndocs, dtype=np.float64)
-                    extra[docs] = imps
+                    extra = np.zeros(self.n, dtype=np.float64)
+                    extra[self.place(docs)] = imps
                     scores = scores + NAMES_WEIGHT * extra
             return scores, w * self.r.impacts.idf(self.key, term), w, term
         if c.kind == "phrase":
             return self.phrase(c)
         if c.kind in ("prefix", "fuzzy"):
             terms = self.expand(c)
-            total = np.zeros(self.r.ndocs, dtype=np.float64)
+            total = np.zeros(self.n, dtype=np.float64)
             idf = 0
             for term in terms:
                 total += self.dense(term)
@@ -345,7 +404,7 @@ class _Context:
         typed = self.clause(c.children[0])
         term = None
         if typed is None:
-            best, v = np.zeros(self.r.ndocs, dtype=np.float64), 0.0
+            best, v = np.zeros(self.n, dtype=np.float64), 0.0
         else:
             scores, v, w, term = typed
             best = w * scores
@@ -364,19 +423,19 @@ class _Context:
         if not terms:
             return None
         if any(t is None for t in terms):
-            return np.zeros(self.r.ndocs), 0.0, 1.0, None
-        total = np.zeros(self.r.ndocs, dtype=np.float64)
-        every = np.ones(self.r.ndocs, dtype=bool)
+            return np.zeros(self.n), 0.0, 1.0, None
+        total = np.zeros(self.n, dtype=np.float64)
+        every = np.ones(self.n, dtype=bool)
         idf = 0
         for term in terms:
             docs, imps = self.postings(term)
-            part = np.zeros(self.r.ndocs, dtype=np.float64)
-            part[docs] = imps
+            part = np.zeros(self.n, dtype=np.float64)
+            part[self.place(docs)] = imps
             total += part
             every &= part > 0
             idf += self.r.impacts.idf(self.key, term)
         for d in np.flatnonzero(every):
-            if not _has_run(self.r.sequence(int(d)), terms):
+            if not _has_run(self.r.sequence(self.doc(int(d))), terms):
                 every[d] = False
         if every.any():
             self.used.update(terms)
@@ -394,7 +453,7 @@ class _Context:
 
     def score(self, clauses: list[Clause], top: bool):
         """(base scores, documents allowed) — and at group level, the group's Σ v."""
-        n = self.r.ndocs
+        n = self.n
         total = np.zeros(n, dtype=np.float64)
         covered = np.zeros(n, dtype=np.float64)
         must = np.ones(n, dtype=bool)
