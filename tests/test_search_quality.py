@@ -122,7 +122,12 @@ def test_the_default_scope_ranked_over_its_own_documents_gives_what_the_whole_in
     from comprules.indexer.rank import Ranker
 
     queries = every_query() + [(q, {**o, "kind": "example"}) for q, o in every_query()[:40]]
-    queries += [(q, {"lang": lang}) for q in ("trample", "créature volante", "践踏", "flying -reach") for lang in ("en", "fr", "zh")]
+    queries += [
+        (q, {"lang": lang})
+        for q in ("trample", "créature volante", "践踏", "flying -reach")
+        for lang in ("en", "fr", "zh")
+    ]
+
     def found(query, options):
         options = dict(options)
         if options.pop("all_editions", False):
