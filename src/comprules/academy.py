@@ -275,9 +275,8 @@ def glossary(edition: Edition) -> dict[str, dict]:
 def glossary_entry(edition: Edition, term: str, *, fuzzy: bool = False, unofficial: bool = True) -> dict:
     """``GET /cr/glossary/{term}``: the entry whose whole lower-cased headword is ``term``
     (``banding`` is not ``banding, “bands with other”``; ``mana burn`` is not ``mana
-    burn (obsolete)``), or typed with a straight apostrophe (``city's blessing``); with
-    ``fuzzy`` the best
-    token-sort match (rapidfuzz, default processing) of ``term`` among the headwords
+    burn (obsolete)``), or typed with a straight apostrophe (``city's blessing``) or
+    without its accents (``pietinement``); with ``fuzzy`` the best token-sort match (rapidfuzz, default processing) of ``term`` among the headwords
     without " (obsolete)" and each of their comma-separated parts, if it scores at least
     :data:`FUZZY_CUTOFF`; with ``unofficial`` (the default, as Academy Ruins) the entries
     of :func:`unofficial_glossary` too. Raises :class:`NotFound`."""
@@ -292,6 +291,12 @@ def glossary_entry(edition: Edition, term: str, *, fuzzy: bool = False, unoffici
     loose = {fold(k): k for k in reversed(list(entries))}  # the first entry wins
     if fold(key) in loose:
         return entries[loose[fold(key)]]
+    # accents not typed ("pietinement" is Piétinement), as /api/v1/glossary finds it
+    from .indexer.text import fold as plain
+
+    bare = {plain(k): k for k in reversed(list(entries))}
+    if plain(key) in bare:
+        return entries[bare[plain(key)]]
     if fuzzy:
         from rapidfuzz import fuzz, process, utils
 
