@@ -220,6 +220,20 @@ def test_names_asked_in_any_case_as_plurals_possessives_and_misspelt(real_db):
     assert real_db.find("Notoin Thief").how == "fuzzy"
 
 
+def test_a_part_of_many_names_counts_the_possessives_and_ends_its_list_only_when_cut(real_db):
+    # a trial: "Urza" was "3 names hold it" (the 18 "Urza's …" were not counted) and
+    # "Tawnos" listed its names with a "…" after the last one
+    with pytest.raises(NotFound) as urza:
+        real_db.find("Urza")
+    assert ": 21 names hold it (" in str(urza.value) and str(urza.value).endswith("…)")
+    with pytest.raises(NotFound) as tawnos:
+        real_db.find("Tawnos")
+    assert ": 5 names hold it (" in str(tawnos.value)
+    with pytest.raises(NotFound) as two:
+        real_db.find("abhorrent")
+    assert str(two.value).endswith(": 2 names hold it (Abhorrent Overlord; Ashes of the Abhorrent)")
+
+
 def test_quotes_around_a_name_are_the_users_and_quotes_inside_it_the_cards(real_db):
     # a trial: Kongming, "Sleeping Dragon" typed as printed was a "face" (its last quote
     # was taken off as the user's) where curly quotes were "exact"

@@ -164,7 +164,8 @@ class CardIndex:
             return Match(holders[0], store.card(self.db, holders[0]).name, "fuzzy", asked)
         if len(holders) > 1:  # "Goblin", "Path", "Fire // Ice": a part of many names is none of them
             near = [store.card(self.db, c).name for c in holders[:3]]
-            raise NotFound(f"no card {asked!r}: {len(holders)} names hold it ({'; '.join(near)}…)")
+            more = "…" if len(holders) > len(near) else ""
+            raise NotFound(f"no card {asked!r}: {len(holders)} names hold it ({'; '.join(near)}{more})")
         from rapidfuzz import fuzz, process
 
         choices = [n for n, _ in self.names()]
@@ -186,13 +187,11 @@ class CardIndex:
         """The cards whose names hold the words of ``folded`` in order, each whole, accents
         aside (``urborg tomb`` → Urborg, Tomb of Yawgmoth), shortest name first; none for
         words of fewer than :data:`PART_LEAST` letters."""
-        words = _WORDS.findall(store.loose(_plain(folded)))
+        words = _name_words(store.loose(_plain(folded)))
         if sum(len(w) for w in words) < PART_LEAST:
             return []
         if self._words is None:  # each name's words, accents aside, made once
-            self._words = [
-                (frozenset(ws), ws, c, len(n)) for n, c in self.names() for ws in [tuple(_WORDS.findall(_plain(n)))]
-            ]
+            self._words = [(frozenset(ws), ws, c, len(n)) for n, c in self.names() for ws in [_name_words(_plain(n))]]
         need = set(words)
         found: dict[int, int] = {}
         for have, seq, card, length in self._words:
@@ -266,6 +265,14 @@ class CardIndex:
 
 
 _WORDS = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+
+
+def _name_words(text: str) -> tuple[str, ...]:
+    """The words of a folded name, a possessive as its noun ("urza's" → "urza": Urza's
+    Saga holds the word Urza, as Glasses of Urza does)."""
+    return tuple(w[:-2] if w.endswith("'s") else w for w in _WORDS.findall(text))
+
+
 _TOKEN = re.compile(r"[A-Za-z0-9\u00c0-\u024f]+(?:['’][A-Za-z]+)?")
 _ASKED = re.compile(r"\bcard:(?:\"([^\"]+)\"|([^\s\"]+))", re.I)
 
