@@ -307,6 +307,21 @@ def test_cli_json_gives_plain_snippets_with_offsets_and_also_in(full_kb):
     assert [hit["snippet"][s:e].lower()[:5] for s, e in hit["highlights"]][:2] == ["phase", "phase"]
 
 
+def test_all_editions_counts_the_editions_of_each_rules_own_lineage(full_kb):
+    # a trial: 702.19c (Trample over planeswalkers, first printed 2021-07-23) was "also in
+    # 73 editions": the same number under "Trample" had joined every subrule of 702.19
+    # into one lineage, whatever the alignments said (the 702.19c before 2021 became 702.19e)
+    result = run("search", "trample over planeswalkers", "--all-editions", "--kb", full_kb[0], "--json")
+    also = {h["number"]: h["also_in"] for h in json.loads(result.stdout)["hits"] if h["edition"] == "en/2026-08-07"}
+    history = run("history", "702.19c", "--kb", full_kb[0], "--json")
+    (first,) = json.loads(history.stdout)["lineage"]  # 702.19c: added in 2021-07-23, kept since
+    assert (first["edition"], first["kind"]) == ("en/2021-07-23", "added")
+    assert also["702.19c"] == 18 and also["702.19f"] == 44 and also["702.19g"] == 73  # 2021, 2009, 1999
+    assert also["trample-over-planeswalkers"] == 18  # a glossary entry: one lineage per headword
+    phasing = json.loads(run("search", "phasing", "--all-editions", "--kb", full_kb[0], "--json").stdout)
+    assert phasing["hits"][0]["number"] == "phasing" and phasing["hits"][0]["also_in"] == 73
+
+
 def test_cli_kind_glossary_lists_only_glossary_entries(full_kb):
     result = run("search", "damage", "--kind", "glossary", "--kb", full_kb[0], "--json", "-n", "20")
     assert {h["kind"] for h in json.loads(result.stdout)["hits"]} == {"glossary"}

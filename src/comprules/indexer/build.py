@@ -72,7 +72,7 @@ from .export import write_site_scripts
 from .impacts import ALL, RAW_FILE, Impacts, RawPostings, write_impacts
 from .languages import WORD_SENSES
 from .lexicon import LEXICON_FILE, lexicon_pairs
-from .lineage import alignment_links, assign, fallback_keys
+from .lineage import aligned_editions, alignment_links, assign, fallback_keys
 from .renumbered import KEYS_VERSION, write_keys
 from .table import TABLE_FILE, DocTable
 
@@ -476,7 +476,12 @@ def _finish(directory: Path, plan: _Plan, state: _State, infos: list[EditionInfo
     current_names = current_editions(infos)
     current_ids = {table.editions.index(n) for n in current_names}
     current = [any(e in current_ids for e in m) for m in table.members]
-    assign(table, state.keys, alignment_links(plan.alignments, table, plan.stored))
+    assign(
+        table,
+        state.keys,
+        alignment_links(plan.alignments, table, plan.stored),
+        aligned_editions(plan.alignments, table),
+    )
     dates = {info.name: info.effective or "" for info in infos}
     store = Path(plan.alignments).parent / DB_NAME if plan.alignments else None
     write_keys(directory, table, [dates.get(name, "") for name in table.editions], store)

@@ -12,7 +12,9 @@ Two documents are versions of one rule when
   (kept, edited or renumbered; a split or merge joins nothing, and a French rule is
   never a version of its English original).
 
-The groups are the connected components of those links (union–find).
+The first two hold where no alignment speaks: a rule, subrule or section of editions
+that alignments pair is linked by the alignments alone (:func:`assign`). The groups are
+the connected components of those links (union–find).
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ from .table import DocTable
 
 #: Alignment rows that continue a lineage.
 CONTINUES = frozenset({"kept", "edited", "renumbered"})
+#: The kinds of documents an alignment pairs (its rules and sections).
+ALIGNED_KINDS = frozenset({"rule", "subrule", "section"})
 #: Shorter texts ("See rule 702.9.") are too common to say two rules are one.
 MIN_SHARED_TEXT = 30
 _ALIGNMENTS_INDEX = "index.json"
@@ -53,8 +57,21 @@ def _digest(*parts: str) -> bytes:
     return hashlib.blake2b("\x1f".join(parts).encode("utf-8"), digest_size=12).digest()
 
 
-def assign(table: DocTable, keys: list[tuple[bytes, bytes | None]], links: Iterable[tuple[int, int]] = ()) -> int:
-    """Set ``table.lineage`` for every document; the number of lineages among live documents."""
+def assign(
+    table: DocTable,
+    keys: list[tuple[bytes, bytes | None]],
+    links: Iterable[tuple[int, int]] = (),
+    aligned: frozenset[int] = frozenset(),
+) -> int:
+    """Set ``table.lineage`` for every document; the number of lineages among live documents.
+
+    A rule, subrule or section held only by editions in ``aligned`` (editions of which an
+    alignment is stored: :func:`aligned_editions`) is linked by ``links`` alone, not by its
+    ``keys`` (a glossary entry, a chapter or a French note keeps them: no alignment links those):
+    the same number under the same titles is not the same rule when the alignment says
+    otherwise (702.19c was a blocked trampler's rule until 2021, then Trample over
+    planeswalkers, and the old one became 702.19e: by number, every subrule of 702.19 was
+    one lineage, "in 73 editions")."""
     parent = list(range(len(table)))
 
     def find(d: int) -> int:
@@ -72,6 +89,8 @@ def assign(table: DocTable, keys: list[tuple[bytes, bytes | None]], links: Itera
     for d, (same_number, same_text) in enumerate(keys):
         if not table.members[d]:
             continue
+        if table.kind[d] in ALIGNED_KINDS and aligned and aligned.issuperset(table.members[d]):
+            continue
         for key in (same_number, same_text):
             if key is not None:
                 union(d, first.setdefault(key, d))
@@ -81,6 +100,26 @@ def assign(table: DocTable, keys: list[tuple[bytes, bytes | None]], links: Itera
     table.lineage = [find(d) for d in range(len(table))]
     table.__dict__.pop("lineage_editions", None)
     return len({table.lineage[d] for d in range(len(table)) if table.members[d]})
+
+
+def aligned_editions(alignments_dir: Path | None, table: DocTable) -> frozenset[int]:
+    """The editions of ``table`` (their ids) that a pair of ``alignments_dir`` aligns
+    with another: their documents' lineages come from the alignments (:func:`assign`)."""
+    if alignments_dir is None:
+        return frozenset()
+    try:
+        index = json.loads((Path(alignments_dir) / _ALIGNMENTS_INDEX).read_text(encoding="utf-8"))
+        pairs = list(index.get("pairs", []))
+    except (OSError, ValueError, AttributeError):
+        return frozenset()
+    ids = {name: i for i, name in enumerate(table.editions)}
+    return frozenset(
+        ids[name]
+        for pair in pairs
+        if isinstance(pair, dict)
+        for name in (pair.get("old"), pair.get("new"))
+        if name in ids
+    )
 
 
 def alignment_links(
