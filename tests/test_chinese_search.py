@@ -59,10 +59,10 @@ def test_an_edition_and_results_in_two_languages_is_said_not_answered_empty(kb):
     )
 
 
-def test_fr_latest_searches_the_french_documents_and_history_says_they_have_no_date(kb):
+def test_fr_latest_searches_the_french_documents_and_names_the_newest_of_them(kb):
     """French has only undated documents (the seeds): ``--edition fr/latest`` was refused
-    in search; it now searches them as ``--lang fr`` does, and ``history`` says why it has
-    nothing to trace, naming a document."""
+    in search; it now searches them as ``--lang fr`` does, and a whole document asked
+    that way is the newest one."""
     from comprules import kb as kb_module
     from comprules.errors import UsageError
 
@@ -70,10 +70,11 @@ def test_fr_latest_searches_the_french_documents_and_history_says_they_have_no_d
     found = kb_module.search(base, "madness", edition="fr/latest")
     assert [(h.edition, h.number, h.title) for h in found.hits[:1]] == [("fr/004_99dc3338bd3ea994", "502.24", "Folie")]
     assert found.hits == kb_module.search(base, "madness", lang="fr").hits
-    with pytest.raises(
-        UsageError, match=r"no dated edition in language 'fr': its documents have no date \(name one, such as fr/000_"
-    ):
-        base.resolve_name("fr/latest")
+    # a whole document asked as fr/latest (/ar/cr, export, check) is the newest one (a trial:
+    # "no dated edition", and lang=fr gave the first document, fr/000)
+    assert base.resolve_name("fr/latest") == base.resolve_name(None, lang="fr") == "fr/004_99dc3338bd3ea994"
+    with pytest.raises(UsageError, match=r"edition 'fr/latest' is not in language 'en'"):
+        base.resolve_name("fr/latest", lang="en")
 
 
 def test_tokens_cut_chinese_into_words_and_keep_numbers_glued_to_it(vocabulary):

@@ -206,6 +206,13 @@ def test_a_french_look_up_by_language_finds_the_document_that_holds_it(full_kb):
             steps = client.get("/api/v1/history/502.26", params=params).json()["lineage"]
             assert [(s["edition"], s["number"]) for s in steps] == [("fr/004_99dc3338bd3ea994", "502.26")]
         assert client.get("/api/v1/history/999.1", params={"lang": "fr"}).status_code == 404
+        # a whole document: the newest (a fourth trial: /ar/cr?edition=fr/latest was a 422,
+        # /ar/cr?lang=fr fr/000's contents lines)
+        for params in ({"lang": "fr"}, {"edition": "fr/latest"}):
+            assert client.get("/ar/cr", params=params).json()["502.26"]["ruleText"] == "Mue"
+            assert (
+                client.get("/api/v1/check", params=params).json()["editions"][0]["edition"] == "fr/004_99dc3338bd3ea994"
+            )
         # accents not typed, a misspelling looked up fuzzily (a second trial)
         assert (
             client.get("/api/v1/glossary/pietinement", params={"lang": "fr"}).json()["entry"]["term"] == "Piétinement"

@@ -229,6 +229,13 @@ class KnowledgeBase:
         dated = [e for e in self.editions if e.lang == lang and e.kind == "edition" and e.effective]
         return max(dated, key=lambda e: e.effective) if dated else None
 
+    def newest_document(self, lang: str) -> EditionInfo | None:
+        """The last of the editions of ``lang`` by (effective date, name): for a language
+        of undated documents only (French), the newest document, as :meth:`glossary_holding`
+        and :meth:`holding` order them."""
+        pool = [e for e in self.editions if e.lang == lang]
+        return max(pool, key=lambda e: (e.effective or "", e.name)) if pool else None
+
     def resolve_name(self, spec: str | None, default_lang: str = "en", *, lang: str | None = None) -> str:
         """The full name of the edition ``spec`` names.
 
@@ -240,7 +247,11 @@ class KnowledgeBase:
         name several languages hold goes to ``default_lang``. Raises
         :class:`UsageError` naming the nearest editions when nothing matches, or the
         candidates when several do. A language code alone (``zh``, ``FR``) is that
-        language's latest; codes are read in any case (``EN/latest``, ``lang=FR``).
+        language's latest; codes are read in any case (``EN/latest``, ``lang=FR``). The
+        latest of a language of undated documents only (``fr/latest``, ``lang=fr``) is its
+        newest document (:meth:`newest_document`; a look-up of one rule or glossary entry
+        goes to the document holding it instead: :meth:`rule_edition`,
+        :meth:`glossary_edition`).
         """
         spec, lang = _language_case(spec), language_code(lang)
         self.check_language(lang)
@@ -250,7 +261,8 @@ class KnowledgeBase:
         pool = [e for e in self.editions if lang is None or e.lang == lang]
         spec = None if spec is None else spec.strip()
         if not spec or spec == "latest":
-            info = self.latest(lang or default_lang) or self.latest(lang or "") or (pool[0] if pool else None)
+            info = self.latest(lang or default_lang) or (self.newest_document(lang) if lang else None)
+            info = info or (pool[0] if pool else None)
             if info is None and lang is None and self.editions:
                 info = self.editions[0]
             if info is None:
@@ -273,12 +285,10 @@ class KnowledgeBase:
             pool = [e for e in self.editions if e.lang == head]
             spec, lang = rest, head
         if spec == "latest":
-            info = self.latest(lang or default_lang)
+            code = lang or default_lang
+            info = self.latest(code) or self.newest_document(code)
             if info is None:
-                code = lang or default_lang
-                documents = [e.name for e in self.editions if e.lang == code]
-                hint = f": its documents have no date (name one, such as {documents[0]})" if documents else ""
-                raise UsageError(f"no dated edition in language {code!r}{hint}")
+                raise UsageError(f"no edition in language {code!r} in {self.root}")
             return info.name
         matches = [e for e in self._by_stem.get(spec, ()) if lang is None or e.lang == lang]  # ``pool``'s
         if not matches:
