@@ -238,6 +238,20 @@ def test_edition_table_knows_every_corpus_edition_with_its_set(en_dir):
     assert all(u.startswith(("http://", "https://")) for e in table.values() for u in e.urls + e.archived)
 
 
+def test_all_beside_latest_or_a_date_is_refused_not_ignored():
+    # a trial: "fetch --latest --all" downloaded every edition without a word
+    from click.testing import CliRunner
+
+    from comprules.cli import main
+
+    assert len(fetch.select(all_editions=True)) > 70
+    for args in (["--latest", "--all"], ["2026-08-07", "--all"]):
+        result = CliRunner().invoke(main, ["fetch", *args, "--mirror", "http://127.0.0.1:9"])
+        assert (
+            result.exit_code == 2 and "--all fetches every edition: give no DATE or --latest with it" in result.output
+        )
+
+
 def test_cache_folder_follows_xdg_cache_home(monkeypatch, tmp_path):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     assert fetch.cache_dir() == tmp_path / "comprules"

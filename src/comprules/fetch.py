@@ -105,8 +105,11 @@ def select(
     all_editions: bool = False,
     table: tuple[KnownEdition, ...] | None = None,
 ) -> list[KnownEdition]:
-    """The editions asked for; :class:`UsageError` for a date the table does not know."""
+    """The editions asked for; :class:`UsageError` for a date the table does not know, or
+    for ``all_editions`` beside ``latest`` or dates (each was ignored)."""
     table = table if table is not None else edition_table()
+    if all_editions and (latest or dates):
+        raise UsageError("--all fetches every edition: give no DATE or --latest with it")
     if all_editions:
         return [e for e in table if e.urls or e.archived]
     chosen = []
