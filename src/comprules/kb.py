@@ -253,6 +253,7 @@ class KnowledgeBase:
         goes to the document holding it instead: :meth:`rule_edition`,
         :meth:`glossary_edition`).
         """
+        typed = spec.strip() if spec else spec  # as the user wrote it, for the messages
         spec, lang = _language_case(spec), language_code(lang)
         self.check_language(lang)
         if spec in self._by_name and lang is None:  # a full name, as every route gives it back
@@ -270,7 +271,7 @@ class KnowledgeBase:
             return info.name
         if spec in self._by_name:
             if lang is not None and not spec.startswith(lang + "/"):
-                raise UsageError(f"edition {spec!r} is not in language {lang!r}")
+                raise UsageError(f"edition {typed!r} is not in language {lang!r}")
             return spec
         head, sep, rest = spec.partition("/")
         if sep and not rest.strip() and head in languages.codes():
@@ -281,7 +282,7 @@ class KnowledgeBase:
             )
         if sep and head in langs:
             if lang is not None and head != lang:
-                raise UsageError(f"edition {spec!r} is not in language {lang!r}")
+                raise UsageError(f"edition {typed!r} is not in language {lang!r}")
             pool = [e for e in self.editions if e.lang == head]
             spec, lang = rest, head
         if spec == "latest":
