@@ -160,6 +160,17 @@ def test_a_rule_asked_in_a_language_comes_from_its_newest_edition_holding_it(ful
         assert ar["ruleText"].startswith("Une capacité de mana est soit")
 
 
+def test_a_sets_name_is_the_edition_of_its_release_not_a_later_update(full_kb):
+    # a trial: "Mirrodin" was ambiguous (2003-10-01, MRD, and its December update, whose
+    # set name is shown as "Mirrodin" too)
+    from comprules.kb import KnowledgeBase
+
+    kb = KnowledgeBase(full_kb[0])
+    assert kb.resolve_name("Mirrodin") == kb.resolve_name("MRD") == "en/2003-10-01"
+    assert kb.resolve_name("2003-12-01") == "en/2003-12-01"
+    assert kb.info("en/2003-12-01").set == "Mirrodin" and kb.info("en/2003-12-01").code in ("", None)
+
+
 def test_show_reads_the_symbol_font_of_2003_as_the_site_does_and_raw_prints_it(full_kb):
     # a trial: `show 502.26a -e 2003-07-01` printed "{o0} by paying {o3}", the site "{0}", "{3}"
     from click.testing import CliRunner

@@ -310,6 +310,10 @@ class KnowledgeBase:
         for attr in ("file_date", "code", "set", "code_given"):
             found = [e for e in pool if e.effective and getattr(e, attr) and fold_name(getattr(e, attr)) == key]
             whole = [e for e in found if e.kind == "edition"]  # a fragment of that date is named by its stem
+            if attr == "set" and len(whole) > 1:
+                # a set's name is the edition of its release (the one with the set's code), not
+                # a later update of the same set's rules (Mirrodin: 2003-10-01, MRD, not 2003-12-01)
+                whole = [e for e in whole if e.code] or whole
             if whole or found:
                 return whole or found
         # a set's name as typed: without "The", its punctuation or its spaces ("Hobbit", "Marvels Spider-Man")
