@@ -895,6 +895,20 @@ def test_the_chinese_editions_have_their_diff_and_a_fragment_none(langs_server):
     assert fragment.json() == {"detail": "No diff between these set codes found", "old": None, "new": None}
 
 
+def test_find_definition_and_keywords_read_the_chinese_sections_titles(langs_server):
+    # a trial: on zh/2026-04-17 find_definition answered 702.19 itself and /ar/cr/keywords
+    # three empty lists: 701 and 702 were found by their English titles only
+    server, kb = langs_server
+    zh = {"edition": "zh/2026-04-17"}
+    assert server.get("/ar/cr/702.19", params={**zh, "find_definition": "true"}).json()["ruleNumber"] == "702.19a"
+    assert server.get("/ar/cr/701.3", params={**zh, "find_definition": "true"}).json()["ruleNumber"] == "701.3a"
+    words = server.get("/ar/cr/keywords", params=zh).json()
+    assert "践踏" in words["keywordAbilities"] and "飞行" in words["keywordAbilities"]
+    assert words["keywordActions"][:1] and "贴附" in words["keywordActions"]
+    english = server.get("/ar/cr/keywords", params={"edition": "en/2026-04-17"}).json()
+    assert len(words["keywordAbilities"]) == len(english["keywordAbilities"])
+
+
 def test_a_chinese_rule_has_its_english_twin_as_in_the_command_line(langs_server):
     server, kb = langs_server
     resp = server.get("/api/v1/rules/702.19a", params={"edition": "zh/2026-04-17"})

@@ -168,16 +168,23 @@ def ability_words(edition: Edition) -> list[str]:
     return [w for w in words if w]
 
 
+#: The titles of the sections of keyword actions and keyword abilities, in each language
+#: that prints them (the Chinese translation: 关键字动作, 关键字异能).
+KEYWORD_TITLES = (("keyword actions", "关键字动作"), ("keyword abilities", "关键字异能"))
+
+
 def keyword_sections(edition: Edition | StoredRules) -> tuple[str | None, str | None]:
-    """The numbers of the sections "Keyword Actions" and "Keyword Abilities", found by
-    their titles: 701 and 702 since 2009-07-11, 501 and 502 before (1999–2003 have no
-    "Keyword Actions": 501 was "Evasion Abilities"); ``None`` for one the edition lacks."""
+    """The numbers of the sections "Keyword Actions" and "Keyword Abilities" (or their
+    translations, :data:`KEYWORD_TITLES`), found by their titles: 701 and 702 since
+    2009-07-11, 501 and 502 before (1999–2003 have no "Keyword Actions": 501 was "Evasion
+    Abilities"); ``None`` for one the edition lacks."""
     titled: dict[str, str] = {}
     for n in ("701", "702", "501", "502"):
         r = edition.get(n)
         if r is not None:
             titled.setdefault((r.title or "").strip().lower(), n)
-    return titled.get("keyword actions"), titled.get("keyword abilities")
+    actions, abilities = (next((titled[t] for t in titles if t in titled), None) for titles in KEYWORD_TITLES)
+    return actions, abilities
 
 
 def keywords(edition: Edition) -> dict:
