@@ -160,6 +160,24 @@ def test_a_rule_asked_in_a_language_comes_from_its_newest_edition_holding_it(ful
         assert ar["ruleText"].startswith("Une capacité de mana est soit")
 
 
+def test_an_old_number_asked_in_chinese_says_where_it_went_as_english_does(full_kb):
+    # a trial: "show 502.26a -e zh" said only "no rule 502.26a in zh/2026-04-17" where the
+    # English edition says "502.26a of en/2009-05-01 is 702.37a there" (the Chinese
+    # editions, 2022 on, never printed the old numbers; they share their twin's)
+    from comprules.errors import NotFound
+    from comprules.kb import KnowledgeBase
+
+    kb = KnowledgeBase(full_kb[0])
+    with pytest.raises(NotFound) as old:
+        kb.show("zh", "502.26a")
+    assert str(old.value) == (
+        "no rule 502.26a in zh/2026-04-17 (as in en/2026-04-17: 502.26a of en/2009-05-01 is 702.37a there)"
+    )
+    assert kb.show("zh", "702.37a").rule.id == "702.37a"  # the number it points to is there
+    with pytest.raises(NotFound, match=r"^no rule 999\.1 in zh/2026-04-17$"):
+        kb.show("zh", "999.1")
+
+
 def test_a_sets_name_is_the_edition_of_its_release_not_a_later_update(full_kb):
     # a trial: "Mirrodin" was ambiguous (2003-10-01, MRD, and its December update, whose
     # set name is shown as "Mirrodin" too)

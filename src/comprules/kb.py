@@ -521,7 +521,7 @@ class KnowledgeBase:
         chain, names = found
         holding = store.holding(number, names)
         if not holding:
-            return NotFound(base)
+            return self._no_rule_in_english(name, number, base)
         pos = {e: k for k, e in enumerate(names)}
         at = pos[name]
         before = [e for e in names[:at] if e in holding]
@@ -558,6 +558,18 @@ class KnowledgeBase:
                 return NotFound(f"{base}: {number} of {source}{was} became {', '.join(into)} in {following}{here}")
             return NotFound(f"{base}: {number} of {source} was removed after {last} (then {then})")
         return NotFound(base)
+
+    def _no_rule_in_english(self, name: str, number: str, base: str) -> NotFound:
+        """For a translation none of whose editions ever held ``number`` (zh/2026-04-17 and
+        502.26a, Morph before 2009): where the number went in its English twin, whose
+        numbers it shares (``no rule 502.26a in zh/2026-04-17 (as in en/2026-04-17:
+        502.26a of en/2009-05-01 is 702.37a there)``); else ``base`` alone."""
+        twin = self.twin_name(name) if self.info(name).lang != "en" else None
+        if twin is None:
+            return NotFound(base)
+        said = str(self.no_rule(twin, number))
+        hint = said.removeprefix(f"no rule {number} in {twin}")
+        return NotFound(f"{base} (as in {twin}{hint})" if hint.startswith(": ") else base)
 
     def twin_name(self, name: str) -> str | None:
         """The English edition the build paired translated edition ``name`` with (the
