@@ -229,12 +229,20 @@ class KnowledgeBase:
         dated = [e for e in self.editions if e.lang == lang and e.kind == "edition" and e.effective]
         return max(dated, key=lambda e: e.effective) if dated else None
 
+    def by_age(self, lang: str) -> list[str]:
+        """The editions of ``lang``, oldest first: by effective date, then name (the French
+        documents are undated: by name), as :meth:`holding`, :meth:`glossary_holding` and
+        :meth:`newest_document` read them."""
+        return [
+            e.name
+            for e in sorted((e for e in self.editions if e.lang == lang), key=lambda e: (e.effective or "", e.name))
+        ]
+
     def newest_document(self, lang: str) -> EditionInfo | None:
-        """The last of the editions of ``lang`` by (effective date, name): for a language
-        of undated documents only (French), the newest document, as :meth:`glossary_holding`
-        and :meth:`holding` order them."""
-        pool = [e for e in self.editions if e.lang == lang]
-        return max(pool, key=lambda e: (e.effective or "", e.name)) if pool else None
+        """The last of :meth:`by_age`: for a language of undated documents only (French),
+        the newest document."""
+        names = self.by_age(lang)
+        return self.info(names[-1]) if names else None
 
     def resolve_name(self, spec: str | None, default_lang: str = "en", *, lang: str | None = None) -> str:
         """The full name of the edition ``spec`` names.
@@ -432,10 +440,7 @@ class KnowledgeBase:
     def holding(self, lang: str, number: str) -> str | None:
         """The newest edition of language ``lang`` that holds rule ``number`` (by effective
         date, then name: the French documents are undated), or ``None``."""
-        names = [
-            e.name
-            for e in sorted((e for e in self.editions if e.lang == lang), key=lambda e: (e.effective or "", e.name))
-        ]
+        names = self.by_age(lang)
         if not names:
             return None
         found = self.store.holding(number, names)
@@ -461,11 +466,7 @@ class KnowledgeBase:
         documents (French: fr/003 holds "Piétinement", fr/000 no glossary at all), where no
         one of them is "the latest"."""
         key = fold_name(term) if term is not None else None
-        names = [
-            e.name
-            for e in sorted((e for e in self.editions if e.lang == lang), key=lambda e: (e.effective or "", e.name))
-        ]
-        for name in reversed(names):
+        for name in reversed(self.by_age(lang)):
             rows = self.store.glossary(name)
             if rows and (key is None or any(_names_entry(row, key) for row in rows)):
                 return name
