@@ -105,21 +105,25 @@ def assign(
 def aligned_editions(alignments_dir: Path | None, table: DocTable) -> frozenset[int]:
     """The editions of ``table`` (their ids) that a pair of ``alignments_dir`` aligns
     with another: their documents' lineages come from the alignments (:func:`assign`)."""
-    if alignments_dir is None:
-        return frozenset()
-    try:
-        index = json.loads((Path(alignments_dir) / _ALIGNMENTS_INDEX).read_text(encoding="utf-8"))
-        pairs = list(index.get("pairs", []))
-    except (OSError, ValueError, AttributeError):
-        return frozenset()
     ids = {name: i for i, name in enumerate(table.editions)}
     return frozenset(
         ids[name]
-        for pair in pairs
-        if isinstance(pair, dict)
+        for pair in _stored_pairs(alignments_dir)
         for name in (pair.get("old"), pair.get("new"))
         if name in ids
     )
+
+
+def _stored_pairs(alignments_dir: Path | None) -> list[dict]:
+    """The pairs ``alignments_dir``'s index lists (``{"old", "new", "path", …}``); none when
+    the folder, its index or its list is absent or unreadable."""
+    if alignments_dir is None:
+        return []
+    try:
+        index = json.loads((Path(alignments_dir) / _ALIGNMENTS_INDEX).read_text(encoding="utf-8"))
+        return [pair for pair in index.get("pairs", []) if isinstance(pair, dict)]
+    except (OSError, ValueError, AttributeError, TypeError):
+        return []
 
 
 def alignment_links(
@@ -131,12 +135,8 @@ def alignment_links(
     :class:`~comprules.align.changes.Alignment`, as the build's data stage wrote them):
     a pair found there is not read from its JSON (0.7 s for the 83 pairs of the English
     editions and the seeds)."""
-    if alignments_dir is None:
-        return
-    index_path = Path(alignments_dir) / _ALIGNMENTS_INDEX
-    try:
-        index = json.loads(index_path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    pairs = _stored_pairs(alignments_dir)
+    if alignments_dir is None or not pairs:
         return
     ids = {name: i for i, name in enumerate(table.editions)}
     node: dict[tuple[int, str], int] = {}
@@ -144,8 +144,8 @@ def alignment_links(
         for e in members:
             node[(e, table.rid[d])] = d
     data_dir = Path(alignments_dir).parent
-    for pair in index.get("pairs", []):
-        old, new = ids.get(pair.get("old")), ids.get(pair.get("new"))
+    for pair in pairs:
+        old, new = ids.get(pair.get("old", "")), ids.get(pair.get("new", ""))
         if old is None or new is None:
             continue
         held = stored.get((pair["old"], pair["new"])) if stored is not None else None
