@@ -261,6 +261,8 @@ class Impacts:
         self._file = open(directory / BIN_FILE, "rb")
         size = self.meta["postings"] * 8
         self._map = mmap.mmap(self._file.fileno(), 0, access=mmap.ACCESS_READ) if size else b""
+        #: The file's int32s, in the byte order it was written in.
+        self._dtype = np.dtype(np.int32).newbyteorder(">" if self.meta["byteorder"] == "big" else "<")
 
     def close(self) -> None:
         if isinstance(self._map, mmap.mmap):
@@ -279,7 +281,7 @@ class Impacts:
         start, current, count, _ = entry
         if current_only:
             count = current
-        dtype = np.dtype(np.int32).newbyteorder(">" if self.meta["byteorder"] == "big" else "<")
+        dtype = self._dtype
         docs = np.frombuffer(self._map, dtype=dtype, count=count, offset=start * 4)
         base = self.meta["postings"] * 4
         scores = np.frombuffer(self._map, dtype=dtype, count=count, offset=base + start * 4)
@@ -296,8 +298,7 @@ class Impacts:
                 starts, lengths = entries[:, 0], entries[:, 1]
                 before = np.cumsum(lengths) - lengths  # where each list's part starts in the gathered run
                 at = np.repeat(starts - before, lengths) + np.arange(int(lengths.sum()))
-                dtype = np.dtype(np.int32).newbyteorder(">" if self.meta["byteorder"] == "big" else "<")
-                docs = np.frombuffer(self._map, dtype=dtype, count=self.meta["postings"])
+                docs = np.frombuffer(self._map, dtype=self._dtype, count=self.meta["postings"])
                 found = np.unique(docs[at]).astype(np.int64)
             cache[key] = found
         return cache[key]
