@@ -187,6 +187,9 @@ def test_a_sets_name_is_the_edition_of_its_release_not_a_later_update(full_kb):
     assert kb.resolve_name("Mirrodin") == kb.resolve_name("MRD") == "en/2003-10-01"
     assert kb.resolve_name("2003-12-01") == "en/2003-12-01"
     assert kb.info("en/2003-12-01").set == "Mirrodin" and kb.info("en/2003-12-01").code in ("", None)
+    # the update by the edition table's whole name (a trial: "no edition 'Mirrodin (Dec. update)'")
+    assert kb.resolve_name("Mirrodin (Dec. update)") == kb.resolve_name("mirrodin (dec. update)") == "en/2003-12-01"
+    assert kb.resolve_name("Alara Reborn (last old-numbering CR)") == kb.resolve_name("Alara Reborn")
 
 
 def test_show_reads_the_symbol_font_of_2003_as_the_site_does_and_raw_prints_it(full_kb):

@@ -300,6 +300,17 @@ def test_names_in_a_query_only_when_written_as_names(real_db):
     assert found("card:;Morph and face-down spells") == [";Morph"]
 
 
+def test_a_name_asked_with_card_that_is_no_cards_is_said_not_dropped(real_db, card_kb):
+    """A trial: ``card:xyzzy trample`` searched "card xyzzy trample" as rule words, the name
+    asked for dropped without a word."""
+    with pytest.raises(UsageError, match=r"^card:xyzzy: no card 'xyzzy' \(nearest: .*Grizzly Bears"):
+        names_in(real_db, "card:xyzzy trample")
+    result = run("search", "card:xyzzy trample", "--kb", card_kb)
+    assert result.exit_code == 2 and "card:xyzzy: no card 'xyzzy' (nearest:" in result.output
+    misspelt = json.loads(run("search", 'card:"notion thef" flash', "--kb", card_kb, "--json").output)
+    assert [c["name"] for c in misspelt["cards"]] == ["Notion Thief"]  # a misspelt name asked for is found
+
+
 def test_names_the_rules_print_are_marked_and_still_searched_for(real_db, card_kb):
     printed = {store.card(real_db.db, i).name for i in store.in_rules(real_db.db)}
     assert {"Wall of Omens", "Platinum Angel", "Clone"} <= printed and "Notion Thief" not in printed

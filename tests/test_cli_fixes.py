@@ -566,3 +566,30 @@ def test_the_academy_routes_asked_in_french_answer_from_the_document_holding_the
             assert got.status_code == 200, (path, got.text[:200])
         assert client.get("/ar/cr/502.26", params={"lang": "fr"}).json()["ruleNumber"] == "502.26"
         assert client.get("/ar/cr/999.99", params={"lang": "fr"}).status_code == 404
+
+
+@pytest.mark.parametrize("typed", ["702.19..b", "702-19b", "702.19b-c", "1234.5"])
+def test_a_malformed_rule_number_is_a_usage_error_not_a_missing_rule(kb, typed):
+    """A trial: ``/api/v1/rules/702.19..b`` was 404 "no rule 702.19..b", as if the rule
+    had been looked for; it is the request that is wrong (400, exit 2). /ar keeps the
+    Academy Ruins contract's 404 "Rule not found"."""
+    from starlette.testclient import TestClient
+
+    from comprules.server import create_app
+
+    with pytest.raises(UsageError, match="is not a rule number"):
+        normalize_number(typed)
+    result = run("show", typed, "--kb", kb)
+    assert result.exit_code == 2 and "is not a rule number" in result.output
+    with TestClient(create_app(kb)) as client:
+        got = client.get(f"/api/v1/rules/{typed}")
+        assert got.status_code == 400 and "is not a rule number" in got.json()["detail"]
+        assert client.get("/api/v1/rules/999.9").status_code == 404
+        assert client.get(f"/ar/cr/{typed}").status_code == 404
+
+
+def test_a_card_asked_of_a_knowledge_base_without_card_data_says_how_to_get_it(kb):
+    result = run("search", "card:Clone copy", "--kb", kb)
+    assert result.exit_code == 2 and "no card data in" in result.output and "--cards FILE" in result.output
+    plain = run("search", "clone copy", "--kb", kb, "--json")  # no card asked: the rule words, as before
+    assert plain.exit_code == 0 and json.loads(plain.output)["hits"][0]["number"].startswith("707")

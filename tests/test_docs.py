@@ -152,6 +152,8 @@ def test_a_usage_error_is_one_line_on_stderr_and_exit_2() -> None:
         (["search", "x", "--lang", "de"], "search: Invalid value for '--lang'"),
         (["nope"], "No such command 'nope'"),
         (["diff", "a", "b", "--frobnicate"], "diff: No such option '--frobnicate'"),
+        # a command without --json prints paths for the shell: no JSON error on stdout
+        (["fetch", "--latest", "--json"], "fetch: No such option '--json'"),
     ]:
         result = CliRunner().invoke(main, args)
         assert result.exit_code == 2, args

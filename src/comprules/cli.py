@@ -162,7 +162,12 @@ class _Commands(click.Group):
     def make_context(
         self, info_name: str | None, args: list[str], parent: click.Context | None = None, **extra: Any
     ) -> click.Context:
-        _JSON["asked"] = "--json" in args[: args.index("--")] if "--" in args else "--json" in args
+        own = args[: args.index("--")] if "--" in args else args
+        # only a command that takes --json answers its errors in JSON (`fetch --json` prints
+        # paths for the shell: its error stays on stderr alone)
+        command = self.commands.get(next((a for a in own if not a.startswith("-")), ""))
+        takes = command is not None and any("--json" in getattr(p, "opts", ()) for p in command.params)
+        _JSON["asked"] = "--json" in own and takes
         try:
             try:
                 return super().make_context(info_name, args, parent, **extra)

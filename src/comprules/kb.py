@@ -312,8 +312,9 @@ class KnowledgeBase:
         raise UsageError(self._unknown(spec, pool, lang))
 
     def _by_alias(self, spec: str, pool: list[EditionInfo]) -> list[EditionInfo]:
-        """The editions of ``pool`` a file date, set code, set name, the code an edition
-        without a set code goes by (:attr:`EditionInfo.code_given`) or an in-force date names."""
+        """The editions of ``pool`` a file date, set code, set name (or the edition table's
+        whole name of an update: "Mirrodin (Dec. update)"), the code an edition without a
+        set code goes by (:attr:`EditionInfo.code_given`) or an in-force date names."""
         key = fold_name(spec)
         for attr in ("file_date", "code", "set", "code_given"):
             found = [e for e in pool if e.effective and getattr(e, attr) and fold_name(getattr(e, attr)) == key]
@@ -324,6 +325,11 @@ class KnowledgeBase:
                 whole = [e for e in whole if e.code] or whole
             if whole or found:
                 return whole or found
+        # the table's whole name of an update, notes included ("Mirrodin (Dec. update)": 2003-12-01)
+        dates = {p.date for p in published() if p.set != p.set_name and fold_name(p.set) == key}
+        found = [e for e in pool if e.lang == "en" and e.kind == "edition" and e.effective in dates]
+        if found:
+            return found
         # a set's name as typed: without "The", its punctuation or its spaces ("Hobbit", "Marvels Spider-Man")
         loose = _set_key(spec)
         found = [e for e in pool if e.effective and e.set and loose and _set_key(e.set) == loose]

@@ -469,10 +469,10 @@ def normalize_number(text: str) -> str:
     ``CR 702.37a``, ``§702.37a``, ``702.37 a``, ``702.37(a)``, ``702,37a``, ``702.37a.``,
     ``section-702-37a`` (an mtg.wtf anchor) → ``702.37a``; ``702``, ``7`` as they are;
     full-width digits and dots as typed on a Chinese or Japanese keyboard (``７０２．１９``)
-    as the ASCII ones (NFKC, as search folds them). Anything else that starts with a digit
-    is returned stripped, unchanged (the caller says no such rule). Raises
-    :class:`UsageError` for an empty number or one that holds no number at all
-    (``rule``)."""
+    as the ASCII ones (NFKC, as search folds them). Another well-formed number is returned
+    stripped (``999.9``: the caller says no such rule). Raises :class:`UsageError` for an
+    empty number, one that holds no number at all (``rule``) or a malformed one
+    (``702.19..b``, ``702-19b``)."""
     if _PLAIN_NUMBER.match(text):  # already the CR's form (what the API and the site send)
         return text
     import unicodedata
@@ -497,6 +497,12 @@ def normalize_number(text: str) -> str:
     if m:
         sec, rule, letters = m.groups()
         return f"{sec}.{rule}{letters.lower()}"
-    if not t[:1].isdigit():
+    if not t[:1].isdigit() or not _NUMBER_SHAPE.match(t):
         raise UsageError(f"{echo(text.strip())!r} is not a rule number (a number such as 702.19b)")
     return t
+
+
+#: What a normalized number can be: a chapter, a section, a rule or subrule (``702.19b``),
+#: or a unit the site and the index name (``702.175~2``, ``602¶3``); ``702.19..b`` and
+#: ``702-19b`` are not numbers (a usage error, not "no such rule").
+_NUMBER_SHAPE = re.compile(r"\d{1,3}(?:\.\d+[a-zA-Z]{0,2})?(?:~\d+|¶\d+)?\Z|¶\d+\Z")

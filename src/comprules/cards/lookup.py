@@ -274,7 +274,8 @@ def _name_words(text: str) -> tuple[str, ...]:
 
 
 _TOKEN = re.compile(r"[A-Za-z0-9\u00c0-\u024f]+(?:['’][A-Za-z]+)?")
-_ASKED = re.compile(r"\bcard:(?:\"([^\"]+)\"|([^\s\"]+))", re.I)
+#: A name asked for with ``card:`` (``card:clone``, ``card:"time walk"``).
+ASKED = re.compile(r"\bcard:(?:\"([^\"]+)\"|([^\s\"]+))", re.I)
 
 
 @dataclass(frozen=True)
@@ -290,15 +291,17 @@ class Found:
 
 
 def names_in(index: CardIndex, text: str) -> list[Found]:
-    """The cards a query names, in the order they appear (each once)."""
+    """The cards a query names, in the order they appear (each once). Raises
+    :class:`UsageError` when a name asked with ``card:`` is no card's (a trial:
+    ``card:xyzzy`` was dropped without a word and its query searched as rule words)."""
     out: list[Found] = []
     taken: list[tuple[int, int]] = []
-    for m in _ASKED.finditer(text):
+    for m in ASKED.finditer(text):
         asked = m.group(1) or m.group(2)
         try:
             match = index.find(asked)
-        except NotFound:
-            continue
+        except NotFound as err:
+            raise UsageError(f"{m.group(0)}: {err}") from None
         out.append(Found(match.card, match.name, m.start(), m.end(), True))
         taken.append((m.start(), m.end()))
     tokens = [t for t in _TOKEN.finditer(text) if not any(a <= t.start() < b for a, b in taken)]

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import store
-from .lookup import names_in
+from .lookup import ASKED, names_in
 from .view import index_of
 
 #: A concept's weight in a prior is scaled by IDF_FLOOR + (1 - IDF_FLOOR) × its idf among the
@@ -43,8 +43,11 @@ class Asked:
 def about(data: Path, query: str, edition: str | None) -> Asked:
     """The cards ``query`` names and their rules in ``edition`` (default: the latest English
     edition of the card data); an empty :class:`Asked` when the knowledge base has no
-    card data or the question names no card."""
+    card data or the question names no card. Raises :class:`UsageError` for a name asked
+    with ``card:`` that is no card's, or asked of a knowledge base without card data."""
     if not (Path(data) / store.DB_NAME).is_file():
+        if ASKED.search(query):
+            index_of(Path(data))  # raises: no card data, and how to build it
         return Asked()
     index = index_of(Path(data))
     found = names_in(index, query)
