@@ -224,6 +224,10 @@ def test_old_numbers_follow_the_knowledge_base_lineage_not_the_number(index_dir)
     # a number printed for two rules in turn answers with each, the one printed last first
     assert first("712.1c", lang="en") == [("en", "712.2c", "en/2022-11-18"), ("en", "724.1d", "en/2011-02-04")]
     assert first("502.26a") == [("en", "702.37a", "en/2009-05-01")]  # no Chinese edition printed 502.26a
+    # searched in Chinese alone, the Chinese rule of the same lineage (a trial: "No match")
+    assert first("502.26a", lang="zh") == [("zh", "702.37a", "en/2009-05-01")]
+    assert first("410.2", lang="zh") == [("zh", "603.2", "en/2009-05-01")]
+    assert first("502.26", lang="zh")[0] == ("zh", "702.37", "en/2009-05-01")
     for typed in ("５０２．２６ａ", "(502.26a)", "[R50226a]"):
         assert first(typed) == first("502.26a"), typed
 

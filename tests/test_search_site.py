@@ -86,6 +86,8 @@ def default_scope_queries() -> list[tuple[str, dict]]:
             "deathtouch",
         )
     ]
+    # an English-only number searched in Chinese (no Chinese edition printed 502.26a)
+    out += [("502.26a", {"lang": "zh"}), ("502.26", {"lang": "zh"}), ("410.2", {"lang": "zh"})]
     return out
 
 

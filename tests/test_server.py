@@ -909,6 +909,33 @@ def test_find_definition_and_keywords_read_the_chinese_sections_titles(langs_ser
     assert len(words["keywordAbilities"]) == len(english["keywordAbilities"])
 
 
+def test_the_chinese_ability_words_and_keyword_definitions_follow_their_english_twin(langs_server):
+    # a trial: /ar/cr/unofficial-glossary?lang=zh was {} and abilityWords [] (207.2c's list was
+    # read in English only); find_definition on 702.2 answered 702.2a, "死触属于静止式异能。"
+    # (Deathtouch is a static ability), where the English answers 702.2b
+    from comprules import academy
+    from comprules.kb import KnowledgeBase
+
+    server, root = langs_server
+    zh = {"edition": "zh/2026-04-17"}
+    words = server.get("/ar/cr/keywords", params=zh).json()["abilityWords"]
+    english = server.get("/ar/cr/keywords", params={"edition": "en/2026-04-17"}).json()["abilityWords"]
+    assert len(words) == len(english) == 61 and words[:3] == ["固色", "附案", "联手"] and words[-1] == "议定"
+    unofficial = server.get("/ar/cr/unofficial-glossary", params=zh).json()
+    assert len(unofficial) == 59 and "门槛" not in unofficial  # Threshold has a glossary entry
+    entry = unofficial["固色"]
+    assert entry["term"] == "固色" and entry["definition"].startswith("固色是异能提示。牌上的一些异能")
+    assert entry["definition"].endswith("参见规则207.2c。 [Unofficial]")
+    kb = KnowledgeBase(root)
+    en, cn = (academy.StoredRules(kb.store, n) for n in ("en/2026-04-17", "zh/2026-04-17"))
+    keywords = [r.number for s in ("701", "702") for r in cn.children.get(s, []) if r.kind == "rule"]
+    differ = {n for n in keywords if academy.definition_number(en, n) != academy.definition_number(cn, n)}
+    # 702.164 (Toxic): "Toxic is a static ability. It's written …" is one sentence in Chinese
+    assert len(keywords) > 250 and differ == {"702.164"}
+    got = server.get("/ar/cr/702.2", params={**zh, "find_definition": "true"}).json()["ruleNumber"]
+    assert got == "702.2b"
+
+
 def test_a_chinese_rule_has_its_english_twin_as_in_the_command_line(langs_server):
     server, kb = langs_server
     resp = server.get("/api/v1/rules/702.19a", params={"edition": "zh/2026-04-17"})

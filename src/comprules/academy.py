@@ -109,9 +109,17 @@ def _get(edition: Edition | StoredRules, number: str) -> Rule:
 
 
 def _one_sentence_definition(text: str) -> bool:
-    """``Defender is a static ability.``: one sentence that says what the keyword is."""
+    """``Defender is a static ability.``: one sentence that says what the keyword is; in
+    the Chinese translation ``守军属于静止式异能。`` ("属于", "是" or "为": is; not a
+    sentence that says what it "意指", means)."""
+    if _HAN.search(text):
+        sentences = [s for s in re.split(r"(?<=[。！？])[”」]?", text.strip()) if s.strip()]
+        return len(sentences) == 1 and bool(re.search(r"属于|是|为", text)) and "意指" not in text  # "means"
     sentences = [s for s in re.split(r"(?<=[.!?])[”\"]?\s+", text.strip()) if s]
     return len(sentences) == 1 and bool(re.search(r"\bis an?\b", text))
+
+
+_HAN = re.compile(r"[\u4e00-\u9fff]")
 
 
 def definition_number(edition: Edition | StoredRules, number: str) -> str:
@@ -162,10 +170,17 @@ def ability_words(edition: Edition) -> list[str]:
     if r is None:
         return []
     m = re.search(r"ability words are (.+?)\.(?:\s|$)", r.text)
-    if not m:
-        return []
-    words = [w.strip().removeprefix("and ").strip().lower() for w in m.group(1).split(",")]
-    return [w for w in words if w]
+    if m:
+        words = [w.strip().removeprefix("and ").strip().lower() for w in m.group(1).split(",")]
+        return [w for w in words if w]
+    m = _ABILITY_WORDS_ZH.search(r.text)  # 异能提示包括固色、附案、…，以及议定。
+    if m:
+        return [w.strip() for w in re.split(r"，以及|以及|、|，", m.group(1)) if w.strip()]
+    return []
+
+
+#: The list of 207.2c in the Chinese translation: "ability words include X、Y…，and Z".
+_ABILITY_WORDS_ZH = re.compile(r"异能提示包括(.+?)。")
 
 
 #: The titles of the sections of keyword actions and keyword abilities, in each language
@@ -217,13 +232,19 @@ def unofficial_glossary(edition: Edition) -> dict[str, dict]:
 
     Academy Ruins keeps 38 such entries in a file of its own, written by hand (the CR
     gives ability words no entries, rule 207.2c); these follow each edition's own list.
+    A Chinese edition's entries (its list: "异能提示包括…") cite 207.2c alone: a word is
+    not found whole in a text without spaces.
     """
     words = ability_words(edition)
     if not words:
         return {}
     official = {k.removesuffix(_OBSOLETE) for k in glossary(edition)}
     source = edition.get("207.2c")
-    said = source.text.split(". The ability words are", 1)[0].strip() if source is not None else ""
+    chinese = source is not None and _ABILITY_WORDS_ZH.search(source.text) is not None
+    if chinese:
+        said = source.text.split("异能提示包括", 1)[0].strip()
+    else:
+        said = source.text.split(". The ability words are", 1)[0].strip() if source is not None else ""
     out: dict[str, dict] = {}
     # each rule's texts lower-cased once: a word is looked for as a whole word only in the
     # texts that hold it at all (about 60 words in 3,000 rules; the 74 English editions 18.8 s
@@ -236,9 +257,12 @@ def unofficial_glossary(edition: Edition) -> dict[str, dict]:
     for word in words:
         if word in official:
             continue
+        low = word.lower()
+        if chinese:  # no spaces between words: 消失 (disappear) is also the verb, 反抗 in 反抗军 (Rebel)
+            out[word] = {"term": word, "definition": f"{word}是异能提示。{said}参见规则207.2c。 {UNOFFICIAL}"}
+            continue
         term = " ".join(w if w in ("of", "the", "a", "an") else w.capitalize() for w in word.split())
         printed = re.compile(r"\b" + re.escape(word) + r"\b", re.IGNORECASE)
-        low = word.lower()
         using = [number for number, lowered in texts if any(low in t and printed.search(t) for t in lowered)]
         see = "rule 207.2c" + (f" and rule{'s' if len(using) > 1 else ''} {', '.join(using[:8])}" if using else "")
         definition = (

@@ -91,6 +91,22 @@ def renumbered(handle: "_OpenIndex", number: str, mask: np.ndarray | None) -> di
         for new in versions.get(key, ()):
             if mask[new] and table.number[new] != number and new not in found:
                 found[new] = _how(handle, number, olds, new)
+    # Nothing in the scope's languages, and the number is another chain's (Morph's
+    # 502.26a of 1999–2009, searched in Chinese: zh begins in 2022): the rule of the same
+    # key in the scope's chain, when that rule's number is one the other chain's lineage
+    # printed too (a translation keeps its English twin's numbers): zh 702.37a. A search
+    # of every language keeps its answer in the chain that printed the number.
+    answered = set(printed)
+    for key, olds in groups.items() if not found else ():
+        chain, _, own = key.partition(" ")
+        numbers = {table.number[d] for d in versions.get(key, ())}
+        for other in _chains(handle, keys):
+            if other == chain:
+                continue
+            for new in versions.get(f"{other} {own}", ()):
+                lang = table.lang[new]
+                if mask[new] and lang not in answered and table.number[new] in numbers and new not in found:
+                    found[new] = _how(handle, number, olds, new)
     return dict(sorted(found.items(), key=lambda item: order(handle, item[1], item[0])))
 
 
@@ -105,14 +121,13 @@ def order(handle: "_OpenIndex", how: Renumbered, docnum: int) -> tuple:
 
 
 def every_renumbering(handle: "_OpenIndex", lang: str, mask: np.ndarray) -> dict[str, dict[int, Renumbered]]:
-    """:func:`renumbered` of every number that a document of ``lang`` outside ``mask``
-    prints, where it answers: number → document → how (the site's search data)."""
+    """:func:`renumbered` of every number that a document outside ``mask`` (``lang``'s
+    scope) prints, in any language (zh answers English-only numbers), where it answers:
+    number → document → how (the site's search data)."""
     table = handle.table
     inside = {table.number[d] for d in np.flatnonzero(mask) if table.lang[d] == lang}
     numbers = {
-        table.number[d]
-        for d in range(len(table))
-        if table.lang[d] == lang and table.members[d] and not mask[d] and table.number[d] not in inside
+        table.number[d] for d in range(len(table)) if table.members[d] and not mask[d] and table.number[d] not in inside
     }
     out = {}
     for number in sorted(numbers):
@@ -141,6 +156,14 @@ def _keys(handle: "_OpenIndex") -> list[str | None] | None:
             keys = None
         handle.__dict__["_lineage_keys"] = keys
     return handle.__dict__["_lineage_keys"]
+
+
+def _chains(handle: "_OpenIndex", keys: list[str | None]) -> list[str]:
+    """The chains the lineage keys name ("en", "zh", "fr"…), found once per open index."""
+    cached = handle.__dict__.get("_chains")
+    if cached is None:
+        cached = handle.__dict__["_chains"] = sorted({k.partition(" ")[0] for k in _by_key(handle, keys)})
+    return cached
 
 
 def _by_key(handle: "_OpenIndex", keys: list[str | None]) -> dict[str, list[int]]:
