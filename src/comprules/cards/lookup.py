@@ -22,6 +22,7 @@ needs ``card:``.
 from __future__ import annotations
 
 import functools
+import os
 import re
 import sqlite3
 import unicodedata
@@ -408,5 +409,5 @@ def _real_path(path: str) -> str:
 def open_index(path: Path) -> CardIndex:
     """The :class:`CardIndex` of a card database, kept per process while the file is the
     same (a server asks again). Raises :class:`FileNotFoundError` when it is not there."""
-    st = Path(path).stat()
+    st = os.stat(path)
     return _open_cached(_real_path(str(path)), st.st_mtime_ns)

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import store
-from .lookup import ASKED, names_in
+from .lookup import ASKED, names_in, open_index
 from .view import index_of
 
 #: A concept's weight in a prior is scaled by IDF_FLOOR + (1 - IDF_FLOOR) × its idf among the
@@ -45,11 +45,12 @@ def about(data: Path, query: str, edition: str | None) -> Asked:
     edition of the card data); an empty :class:`Asked` when the knowledge base has no
     card data or the question names no card. Raises :class:`UsageError` for a name asked
     with ``card:`` that is no card's, or asked of a knowledge base without card data."""
-    if not (Path(data) / store.DB_NAME).is_file():
+    try:
+        index = open_index(Path(data) / store.DB_NAME)  # one stat a search: the file kept open
+    except FileNotFoundError:
         if ASKED.search(query):
             index_of(Path(data))  # raises: no card data, and how to build it
         return Asked()
-    index = index_of(Path(data))
     found = names_in(index, query)
     if not found:
         return Asked()

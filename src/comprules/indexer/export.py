@@ -82,7 +82,7 @@ def site_data(index_dir: Path, lang: str, edition: str | None = None) -> dict:
     for d in docnums:
         unit = handle.unit(d)
         members = table.members[d]
-        shown = searching._reported_edition(handle, members, scope)
+        shown = searching._reported_edition(handle, d, scope)
         parent = parent_number(table.number[d]) if table.kind[d] != GLOSSARY and "¶" not in table.number[d] else None
         docs.append(
             [

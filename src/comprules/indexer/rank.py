@@ -282,16 +282,21 @@ class Ranker:
 
     def _near(self, d: int, pairs: list[tuple[str, str]]) -> int:
         seq = self.sequence(d)
-        wanted = {t for pair in pairs for t in pair}
         where: dict[str, list[int]] = {}
-        for i, term in enumerate(seq):
-            if term in wanted:
-                where.setdefault(term, []).append(i)
+
+        def positions(term: str) -> list[int]:
+            found = where.get(term)
+            if found is None:  # (a term the text lacks is found so by one scan in C)
+                found = where[term] = [i for i, t in enumerate(seq) if t == term] if term in seq else []
+            return found
+
         found = 0
         for a, b in pairs:
-            pa, pb = where.get(a), where.get(b)
-            if pa and pb and _close(seq, pa, pb):
-                found += 1
+            pa = positions(a)
+            if pa:
+                pb = positions(b)
+                if pb and _close(seq, pa, pb):
+                    found += 1
         return found
 
 

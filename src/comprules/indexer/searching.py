@@ -198,6 +198,7 @@ class _OpenIndex:
     _ranker: Ranker | None = None
     _units: dict[int, dict] = field(default_factory=dict)
     _sequences: dict[int, list] = field(default_factory=dict)
+    _edition_names: dict[int, tuple[str, ...]] = field(default_factory=dict)
     _titles: dict[int, list[str]] = field(default_factory=dict)
     #: The vocabulary its Chinese texts were cut with (activated by :func:`_open`).
     segmenter: segment.Segmenter = field(default_factory=lambda: segment.EMPTY)
@@ -252,6 +253,15 @@ class _OpenIndex:
         if unit is None:
             unit = self._units[docnum] = self.searcher.stored_fields(docnum)["unit"]
         return unit
+
+    def edition_names(self, docnum: int) -> tuple[str, ...]:
+        """The editions holding a document, by name, oldest first (kept per document)."""
+        names = self._edition_names.get(docnum)
+        if names is None:
+            effective = self.effective
+            members = sorted(self.table.members[docnum], key=lambda e: (effective[e] or "9", e))
+            names = self._edition_names[docnum] = tuple(self.table.editions[e] for e in members)
+        return names
 
     def sequence(self, docnum: int) -> list:
         """The terms of a document's title, ``None``, then the terms of its text."""
@@ -317,19 +327,20 @@ _local = threading.local()
 def _open(index_dir) -> _OpenIndex:
     """The open index of ``index_dir`` (cached per thread); its vocabulary becomes the
     active one (:func:`comprules.segment.activate`), so queries are cut as its texts were."""
-    path = Path(index_dir)
-    meta_path = path / META_FILE
+    # the folder as named and its meta file's identity: a build swaps in a new generation
+    # (a new meta file) under the same name; the real path is looked for only on a miss
+    # (its lstat of each part of the path was a tenth of a search's system time)
     try:
-        real = os.path.realpath(path)
-        st = os.stat(meta_path)
+        st = os.stat(os.path.join(index_dir, META_FILE))
     except OSError:
-        raise UsageError(f"no search index in {path} (build one with `comprules build`)") from None
-    key = (real, st.st_ino, st.st_mtime_ns)
+        raise UsageError(f"no search index in {index_dir} (build one with `comprules build`)") from None
+    key = (str(index_dir), st.st_dev, st.st_ino, st.st_mtime_ns)
     cache: OrderedDict = _local.__dict__.setdefault("cache", OrderedDict())
     if key in cache:
         cache.move_to_end(key)
         segment.activate(cache[key].segmenter)
         return cache[key]
+    real = os.path.realpath(index_dir)
     handle = _load(Path(real), Path(real) / META_FILE)
     segment.activate(handle.segmenter)
     cache[key] = handle
@@ -1056,15 +1067,15 @@ def _hit(
 ) -> Hit:
     table = handle.table
     unit = handle.unit(docnum)
-    members = table.members[docnum]
     lang = table.lang[docnum]
     example = kind == "example" and unit.get("examples")
     source = unit["examples"] if example else (unit["text"] or unit["title"] or "")
     plain, spans = make_snippet(source, frozenset(used.get(field_lang(lang), ())), lang)
-    names = tuple(
-        table.editions[e] for e in (editions or sorted(members, key=lambda e: (handle.effective[e] or "9", e)))
-    )
-    edition = _reported_edition(handle, members, scope)
+    if editions:
+        names = tuple(table.editions[e] for e in editions)
+    else:
+        names = handle.edition_names(docnum)
+    edition = _reported_edition(handle, docnum, scope)
     return Hit(
         edition=edition,
         section_title=_section_title(handle, unit["number"], table.kind[docnum], edition),
@@ -1085,10 +1096,19 @@ def _hit(
 
 
 def _section_title(handle: _OpenIndex, number: str, kind: str, edition: str) -> str | None:
-    """The title edition ``edition`` prints for the section of rule ``number``."""
+    """The title edition ``edition`` prints for the section of rule ``number`` (kept per
+    open index: a few thousand sections and editions)."""
     section = number[:3]
     if kind in ("section", "chapter", GLOSSARY) or len(number) <= 3 or not section.isdigit():
         return None
+    kept = handle.__dict__.setdefault("_section_titles", {})
+    key = (section, edition)
+    if key not in kept:
+        kept[key] = _printed_section_title(handle, section, edition)
+    return kept[key]
+
+
+def _printed_section_title(handle: _OpenIndex, section: str, edition: str) -> str | None:
     table = handle.table
     try:
         e = table.editions.index(edition)
@@ -1100,9 +1120,21 @@ def _section_title(handle: _OpenIndex, number: str, kind: str, edition: str) -> 
     return None
 
 
-def _reported_edition(handle: _OpenIndex, members: tuple[int, ...], scope: _Scope) -> str:
+def _reported_edition(handle: _OpenIndex, docnum: int, scope: _Scope) -> str:
+    """The edition a hit names: the scope's own, else the latest of the document's
+    editions in the scope (kept per document for the default scope)."""
     if scope.explicit:
         return scope.explicit
+    default = scope.ids is handle.current
+    if default:
+        kept = handle.__dict__.setdefault("_reported", {})
+        found = kept.get(docnum)
+        if found is not None:
+            return found
+    members = handle.table.members[docnum]
     candidates = [e for e in members if scope.ids is None or e in scope.ids] or list(members)
     best = max(candidates, key=lambda e: (handle.effective[e], e))
-    return handle.table.editions[best]
+    name = handle.table.editions[best]
+    if default:
+        kept[docnum] = name
+    return name
