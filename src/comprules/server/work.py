@@ -14,8 +14,8 @@ socket pair that the event loop reads and writes itself: a job is one frame out 
 number and the pickled name and arguments), its answer one frame back (the bytes, or the
 pickled error). No thread of the server takes part. ``ProcessPoolExecutor`` did the same
 through a queue-feeding thread and a result thread per pool, whose hand-overs cost the
-server's process 150 µs of CPU a job against 50 µs so (``benchmarks/serve.py``: the
-searches a second). A worker takes two jobs at a time (the next one waits in its socket
+server's process 150 µs of CPU a job against 50 µs so (docs/measurements.md, "Server").
+A worker takes two jobs at a time (the next one waits in its socket
 while it computes); the others wait in the server, where a job whose request was cut off
 (:mod:`.guard`, 5 s) is dropped before it starts.
 
