@@ -281,6 +281,7 @@ def test_names_in_a_query_only_when_written_as_names(real_db):
     assert found("Clone enters as a copy") == []  # a rules word at a sentence's start
     assert found("Can my Clone copy a Saga?") == ["Clone"]
     assert found("card:clone copies") == ["Clone"]
+    assert found("card:“Time Walk” extra turn") == found('card:"Time Walk" extra turn') == ["Time Walk"]
     assert found("notion thieves") == ["Notion Thief"]  # the whole query is a name, typed in lower case
     assert found("blood moon urborg") == []
     assert found("Does the ETB of Thragtusk trigger?") == ["Thragtusk"]
@@ -309,6 +310,21 @@ def test_a_name_asked_with_card_that_is_no_cards_is_said_not_dropped(real_db, ca
     assert result.exit_code == 2 and "card:xyzzy: no card 'xyzzy' (nearest:" in result.output
     misspelt = json.loads(run("search", 'card:"notion thef" flash', "--kb", card_kb, "--json").output)
     assert [c["name"] for c in misspelt["cards"]] == ["Notion Thief"]  # a misspelt name asked for is found
+    # whatever the kind (a trial: --kind rule searched "card xyzzy" as words, and exit 0)
+    for kind in ("rule", "glossary", "example"):
+        result = run("search", "card:xyzzy trample", "--kind", kind, "--kb", card_kb)
+        assert result.exit_code == 2 and "no card 'xyzzy'" in result.output, kind
+    rules = json.loads(run("search", "card:Clone copy", "--kind", "rule", "--kb", card_kb, "--json").output)
+    assert [c["name"] for c in rules["cards"]] == ["Clone"] and rules["hits"][0]["number"].startswith("707")
+
+
+def test_the_rules_a_card_calls_on_are_printed_cut_at_a_word(card_kb):
+    # a trial: "614.1c Effects that read “[This permanent] ente" (cut at 40 characters, no mark)
+    result = run("search", "card:Clone copy", "--kb", card_kb, "-n", "1")
+    line = next(ln for ln in result.output.splitlines() if "calls on:" in ln)
+    labels = [part.split(" ", 1)[1] for part in line.split("calls on: ", 1)[1].split(", ") if " " in part]
+    assert "614.1c Effects that read “[This permanent]…" in line
+    assert all(len(label) <= 40 and (label.endswith("…") or not label.endswith(" ")) for label in labels)
 
 
 def test_names_the_rules_print_are_marked_and_still_searched_for(real_db, card_kb):

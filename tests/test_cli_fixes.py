@@ -192,6 +192,8 @@ def test_an_empty_number_or_edition_is_a_usage_error(kb, args):
         ("CR 702.37a.", "702.37a"),
         ("section-702-37a", "702.37a"),
         ("702.37 (a)", "702.37a"),  # a trial: "no rule 702.37 (a in …"
+        ("(702.37a)", "702.37a"),  # as search and the go-to box take it (a trial: refused by show)
+        ("702。37a", "702.37a"),  # a Chinese keyboard's full stop
     ],
 )
 def test_show_takes_the_number_forms_of_the_sites_go_to_box(kb, typed, number):
@@ -568,7 +570,7 @@ def test_the_academy_routes_asked_in_french_answer_from_the_document_holding_the
         assert client.get("/ar/cr/999.99", params={"lang": "fr"}).status_code == 404
 
 
-@pytest.mark.parametrize("typed", ["702.19..b", "702-19b", "702.19b-c", "1234.5"])
+@pytest.mark.parametrize("typed", ["702.19..b", "702-19b", "702.19b-c", "1234.5", "٧٠٢.١٩"])
 def test_a_malformed_rule_number_is_a_usage_error_not_a_missing_rule(kb, typed):
     """A trial: ``/api/v1/rules/702.19..b`` was 404 "no rule 702.19..b", as if the rule
     had been looked for; it is the request that is wrong (400, exit 2). /ar keeps the
@@ -593,3 +595,11 @@ def test_a_card_asked_of_a_knowledge_base_without_card_data_says_how_to_get_it(k
     assert result.exit_code == 2 and "no card data in" in result.output and "--cards FILE" in result.output
     plain = run("search", "clone copy", "--kb", kb, "--json")  # no card asked: the rule words, as before
     assert plain.exit_code == 0 and json.loads(plain.output)["hits"][0]["number"].startswith("707")
+
+
+def test_an_undated_document_is_named_by_its_number(kb):
+    # docs/server.md says fr/004; a trial: "no edition '004'"
+    knowledge = KnowledgeBase(kb)
+    assert knowledge.resolve_name("fr/004") == knowledge.resolve_name("004") == "fr/004_99dc3338bd3ea994"
+    result = run("show", "502.26", "--edition", "fr/004", "--kb", kb, "--json")
+    assert result.exit_code == 0 and json.loads(result.stdout)["edition"] == "fr/004_99dc3338bd3ea994"

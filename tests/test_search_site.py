@@ -170,7 +170,7 @@ def test_a_rule_number_in_any_form_of_the_go_to_box_is_the_same_rule_in_both_eng
             "R702",
             "R4",
         ),
-        *("(502.26a)", "５０２．２６ａ", "702.", "7", "100", "702.175~2", "602¶3", "¶6"),
+        *("(502.26a)", "５０２．２６ａ", "702.", "7", "100", "702.175~2", "602¶3", "¶6", "702。19b", "٧٠٢.١٩"),
         *("2024", "1000", "12", "0", "007", "3 damage", "trample", "see rule 702.19b", "702.19b trample", "R7x", ""),
     ]
     forms += [r.number for e in editions.values() for r in e.rules][::40]  # every kind of number printed

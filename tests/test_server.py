@@ -842,6 +842,38 @@ def test_serve_stops_on_a_signal_with_one_line_and_128_plus_it_whatever_the_work
     assert not left, [(pid, _state(pid)) for pid in left]  # no worker, no resource tracker, running or defunct
 
 
+def test_ctrl_c_in_the_servers_first_second_is_one_line_whatever_the_worker_was_doing(kb):
+    """A terminal's Ctrl-C goes to the whole process group: the worker, still importing
+    its modules in the server's first second, printed a KeyboardInterrupt traceback
+    before the server's one line (a trial: three times out of three)."""
+    for _ in range(3):
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "comprules.cli", "serve", "--kb", str(kb), "--port", "0"],
+            stderr=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
+            text=True,
+            start_new_session=True,  # a group of its own, as a terminal's job
+        )
+        try:
+            first = proc.stderr.readline()
+            base = "http://127.0.0.1:" + re.search(r":(\d+)/", first).group(1)
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline:
+                try:
+                    if httpx.get(base + "/api/v1/editions", timeout=5).status_code == 200:
+                        break
+                except httpx.HTTPError:
+                    time.sleep(0.02)
+            os.killpg(proc.pid, signal.SIGINT)
+            rest = proc.communicate(timeout=30)[1]
+        finally:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+        assert proc.returncode == 130
+        assert rest.strip().splitlines() == ["comprules: interrupted"], rest[-500:]
+
+
 def _children(pid: int) -> list[int]:
     out = []
     for stat in Path("/proc").glob("[0-9]*/stat"):

@@ -302,6 +302,8 @@ class KnowledgeBase:
         matches = [e for e in self._by_stem.get(spec, ()) if lang is None or e.lang == lang]  # ``pool``'s
         if not matches:
             matches = self._by_alias(spec, pool)
+        if not matches and spec.isdigit():  # an undated document by its number: fr/004 is 004_99dc…
+            matches = [e for e in pool if not e.effective and e.stem.startswith(spec + "_")]
         if len(matches) > 1:
             preferred = [e for e in matches if e.lang == default_lang]
             if len(preferred) == 1:
@@ -791,7 +793,7 @@ def search(
     """``comprules search``: the options as the command and the server take them, then
     :func:`comprules.indexer.search`; a :class:`~comprules.indexer.SearchResult`.
 
-    With ``cards`` and card data in the knowledge base (and no ``kind``), the cards the
+    With ``cards`` and card data in the knowledge base (and no ``kind``, or ``rule``), the cards the
     query names come first (``SearchResult.cards``), their names are not searched for as
     words (unless the rules print them: "Wall of Omens"), and the rules they call on rank
     the hits (:mod:`comprules.cards.search`).
@@ -837,13 +839,13 @@ def search(
 
         check_query(query)
         return SearchResult(query=query, hits=[], collapsed=all_editions or name is None)
-    if cards and options["kind"] is None:  # examples, glossary entries, notes: the words alone
+    if cards:
         import dataclasses
 
         from .cards.search import about
 
-        asked = about(kb.data, query, None if all_editions else name)
-        if asked.cards:
+        asked = about(kb.data, query, None if all_editions else name)  # card:NAME checked whatever the kind
+        if asked.cards and options["kind"] in (None, "rule"):  # examples, glossary entries, notes: the words alone
             result = run_search(
                 kb.index_dir,
                 query,

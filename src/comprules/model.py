@@ -454,12 +454,12 @@ def glossary_key(term: str) -> str:
     return " ".join(term.split())
 
 
-_CITATION = re.compile(r"^R?(\d)(\d\d)(?:\.?(\d+)([a-z]{0,2}))?$")
-_SECTION_ANCHOR = re.compile(r"^#?section-(\d{1,3})(?:-(\d+)([a-z]{0,2}))?$", re.IGNORECASE)
+_CITATION = re.compile(r"^R?([0-9])([0-9][0-9])(?:\.?([0-9]+)([a-z]{0,2}))?$")
+_SECTION_ANCHOR = re.compile(r"^#?section-([0-9]{1,3})(?:-([0-9]+)([a-z]{0,2}))?$", re.IGNORECASE)
 _NUMBER_PREFIX = re.compile(r"^(?:cr|comprehensive rules?|rules?|r[èe]gles?|规则|§)\s*", re.IGNORECASE)
 _PLAIN_NUMBER = re.compile(r"(?:[0-9]{1,3}|[0-9]{3}\.[0-9]+[a-z]{0,2})\Z")
 _LETTERS_IN_BRACKETS = re.compile(r"\s*\(([a-z]{1,2})\)$", re.IGNORECASE)
-_DOTTED = re.compile(r"^(\d{3})[.,](\d+)\s*([a-z]{0,2})$", re.IGNORECASE)
+_DOTTED = re.compile(r"^([0-9]{3})[.,]([0-9]+)\s*([a-z]{0,2})$", re.IGNORECASE)
 
 
 def normalize_number(text: str) -> str:
@@ -467,9 +467,9 @@ def normalize_number(text: str) -> str:
     takes (``site/static/goto.js``, docs/site.md, "The header and the go-to box"):
     ``702.37a``, ``702.37A``, ``R70237a``/``r70237a`` (citation style), ``rule 702.37a``,
     ``CR 702.37a``, ``§702.37a``, ``702.37 a``, ``702.37(a)``, ``702,37a``, ``702.37a.``,
-    ``section-702-37a`` (an mtg.wtf anchor) → ``702.37a``; ``702``, ``7`` as they are;
-    full-width digits and dots as typed on a Chinese or Japanese keyboard (``７０２．１９``)
-    as the ASCII ones (NFKC, as search folds them). Another well-formed number is returned
+    ``section-702-37a`` (an mtg.wtf anchor), ``(702.37a)`` → ``702.37a``; ``702``, ``7`` as
+    they are; full-width digits and dots as typed on a Chinese or Japanese keyboard
+    (``７０２．１９``, ``702。19``) as the ASCII ones (NFKC, as search folds them). Another well-formed number is returned
     stripped (``999.9``: the caller says no such rule). Raises :class:`UsageError` for an
     empty number, one that holds no number at all (``rule``) or a malformed one
     (``702.19..b``, ``702-19b``)."""
@@ -477,7 +477,9 @@ def normalize_number(text: str) -> str:
         return text
     import unicodedata
 
-    t = unicodedata.normalize("NFKC", text).strip()
+    t = unicodedata.normalize("NFKC", text).replace("。", ".").strip()  # 。: a Chinese keyboard's full stop
+    if t[:1] in "([" and t[-1:] in ")]":  # "(702.37a)" pasted with its brackets, as search takes it
+        t = t[1:-1].strip()
     if not t:
         raise UsageError("no rule number given (a number such as 702.19b)")
     m = _SECTION_ANCHOR.match(t)
@@ -497,7 +499,7 @@ def normalize_number(text: str) -> str:
     if m:
         sec, rule, letters = m.groups()
         return f"{sec}.{rule}{letters.lower()}"
-    if not t[:1].isdigit() or not _NUMBER_SHAPE.match(t):
+    if not t[:1].isdigit() or not _NUMBER_SHAPE.match(t):  # (digits of other scripts too: ٧٠٢)
         raise UsageError(f"{echo(text.strip())!r} is not a rule number (a number such as 702.19b)")
     return t
 
@@ -505,4 +507,4 @@ def normalize_number(text: str) -> str:
 #: What a normalized number can be: a chapter, a section, a rule or subrule (``702.19b``),
 #: or a unit the site and the index name (``702.175~2``, ``602¶3``); ``702.19..b`` and
 #: ``702-19b`` are not numbers (a usage error, not "no such rule").
-_NUMBER_SHAPE = re.compile(r"\d{1,3}(?:\.\d+[a-zA-Z]{0,2})?(?:~\d+|¶\d+)?\Z|¶\d+\Z")
+_NUMBER_SHAPE = re.compile(r"[0-9]{1,3}(?:\.[0-9]+[a-zA-Z]{0,2})?(?:~[0-9]+|¶[0-9]+)?\Z|¶[0-9]+\Z")

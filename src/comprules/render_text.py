@@ -44,7 +44,7 @@ def print_hits(result) -> None:
         if card.get("type_line"):
             line.append(f"  {card['type_line']}", style="dim")
         console.print(line)
-        rules = ", ".join(f"{r['number']} {r['label'][:40]}" for r in card["rules"][:8])
+        rules = ", ".join(f"{r['number']} {_shortened(r['label'], 40)}" for r in card["rules"][:8])
         if rules:
             console.print(Text("    calls on: ", style="dim").append(rules))
     if not result.hits:
@@ -152,3 +152,11 @@ def format_citations(cites: list[dict], titles: dict[str, str], edition: str) ->
         if label not in names:
             names.append(label)
     return "; ".join(", ".join(names) + (f" — {key}" if key else "") for key, names in groups.items())
+
+
+def _shortened(text: str, width: int) -> str:
+    """``text`` cut at a word's end to fit ``width`` characters, "…" where it was cut
+    (``textwrap.shorten``, which also folds the spacing)."""
+    import textwrap
+
+    return textwrap.shorten(text.rstrip("…").rstrip(), width=width, placeholder="…")

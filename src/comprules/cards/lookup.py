@@ -275,8 +275,9 @@ def _name_words(text: str) -> tuple[str, ...]:
 
 
 _TOKEN = re.compile(r"[A-Za-z0-9\u00c0-\u024f]+(?:['’][A-Za-z]+)?")
-#: A name asked for with ``card:`` (``card:clone``, ``card:"time walk"``).
-ASKED = re.compile(r"\bcard:(?:\"([^\"]+)\"|([^\s\"]+))", re.I)
+#: A name asked for with ``card:`` (``card:clone``, ``card:"time walk"``, or in the curly
+#: quotes of a phone's keyboard: ``card:“time walk”``).
+ASKED = re.compile(r"\bcard:(?:[\"“]([^\"“”]+)[\"”]|([^\s\"“”]+))", re.I)
 
 
 @dataclass(frozen=True)

@@ -166,7 +166,7 @@ def _serve(channel: socket.socket, parent: int) -> None:
     whole process group, is the server's to act on."""
     from ..children import die_with_parent
 
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # (ignored from its start when the main thread started it)
     die_with_parent(parent)
     reader = channel.makefile("rb", buffering=1 << 16)
     try:
@@ -249,6 +249,28 @@ def processes(workers: int = 1) -> int:
 DEPTH = 2
 
 
+def _start_ignoring_ctrl_c(process) -> None:
+    """Start ``process`` with SIGINT ignored from its first instruction: Ctrl-C in a
+    terminal goes to the whole process group, and a worker taking it while it imports
+    printed a traceback beside the server's one line (a trial, in the server's first
+    second). An ignored signal stays ignored through exec, and Python then installs no
+    handler of its own; the server's handler is put back at once, the signal blocked
+    meanwhile so that a Ctrl-C of that instant waits for it (Linux keeps a blocked signal
+    pending even while it is ignored). Only the main thread may change a handler: started
+    from another (a worker replaced), the worker ignores SIGINT once it runs
+    (:func:`_serve`)."""
+    if threading.current_thread() is not threading.main_thread() or signal.getsignal(signal.SIGINT) is None:
+        process.start()  # (None: a handler set outside Python, which could not be put back)
+        return
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    handler = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        process.start()
+    finally:
+        signal.signal(signal.SIGINT, handler)
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+
+
 class _Worker:
     """One worker process and the server's end of its socket, read and written by the
     event loop of the requests (a new loop, as each of a test's clients runs, takes it
@@ -257,7 +279,7 @@ class _Worker:
     def __init__(self, context, parent: int):
         ours, theirs = socket.socketpair()
         self.process = context.Process(target=_serve, args=(theirs, parent), name="comprules-worker", daemon=True)
-        self.process.start()
+        _start_ignoring_ctrl_c(self.process)
         theirs.close()
         ours.setblocking(False)
         self.sock = ours

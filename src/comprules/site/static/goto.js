@@ -41,7 +41,7 @@
   }
 
   function ruleNumber(text) {  /* query.rule_number */
-    text = String(text).normalize("NFKC").trim();  /* full-width digits */
+    text = String(text).normalize("NFKC").replace(/\u3002/g, ".").trim();  /* full-width digits; 。 */
     if (/^[(\[]/.test(text) && /[)\]]$/.test(text)) text = text.slice(1, -1).trim();  /* "(502.26a)" */
     if (UNIT_ID.test(text)) return text;
     if (/^\d{4,}$/.test(text)) return null;  /* a year ("2024"), not 202.4 written as a citation */
