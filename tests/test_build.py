@@ -190,6 +190,14 @@ def test_a_sets_name_is_the_edition_of_its_release_not_a_later_update(full_kb):
     # the update by the edition table's whole name (a trial: "no edition 'Mirrodin (Dec. update)'")
     assert kb.resolve_name("Mirrodin (Dec. update)") == kb.resolve_name("mirrodin (dec. update)") == "en/2003-12-01"
     assert kb.resolve_name("Alara Reborn (last old-numbering CR)") == kb.resolve_name("Alara Reborn")
+    from click.testing import CliRunner
+
+    from comprules.cli import main
+
+    listed = CliRunner().invoke(main, ["editions", "--kb", str(full_kb[0])]).output.splitlines()
+    december = next(line for line in listed if line.startswith("en/2003-12-01 "))
+    assert december.endswith("rules  Mirrodin (Dec. update)")  # the name that reaches it, listed
+    assert next(line for line in listed if line.startswith("en/2003-10-01 ")).endswith("rules  Mirrodin")
 
 
 def test_show_reads_the_symbol_font_of_2003_as_the_site_does_and_raw_prints_it(full_kb):

@@ -63,6 +63,18 @@ def start_server(
     raise AssertionError(f"comprules serve did not start: {lines}")
 
 
+def answering(url: str, *, within: float = 60.0, pause: float = 0.2) -> None:
+    """Wait until ``url`` answers 200 (a server's workers have started), at most ``within`` s."""
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(url, timeout=5).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(pause)
+
+
 def stop(proc: subprocess.Popen) -> None:
     proc.send_signal(signal.SIGINT)
     try:
@@ -817,13 +829,7 @@ def test_data_files_named_with_a_source_hash_are_revalidated_not_immutable(tmp_p
 def test_serve_stops_on_a_signal_with_one_line_and_128_plus_it_whatever_the_workers(kb, workers, sig, code):
     proc, base, lines = start_server(kb, "--workers", str(workers))
     try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:  # every worker answers
-            try:
-                if httpx.get(base + "/ar/cr/100.1", timeout=5).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                time.sleep(0.2)
+        answering(base + "/ar/cr/100.1")  # every worker answers
         # a request uvicorn cannot read is answered, and said nowhere on stderr (a trial: its
         # "WARNING:  Invalid HTTP request received." without --verbose)
         status, _headers, _body = raw_response(base, b"FOO / HTTP/1.1\r\nHost: x\r\n\r\n")
@@ -857,13 +863,7 @@ def test_ctrl_c_in_the_servers_first_second_is_one_line_whatever_the_worker_was_
         try:
             first = proc.stderr.readline()
             base = "http://127.0.0.1:" + re.search(r":(\d+)/", first).group(1)
-            deadline = time.monotonic() + 30
-            while time.monotonic() < deadline:
-                try:
-                    if httpx.get(base + "/api/v1/editions", timeout=5).status_code == 200:
-                        break
-                except httpx.HTTPError:
-                    time.sleep(0.02)
+            answering(base + "/api/v1/editions", pause=0.02)
             os.killpg(proc.pid, signal.SIGINT)
             rest = proc.communicate(timeout=30)[1]
         finally:
@@ -1099,13 +1099,7 @@ def test_typing_a_word_on_the_served_search_page_asks_once_not_per_key(browser, 
 def test_the_workers_end_when_the_supervisor_is_killed_and_the_port_is_free_again(kb):
     proc, base, _ = start_server(kb, "--workers", "2")
     try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                if httpx.get(base + "/ar/cr/100.1", timeout=5).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                time.sleep(0.2)
+        answering(base + "/ar/cr/100.1")
         children = _children(proc.pid)
         assert len(children) >= 2
         proc.kill()  # SIGKILL: the supervisor runs no clean-up of its own
