@@ -457,6 +457,22 @@ def test_reference_inside_emphasis_is_linked():
     assert html == '<em>see rule <a href="101.html#101.2a">101.2a</a></em> now'
 
 
+def test_a_text_of_megabytes_keeps_its_references_and_escapes_but_no_url_is_looked_for():
+    # tests/test_fuzz.py: a 10 MB source on one line spent 13 s in linkify-it's search
+    from comprules.site.markdown import LINKIFY_LONGEST
+
+    md = make_markdown()
+    layout, _ = U.layout(small_edition(), 100_000)
+    env = {"extract": fake_extract, "lang": "en", "known": {"101.2a"}, "urls": U.Urls("en/2030-01-01/100.html", layout)}
+    short = "See Magic.Wizards.com and rule 101.2a <b>."
+    assert '<a href="http://Magic.Wizards.com" class="url"' in render_text(md, short, env)
+    long = short + " x" * (LINKIFY_LONGEST // 2)
+    html = render_text(md, long, env)
+    assert ".Wizards.com and rule" in html and "http://" not in html
+    assert '<a href="101.html#101.2a">101.2a</a> &lt;b&gt;.' in html
+    assert render_text(md, short, env) == render_text(make_markdown(), short, env)  # md itself unchanged
+
+
 def test_plugin_is_a_core_rule_splitting_text_tokens_into_link_tokens():
     md = make_markdown()
     layout, _ = U.layout(small_edition(), 100_000)

@@ -57,6 +57,21 @@ def make_markdown() -> MarkdownIt:
     return md
 
 
+#: A text longer than this is rendered without looking for URLs in it: linkify-it's search
+#: grows faster than the text (13 s of a 10 MB source on one line, tests/test_fuzz.py),
+#: and no text of the CR comes near (the longest of the corpus: 3,922 characters).
+LINKIFY_LONGEST = 100_000
+
+
+def _without_links(md: MarkdownIt) -> MarkdownIt:
+    """``md`` without linkify (made once per instance, kept on it)."""
+    other = md.__dict__.get("_without_links")
+    if other is None:
+        other = md.__dict__["_without_links"] = make_markdown()
+        other.disable("linkify")
+    return other
+
+
 def refs_plugin(md: MarkdownIt) -> None:
     """Register :func:`rule_refs`, then :func:`glossary_terms`, :func:`symbol_font` and
     :func:`change_marks`, at the end of the core chain."""
@@ -112,7 +127,11 @@ def render_text(md: MarkdownIt, text: str, env: dict, marks: Sequence[tuple[int,
             text = _MARKED_SYMBOL.sub(r"{\1\2\3}", text)
         if env.get("extract") is not None:
             env["extract"] = _unmarked(env["extract"])
-    if not _plain(text) and (_MARKDOWN.search(text) or md.linkify.test(text)):
+    if len(text) > LINKIFY_LONGEST:
+        md = _without_links(md)
+        if _MARKDOWN.search(text):
+            return md.renderInline(prepare(text), env)
+    elif not _plain(text) and (_MARKDOWN.search(text) or md.linkify.test(text)):
         return md.renderInline(prepare(text), env)
     memo: TextMemo | None = env.get("memo") if not marks else None
     if memo is not None:
