@@ -69,8 +69,9 @@ class Renumbered:
 def renumbered(handle: "_OpenIndex", number: str, mask: np.ndarray | None) -> dict[int, Renumbered]:
     """The documents of ``mask`` (the query's scope and language; ``None``: every
     edition, where nothing is renumbered) that are the rule numbered ``number`` in other
-    editions, for each language in which ``mask`` holds no document numbered ``number``
-    → how; the rule ``number`` named last first. Empty when the number is printed in the
+    editions (of its language, else of another chain: see below), for each language in
+    which ``mask`` holds no document numbered ``number`` → how; the rule ``number``
+    named last first. Empty when the number is printed in the
     scope, is nowhere, or its rule has no version in the scope (removed, or not made
     yet), or the index has no lineage keys (built without a knowledge base).
     """
@@ -91,13 +92,13 @@ def renumbered(handle: "_OpenIndex", number: str, mask: np.ndarray | None) -> di
         for new in versions.get(key, ()):
             if mask[new] and table.number[new] != number and new not in found:
                 found[new] = _how(handle, number, olds, new)
-    # Nothing in the scope's languages, and the number is another chain's (Morph's
-    # 502.26a of 1999–2009, searched in Chinese: zh begins in 2022): the rule of the same
-    # key in the scope's chain, when that rule's number is one the other chain's lineage
-    # printed too (a translation keeps its English twin's numbers): zh 702.37a. A search
-    # of every language keeps its answer in the chain that printed the number.
-    answered = set(printed)
-    for key, olds in groups.items() if not found else ():
+    # A language of the scope with no answer of its own, the number another chain's
+    # (Morph's 502.26a of 1999–2009, and Chinese, which begins in 2022): the rule of the
+    # same key in that language's chain, when that rule's number is one the other chain's
+    # lineage printed too (a translation keeps its English twin's numbers): zh 702.37a.
+    # Each language answers so (the site's search data is a language's at a time).
+    answered = printed | {table.lang[d] for d in found}
+    for key, olds in groups.items():
         chain, _, own = key.partition(" ")
         numbers = {table.number[d] for d in versions.get(key, ())}
         for other in _chains(handle, keys):
