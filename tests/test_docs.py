@@ -154,6 +154,8 @@ def test_a_usage_error_is_one_line_on_stderr_and_exit_2() -> None:
         (["diff", "a", "b", "--frobnicate"], "diff: No such option '--frobnicate'"),
         # a command without --json prints paths for the shell: no JSON error on stdout
         (["fetch", "--latest", "--json"], "fetch: No such option '--json'"),
+        # an error click gives without the command's context (a trial: no "show:", no hint)
+        (["show", "702.19", "--json=1"], "show: Option '--json' does not take a value"),
     ]:
         result = CliRunner().invoke(main, args)
         assert result.exit_code == 2, args

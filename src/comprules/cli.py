@@ -68,14 +68,16 @@ class NothingFound(Fail):
     exit_code = 1
 
 
-def _usage_line(exc: click.UsageError) -> Fail:
+def _usage_line(exc: click.UsageError, path: str | None = None) -> Fail:
     """A usage error of click (unknown option, missing argument, bad value) as one line,
     ``comprules: show: Missing argument 'NUMBER' (comprules show --help)``, instead of
-    click's four (Usage / Try / blank / Error)."""
+    click's four (Usage / Try / blank / Error). ``path``: the command's, for an error
+    click gives without its context (``--json=1``: "Option '--json' does not take a value")."""
     message = " ".join(exc.format_message().split()).removesuffix(".")
-    if exc.ctx is None:
+    if exc.ctx is not None:
+        path = exc.ctx.command_path
+    if path is None:
         return Fail(message)
-    path = exc.ctx.command_path
     command = path.partition(" ")[2]
     return Fail(f"{command + ': ' if command else ''}{message} (see {path} --help)")
 
@@ -190,7 +192,8 @@ class _Commands(click.Group):
         except click.exceptions.NoArgsIsHelpError:
             raise  # `comprules build` with nothing: the command's help
         except click.UsageError as exc:  # a command's arguments, or an unknown command
-            raise _usage_line(exc) from None
+            sub = ctx.invoked_subcommand
+            raise _usage_line(exc, f"{ctx.command_path} {sub}" if sub else None) from None
         except KeyboardInterrupt as exc:  # Interrupted too
             signum = getattr(exc, "signum", signal.SIGINT)
             message = getattr(exc, "message", "interrupted")
