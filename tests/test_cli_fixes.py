@@ -395,8 +395,10 @@ def test_a_section_in_full_width_digits_is_the_section_and_other_scripts_digits_
 
 
 def test_an_error_repeats_at_most_200_characters_of_an_argument(kb):
-    status, out, err = _json_run("show", "9" * 10_000, "--kb", kb)
-    assert status == 1 and len(err) < 300 and "9" * 201 not in err and "…" in err
+    status, out, err = _json_run("show", "9" * 10_000, "--kb", kb)  # (no rule number: a usage error)
+    assert status == 2 and len(err) < 300 and "9" * 201 not in err and "…" in err
+    status, out, err = _json_run("show", "9" * 10_000 + ".1", "--kb", kb)
+    assert status == 2 and len(err) < 300 and "9" * 201 not in err and "…" in err
 
 
 def test_history_of_a_source_file_says_what_a_history_needs(kb, en_dir):
@@ -570,7 +572,7 @@ def test_the_academy_routes_asked_in_french_answer_from_the_document_holding_the
         assert client.get("/ar/cr/999.99", params={"lang": "fr"}).status_code == 404
 
 
-@pytest.mark.parametrize("typed", ["702.19..b", "702-19b", "702.19b-c", "1234.5", "٧٠٢.١٩"])
+@pytest.mark.parametrize("typed", ["702.19..b", "702-19b", "702.19b-c", "1234.5", "٧٠٢.١٩", "2024"])
 def test_a_malformed_rule_number_is_a_usage_error_not_a_missing_rule(kb, typed):
     """A trial: ``/api/v1/rules/702.19..b`` was 404 "no rule 702.19..b", as if the rule
     had been looked for; it is the request that is wrong (400, exit 2). /ar keeps the

@@ -471,8 +471,9 @@ def normalize_number(text: str) -> str:
     they are; full-width digits and dots as typed on a Chinese or Japanese keyboard
     (``７０２．１９``, ``702。19``) as the ASCII ones (NFKC, as search folds them). Another well-formed number is returned
     stripped (``999.9``: the caller says no such rule). Raises :class:`UsageError` for an
-    empty number, one that holds no number at all (``rule``) or a malformed one
-    (``702.19..b``, ``702-19b``)."""
+    empty number, one that holds no number at all (``rule``), a malformed one
+    (``702.19..b``, ``702-19b``) or four digits or more alone (``2024``: a year, as
+    search and the go-to box read it; ``R2024`` is 202.4)."""
     if _PLAIN_NUMBER.match(text):  # already the CR's form (what the API and the site send)
         return text
     import unicodedata
@@ -486,6 +487,10 @@ def normalize_number(text: str) -> str:
     if m:
         sec, rule, letters = m.groups()
         return sec + (f".{rule}{letters.lower()}" if rule else "")
+    if t.isdigit() and len(t) > 3:  # a year ("2024"), as search and the go-to box read it, not 202.4
+        raise UsageError(
+            f"{echo(text.strip())!r} is not a rule number (a year? an edition is named by its date, such as 2024-08-02)"
+        )
     t = _NUMBER_PREFIX.sub("", t)
     t = _LETTERS_IN_BRACKETS.sub(r"\1", _NUMBER_PREFIX.sub("", t))  # "702.37 (a)"
     t = t.rstrip(".:,;)")  # "CR § 702.37a."
