@@ -568,11 +568,9 @@ def editions(kb_dir, as_json):
     if as_json:
         _emit_json({"editions": [e.to_json() for e in kb.editions]})
         return
-    from .kb import published
+    from .kb import update_names
 
-    # an update's whole name in the edition table, which names it ("Mirrodin (Dec. update)":
-    # "Mirrodin" alone is the set's release, en/2003-10-01)
-    whole = {p.date: p.set for p in published() if p.set != p.set_name}
+    whole = update_names()  # an update by the whole name that reaches it ("Mirrodin (Dec. update)")
     for e in kb.editions:
         label = (whole.get(e.effective or "", e.set) if e.lang == "en" and not e.code else e.set) or e.title
         _out(f"{e.name:<28} {e.effective or '—':<10}  {(e.code or ''):<4} {e.rules:>5} rules  {label}")

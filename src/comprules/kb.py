@@ -107,6 +107,14 @@ def published() -> tuple[Published, ...]:
     return tuple(Published(e.date, e.set, e.code, e.file_date) for e in edition_table())
 
 
+@functools.lru_cache(maxsize=1)
+def update_names() -> dict[str, str]:
+    """The effective date of each update that the edition table names with its notes →
+    that whole name (``2003-12-01`` → ``Mirrodin (Dec. update)``; ``Mirrodin`` alone is
+    the set's release, 2003-10-01)."""
+    return {p.date: p.set for p in published() if p.set != p.set_name}
+
+
 def _language_case(spec: str | None) -> str | None:
     """An edition as typed with its language code in any case, or the code alone:
     ``EN/latest`` → ``en/latest``, ``zh`` → ``zh/latest``; anything else as it is."""
@@ -328,7 +336,7 @@ class KnowledgeBase:
             if whole or found:
                 return whole or found
         # the table's whole name of an update, notes included ("Mirrodin (Dec. update)": 2003-12-01)
-        dates = {p.date for p in published() if p.set != p.set_name and fold_name(p.set) == key}
+        dates = {day for day, whole in update_names().items() if fold_name(whole) == key}
         found = [e for e in pool if e.lang == "en" and e.kind == "edition" and e.effective in dates]
         if found:
             return found

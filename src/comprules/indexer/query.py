@@ -139,11 +139,9 @@ def rule_number(text: str) -> str | None:
         text = text[1:-1].strip()
     if _UNIT_ID.match(text):
         return text
-    if text.isdigit() and len(text) > 3:  # a year ("2024"), not 202.4 written as a citation
-        return None
     try:  # the forms `comprules show` and the go-to box take: §702.37a, CR 702.37a, section-702-37a…
         number = normalize_number(text)
-    except UsageError:
+    except UsageError:  # (a year, "2024", too: not 202.4 written as a citation)
         return None
     return number.lower() if _RULE_NUMBER.match(number) else None
 
