@@ -119,6 +119,7 @@ class CardIndex:
         self._rule_words: dict[int, int] | None = None
         self._plain: dict[str, list[int]] | None = None
         self._words: list[tuple[frozenset[str], tuple[str, ...], int, int]] | None = None
+        self._folded: dict[str, list[int]] | None = None
 
     @classmethod
     def open(cls, path: Path) -> "CardIndex":
@@ -144,7 +145,7 @@ class CardIndex:
         if len(folded) > LONGEST_NAME:  # the longest name printed has 141 characters
             raise NotFound(f"no card of a name of {len(folded):,} characters (at most {LONGEST_NAME})")
         for form, how in dict.fromkeys([*_variants(typed), *_variants(folded)]):
-            ids = store.by_folded(self.db, form)
+            ids = self._exact(form)
             if not ids:
                 ids = self._plain_names().get(form, [])  # "seance" → Séance, "dandan" → Dandân
             if ids:
@@ -201,6 +202,21 @@ class CardIndex:
                 if all(w in it for w in words):  # each word found after the one before
                     found.setdefault(card, length)
         return sorted(found, key=lambda c: (found[c], c))
+
+    def _exact(self, folded: str) -> list[int]:
+        """The ids of the cards answering to a folded name (:func:`store.by_folded`): from
+        the names in memory once they are loaded (a search names cards in every query it
+        is asked), else one indexed query (a command asking one name)."""
+        if self._names is None:
+            return store.by_folded(self.db, folded)
+        if self._folded is None:
+            made: dict[str, list[int]] = {}
+            for name, card in self._names:
+                made.setdefault(name, []).append(card)
+            for ids in made.values():
+                ids.sort()
+            self._folded = made
+        return self._folded.get(folded, [])
 
     def _plain_names(self) -> dict[str, list[int]]:
         """Each name without its accents and ligatures (and without its punctuation) → cards."""

@@ -286,8 +286,16 @@ class Ranker:
 
         def positions(term: str) -> list[int]:
             found = where.get(term)
-            if found is None:  # (a term the text lacks is found so by one scan in C)
-                found = where[term] = [i for i, t in enumerate(seq) if t == term] if term in seq else []
+            if found is None:  # each place found by a scan in C (list.index), none by a loop here
+                found = where[term] = []
+                if term in seq:
+                    i = seq.index(term)
+                    while True:
+                        found.append(i)
+                        try:
+                            i = seq.index(term, i + 1)
+                        except ValueError:
+                            break
             return found
 
         found = 0
