@@ -29,6 +29,7 @@ from comprules.build import build
 from comprules.export import edition_to_dict
 from comprules.kb import KnowledgeBase, show_rule
 from comprules.store import DB_NAME, Store, StoreError
+from comprules.store.schema import unpack_view
 from comprules.store.exports import edition_export
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -328,6 +329,48 @@ def test_every_table_of_the_schema_is_documented():
     assert len(cards) == 7 and all(f"| `{table}` |" in text for table in cards), cards
 
 
+def test_the_stored_rule_views_are_what_show_answers_for_every_rule_of_every_edition(kb):
+    """Issue 20: ``/api/v1/rules/{n}`` answers a rule never asked before from the build's
+    ``rule_views`` (one look-up); each is, to the byte, what ``comprules show --json``
+    computes from the tables (English, the Chinese translations with their English twin,
+    the French documents)."""
+    from comprules.export import encoded
+
+    views = dict(((e, i), b) for e, i, b in kb.store.all("SELECT edition, id, body FROM rule_views"))
+    units = kb.store.all("SELECT edition, id FROM rules WHERE kind IN ('rule', 'subrule') ORDER BY edition, seq")
+    assert len(views) == len(units) == 18_925
+    langs = set()
+    for name, rule_id in units:
+        assert unpack_view(views[(name, rule_id)]) == encoded(kb.show(name, rule_id).to_json()), (name, rule_id)
+        langs.add(name[:2])
+    assert langs == {"en", "zh", "fr"}
+    twin = json.loads(kb.store.rule_view("zh/2026-04-17", "702.19b"))["twin"]
+    assert twin["edition"] == "en/2026-04-17" and twin["id"] == "702.19b" and twin["text"].startswith("The controller")
+    assert kb.store.rule_view("en/2026-08-07", "702") is None  # a section has none: show computes it
+
+
+def test_an_editions_rule_views_are_made_again_when_its_twin_or_a_cited_edition_changes(small, tmp_path):
+    """The views of a translation hold its English twin's rule, those of a French document
+    the titles of the English rules it cites: :func:`~comprules.kb.view_keys` changes
+    with their input keys, so an incremental build makes them again."""
+    from comprules.kb import view_keys
+
+    kb_dir = tmp_path / "kb"
+    shutil.copytree(small[0], kb_dir, symlinks=True)
+    before = view_keys(KnowledgeBase(kb_dir))
+    cited = KnowledgeBase(kb_dir).store.all(
+        "SELECT DISTINCT edition FROM citations WHERE resolved LIKE 'en/2002-10-07/%' AND edition != 'en/2002-10-07'"
+    )
+    assert [r[0][:3] for r in cited] and {r[0][:3] for r in cited} == {"fr/"}
+    conn = sqlite3.connect(kb_dir / "data" / DB_NAME)
+    conn.execute("UPDATE editions SET input_key = 'x' WHERE name IN ('en/2026-04-17', 'en/2002-10-07')")
+    conn.commit()
+    conn.close()
+    after = view_keys(KnowledgeBase(kb_dir))
+    changed = {name for name in before if before[name] != after[name]}
+    assert changed == {"en/2026-04-17", "zh/2026-04-17", "en/2002-10-07", *(r[0] for r in cited)}
+
+
 def test_a_damaged_database_is_one_line_naming_the_file(tmp_path):
     bad = tmp_path / DB_NAME
     bad.write_bytes(b"not a database" * 100)
@@ -358,7 +401,7 @@ def test_one_edition_changed_rewrites_its_rows_and_keeps_the_others(small, tmp_p
     build(sources, fresh_dir, only=("data",))
     fresh = Store(fresh_dir / "data" / DB_NAME)
     for table in ("editions", "rules", "examples", "glossary_entries", "citations", "reference_spans", "warnings",
-                  "chains", "lineages", "lexicon"):  # fmt: skip
+                  "chains", "lineages", "lexicon", "rule_views", "rule_view_keys"):  # fmt: skip
         order = ", ".join(str(k + 1) for k in range(len(after.all(f"SELECT * FROM {table} LIMIT 1")[0])))
         assert [tuple(r) for r in after.all(f"SELECT * FROM {table} ORDER BY {order}")] == [
             tuple(r) for r in fresh.all(f"SELECT * FROM {table} ORDER BY {order}")

@@ -996,6 +996,13 @@ class _Build:
                 )
                 if self.cards is not None:
                     self.write_cards(work / "data")
+                from .kb import write_rule_views
+
+                tv = time.perf_counter()
+                made = write_rule_views(work / "data")  # after the exports: they read the database
+                if made:
+                    n, seconds = len(made), time.perf_counter() - tv
+                    say(f"stored the rule views of {n} edition{'' if n == 1 else 's'} ({seconds:.1f} s)")
                 errors = [
                     {"path": e.path, "reason": e.reason, "line": e.line} for e in loaded.errors[len(expand_errors) :]
                 ]

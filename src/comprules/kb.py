@@ -13,11 +13,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from . import export, languages
 from .errors import NotFound, UsageError, echo
 from .export import names_a_file
 from .model import Edition, Rule, fold_name, normalize_number, restored_words, sort_key
+
+if TYPE_CHECKING:
+    from .store import Store
+    from .store.read import EditionRows
 
 
 def default_kb() -> Path:
@@ -614,21 +619,32 @@ class KnowledgeBase:
         (edition) or :class:`NotFound` (rule)."""
         number = normalize_number(number)
         name = self.rule_edition(spec, number, lang=lang)
-        store = self.store
-        rule, children = store.family(name, number)
-        if rule is None:
-            raise self.no_rule(name, number)
         lang_of = self.info(name).lang
-        twin_name = self.twin_name(name) if lang_of != "en" else None
-        twin_number = store.twin_number(name, twin_name, rule.id) if twin_name is not None else None
-        twin = store.rule(twin_name, twin_number) if twin_name is not None and twin_number is not None else None
-        cites = store.citations(name, rule.id).get(rule.id, [])
+        view = self._view(name, number, self.store, self.twin_name(name) if lang_of != "en" else None, raw=raw)
+        if view is None:
+            raise self.no_rule(name, number)
+        return view
+
+    def _view(
+        self, name: str, number: str, rows: "Store | EditionRows", twin_name: str | None, *, raw: bool = False
+    ) -> "RuleView | None":
+        """:meth:`show`'s answer for rule ``number`` of edition ``name`` read from ``rows``
+        (the store, a few queries; or an edition read at once, :class:`EditionRows`), or
+        ``None`` when the edition has no such rule; ``twin_name``: a translation's English
+        edition."""
+        rule, children = rows.family(name, number)
+        if rule is None:
+            return None
+        lang_of = self.info(name).lang
+        twin_number = rows.twin_number(name, twin_name, rule.id) if twin_name is not None else None
+        twin = rows.rule(twin_name, twin_number) if twin_name is not None and twin_number is not None else None
+        cites = rows.citations(name, rule.id).get(rule.id, [])
         refs = list(dict.fromkeys(c["target"] for c in cites if c["status"] == "internal" and c["kind"] != "glossary"))
         nodes = [c["resolved"] for c in cites if c.get("resolved") and c["kind"] != "glossary"]
-        found = store.titles(nodes)
+        found = rows.titles(nodes)
         titles = {node: found[node] for node in nodes if node in found}  # in the citations' order
-        cited_by, glossary = store.citing(name, rule.id)
-        restored = store.restorations(name, [rule.id, *(c.id for c in children)])
+        cited_by, glossary = rows.citing(name, rule.id)
+        restored = rows.restorations(name, [rule.id, *(c.id for c in children)])
         if raw and restored:
             rule, children = _as_printed(rule, restored), [_as_printed(c, restored) for c in children]
         return RuleView(
@@ -730,6 +746,133 @@ class RuleView:
             "restored": self.restored,
             "raw": self.raw,
         }
+
+
+def view_keys(kb: KnowledgeBase) -> dict[str, str]:
+    """Edition name → what its rule views are made from: its input key, its English
+    twin's (a translation) and those of the other editions its references lead into (a
+    citation's title is read there), hashed (hex)."""
+    import hashlib
+
+    keys = {r["name"]: r["input_key"] for r in kb.store.rows}
+    elsewhere: dict[str, set[str]] = {}
+    for edition, resolved in kb.store.all(
+        "SELECT DISTINCT edition, resolved FROM citations WHERE resolved IS NOT NULL AND resolved NOT LIKE edition || '/%'"
+    ):
+        elsewhere.setdefault(edition, set()).add("/".join(resolved.split("/")[:2]))
+    out = {}
+    for name, key in keys.items():
+        twin = kb.twin_name(name) if kb.info(name).lang != "en" else None
+        parts = [key, f"{twin}={keys.get(twin)}" if twin else ""]
+        parts += [f"{other}={keys.get(other)}" for other in sorted(elsewhere.get(name, ())) if other != name]
+        out[name] = hashlib.blake2b("\n".join(parts).encode(), digest_size=16).hexdigest()
+    return out
+
+
+def write_rule_views(data: Path, *, jobs: int | None = None) -> list[str]:
+    """Store :meth:`KnowledgeBase.show`'s answer (``comprules show --json``) for every rule
+    and subrule of the database in ``data`` (``rule_views``), for the editions whose
+    :func:`view_keys` changed since it was stored; the others keep theirs. Returns the
+    editions whose views were made. ``jobs``: processes (default: up to 4, one a core).
+
+    Writes the database in place: the build's new ``data/``, before it is swapped in (no
+    reader has it open). The views are made into files beside it (one a process, each
+    edition read at once: :class:`~comprules.store.read.EditionRows`), then copied in
+    one transaction. Raises :class:`sqlite3.Error` or :class:`OSError`."""
+    import os
+    import sqlite3
+
+    from .children import fork_pool
+    from .store import DB_NAME
+
+    data = Path(data)
+    path = data / DB_NAME
+    kb = KnowledgeBase(data.parent, data=data)
+    try:
+        keys = view_keys(kb)
+        stored = dict(kb.store.all("SELECT edition, key FROM rule_view_keys"))
+        todo = [name for name, key in keys.items() if stored.get(name) != key]
+        sizes = {r["name"]: r["rules"] for r in kb.store.rows}
+    finally:
+        kb.store.close()
+    if not todo and set(stored) == set(keys):
+        return []
+    todo.sort(key=lambda n: -sizes.get(n, 0))  # the largest first: the processes end together
+    jobs = max(1, min(jobs if jobs is not None else min(4, os.cpu_count() or 1), len(todo)))
+    sides: set[str] = set()
+    try:
+        if jobs == 1 or sum(sizes.get(n, 0) for n in todo) < 5_000:
+            sides.update(_make_views(str(data), name) for name in todo)
+        else:
+            with fork_pool(jobs) as pool:
+                sides.update(pool.imap_unordered(functools.partial(_make_views, str(data)), todo))
+        reader = _VIEWS_KB.pop(str(data), None)
+        if reader is not None:  # (this process made views: its connection is closed before the writing)
+            reader.store.close()
+        conn = sqlite3.connect(path, isolation_level=None)
+        try:
+            made = [f"made{k}" for k in range(len(sides))]
+            for side, alias in zip(sorted(sides), made):  # (attached before the transaction: SQLite's rule)
+                conn.execute(f"ATTACH DATABASE ? AS {alias}", (side,))
+            conn.execute("BEGIN")
+            gone = [(n,) for n in sorted(set(stored) - set(keys) | set(todo))]
+            conn.executemany("DELETE FROM rule_views WHERE edition = ?", gone)
+            conn.executemany("DELETE FROM rule_view_keys WHERE edition = ?", gone)
+            if made:
+                every = " UNION ALL ".join(f"SELECT edition, id, body FROM {alias}.rule_views" for alias in made)
+                conn.execute(f"INSERT INTO rule_views SELECT * FROM ({every}) ORDER BY edition, id")
+            conn.executemany("INSERT INTO rule_view_keys (edition, key) VALUES (?, ?)", [(n, keys[n]) for n in todo])
+            conn.execute("COMMIT")
+            for alias in made:
+                conn.execute(f"DETACH DATABASE {alias}")
+            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        finally:
+            conn.close()
+    finally:
+        reader = _VIEWS_KB.pop(str(data), None)
+        if reader is not None:
+            reader.store.close()
+        for side in sides | {str(p) for p in data.glob(f".{DB_NAME}.views-*.tmp")}:
+            Path(side).unlink(missing_ok=True)
+    return todo
+
+
+def _make_views(data: str, name: str) -> str:
+    """The rule views of edition ``name`` of the database in ``data``, written into this
+    process's file beside it (made when missing); returns that file's path."""
+    import os
+    import sqlite3
+
+    from .store import DB_NAME
+    from .store.read import EditionRows
+    from .store.schema import pack_view
+
+    kb = _VIEWS_KB.get(data)
+    if kb is None:
+        kb = _VIEWS_KB[data] = KnowledgeBase(Path(data).parent, data=Path(data))
+    rows = EditionRows(kb.store, name)
+    twin = kb.twin_name(name) if kb.info(name).lang != "en" else None
+    views = []
+    for rule_id in rows.units:
+        view = kb._view(name, rule_id, rows, twin)
+        if view is not None:
+            views.append((name, rule_id, pack_view(export.encoded(view.to_json()))))
+    side = str(Path(data) / f".{DB_NAME}.views-{os.getpid()}.tmp")
+    out = sqlite3.connect(side, isolation_level=None)
+    try:
+        out.execute("PRAGMA journal_mode = OFF")
+        out.execute("PRAGMA synchronous = OFF")
+        out.execute("CREATE TABLE IF NOT EXISTS rule_views (edition TEXT, id TEXT, body BLOB)")
+        out.execute("BEGIN")
+        out.executemany("INSERT INTO rule_views VALUES (?, ?, ?)", views)
+        out.execute("COMMIT")
+    finally:
+        out.close()
+    return side
+
+
+#: The knowledge base each process of :func:`write_rule_views` reads (by data folder).
+_VIEWS_KB: dict[str, KnowledgeBase] = {}
 
 
 def show_rule(

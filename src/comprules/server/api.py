@@ -123,11 +123,16 @@ def create(holder) -> FastAPI:
         key = ("show", name, number)
 
         def compute() -> bytes:
+            if not undated:  # the build stored what show answers for each rule and subrule
+                stored = kb.store.rule_view(name, kb_module.normalize_number(number))
+                if stored is not None:
+                    return stored
             return encoded(kb.show(None if undated else name, number, lang=undated).to_json())
 
-        # A rule or subrule is a few indexed queries (0.1 ms): answered here, on the event
-        # loop, where a thread's hand-over would cost ten times more. A section or a
-        # chapter (up to 200 subrules with their examples, a few ms) in a thread.
+        # A rule or subrule is one look-up of the build's rule views (a few indexed queries
+        # without them): answered here, on the event loop, where a thread's hand-over would
+        # cost more. A section or a chapter (up to 200 subrules with their examples, a few
+        # ms) in a thread.
         if "." in kb_module.normalize_number(number):
             return raw_json(snap.remember(key, compute, keep=256))
         return raw_json(await snap.answer(key, compute, keep=256))

@@ -336,6 +336,15 @@ class Store:
             ).fetchall()
         return sorted(rules, key=sort_key), [(slug, term) for slug, term in found]
 
+    def rule_view(self, edition: str, rule_id: str) -> bytes | None:
+        """What ``comprules show --json`` answers for rule or subrule ``rule_id`` of
+        ``edition``, as the build stored it (:func:`comprules.kb.write_rule_views`): the
+        JSON's bytes, or ``None`` (a section, a chapter, a database without views)."""
+        row = self.conn.execute(
+            "SELECT body FROM rule_views WHERE edition = ? AND id = ?", (edition, rule_id)
+        ).fetchone()
+        return schema.unpack_view(row[0]) if row is not None else None
+
     def _examples(self, edition: str, ids: list[str]) -> dict[str, tuple[str, ...]]:
         """Rule id → its examples, for the rules ``ids`` of an edition."""
         out: dict[str, list[str]] = {}
@@ -727,3 +736,118 @@ class Store:
         if conn is not None:
             conn.close()
             self._local.conn = None
+
+
+class EditionRows:
+    """One edition's rows read at once (a query a table), answering for its rules what
+    :meth:`comprules.kb.KnowledgeBase.show` asks of a :class:`Store` — :meth:`family`,
+    :meth:`citations`, :meth:`citing`, :meth:`titles`, :meth:`restorations`,
+    :meth:`twin_number`, with the same arguments and answers — from memory: the build's
+    rule views read an edition once instead of a few queries a rule. What concerns another
+    edition (a citation's title there, a translation's English twin) is asked of the store."""
+
+    def __init__(self, store: Store, name: str):
+        self.store, self.name = store, name
+        conn = store.conn
+        self.rules: dict[str, Rule] = _rules_of(store, name)
+        self.children: dict[str, list[Rule]] = {}
+        #: The rules and subrules, in order (the units that have a view).
+        self.units: list[str] = []
+        for made in self.rules.values():
+            if made.parent is not None:
+                self.children.setdefault(made.parent, []).append(made)
+            if made.kind in ("rule", "subrule"):
+                self.units.append(made.id)
+        self.restored: dict[str, list[tuple[int, dict]]] = {}
+        for k, row in enumerate(store.restorations(name)):
+            self.restored.setdefault(row["unit"], []).append((k, row))
+        self.others: dict[str, dict[str, Rule]] = {}  # another edition's rules, read at once when asked
+        self.cites: dict[str, list[dict[str, Any]]] = store.citations(name)
+        self.cited: dict[str, set[tuple[str, str]]] = {}
+        for source, kind, resolved in conn.execute(
+            "SELECT source, kind, resolved FROM citations WHERE edition = ? AND resolved IS NOT NULL", (name,)
+        ):
+            self.cited.setdefault(resolved, set()).add((source, kind))
+        self.entries = {
+            slug: (seq, term)
+            for seq, slug, term in conn.execute(
+                "SELECT seq, slug, term FROM glossary_entries WHERE edition = ?", (name,)
+            )
+        }
+        self.twins: dict[tuple[str, str], dict[str, str]] = {}
+
+    def family(self, edition: str, rule_id: str) -> tuple[Rule | None, list[Rule]]:
+        if edition != self.name:
+            return self.store.family(edition, rule_id)
+        return self.rules.get(rule_id), list(self.children.get(rule_id, ()))
+
+    def citations(self, edition: str, source: str | None = None) -> dict[str, list[dict[str, Any]]]:
+        if edition != self.name or source is None:
+            return self.store.citations(edition, source)
+        found = self.cites.get(source)
+        return {source: found} if found else {}
+
+    def citing(self, edition: str, rule_id: str) -> tuple[list[str], list[tuple[str, str]]]:
+        if edition != self.name:
+            return self.store.citing(edition, rule_id)
+        rules, slugs = set(), set()
+        for source, kind in self.cited.get(f"{edition}/{rule_id}", ()):
+            if source.startswith("glossary/"):
+                slugs.add(source[9:])
+            elif kind != "glossary" and source != rule_id:
+                rules.add(source)
+        found = sorted((self.entries[slug][0], slug, self.entries[slug][1]) for slug in slugs if slug in self.entries)
+        return sorted(rules, key=sort_key), [(slug, term) for _, slug, term in found]
+
+    def titles(self, nodes: list[str]) -> dict[str, str]:
+        out: dict[str, str] = {}
+        elsewhere = []
+        for node in nodes:
+            edition, _, rule_id = node.rpartition("/")
+            if edition != self.name:
+                elsewhere.append(node)
+                continue
+            rule = self.rules.get(rule_id)
+            if rule is not None and rule.title:
+                out[node] = rule.title
+        if elsewhere:
+            out.update(self.store.titles(elsewhere))
+        return out
+
+    def restorations(self, edition: str, units: list[str] | None = None) -> list[dict]:
+        if edition != self.name or units is None:
+            return self.store.restorations(edition, units)
+        found = sorted(item for unit in dict.fromkeys(units) for item in self.restored.get(unit, ()))
+        return [row for _, row in found]
+
+    def twin_number(self, name: str, english: str, number: str) -> str | None:
+        pairs = self.twins.get((name, english))
+        if pairs is None:  # the first row of each old rule, as Store.twin_number reads it
+            pairs = self.twins[(name, english)] = {}
+            for old, new in self.store.conn.execute(
+                "SELECT rc.old, rc.new FROM alignments a JOIN rule_changes rc ON rc.alignment = a.id"
+                " WHERE a.old = ? AND a.new = ? AND rc.old IS NOT NULL ORDER BY rc.seq",
+                (name, english),
+            ):
+                pairs.setdefault(old, new)
+        return pairs.get(number, number)
+
+    def rule(self, edition: str, rule_id: str) -> Rule | None:
+        if edition == self.name:
+            return self.rules.get(rule_id)
+        if edition not in self.others:  # a translation's English twin: each of its rules is asked
+            self.others[edition] = _rules_of(self.store, edition)
+        return self.others[edition].get(rule_id)
+
+
+def _rules_of(store: Store, name: str) -> dict[str, Rule]:
+    """Every unit of edition ``name`` with its examples, by id, in order (two queries)."""
+    examples: dict[str, list[str]] = {}
+    for rule, text in store.conn.execute(
+        "SELECT rule, text FROM examples WHERE edition = ? ORDER BY rule, seq", (name,)
+    ):
+        examples.setdefault(rule, []).append(text)
+    return {
+        r[0]: Rule(r[0], r[1], r[2], r[3], r[4], r[5], tuple(examples.get(r[0], ())), r[6], r[7], r[8])
+        for r in store.conn.execute(f"SELECT {_RULE_COLUMNS} FROM rules WHERE edition = ? ORDER BY seq", (name,))
+    }

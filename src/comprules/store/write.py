@@ -199,6 +199,8 @@ _EDITION_TABLES = (
     "warnings",
     "restorations",
     "findings",
+    "rule_views",
+    "rule_view_keys",
 )
 
 
