@@ -196,6 +196,25 @@ def test_a_sets_name_is_the_edition_of_its_release_not_a_later_update(full_kb):
     assert next(line for line in listed if line.startswith("en/2003-10-01 ")).endswith("rules  Mirrodin")
 
 
+def test_an_unknown_edition_names_the_nearest_first_and_a_day_is_read_without_its_zeros(full_kb):
+    # a trial: "Bloomburro" listed Rise of the Eldrazi and The Brothers' War before Bloomburrow
+    # (the three nearest in date order), and 2009-7-11 was no edition
+    from comprules.errors import UsageError
+    from comprules.kb import KnowledgeBase
+
+    kb = KnowledgeBase(full_kb[0])
+    for typed, first in (
+        ("Bloomburro", "en/2024-07-30 (Bloomburrow, BLB)"),
+        ("Foundation", "en/2024-11-08 (Foundations, FDN)"),
+    ):
+        with pytest.raises(UsageError) as info:
+            kb.resolve_name(typed)
+        assert f"(nearest: {first}; " in str(info.value), str(info.value)
+    assert kb.resolve_name("2009-7-11") == "en/2009-07-11"
+    assert kb.resolve_name("zh/2026-4-17") == "zh/2026-04-17"
+    assert kb.resolve_name("2024-9-1") == kb.resolve_name("2024-09-01") == "en/2024-07-30"
+
+
 def test_show_reads_the_symbol_font_of_2003_as_the_site_does_and_raw_prints_it(full_kb):
     # a trial: `show 502.26a -e 2003-07-01` printed "{o0} by paying {o3}", the site "{0}", "{3}"
     from click.testing import CliRunner

@@ -310,6 +310,17 @@ def test_a_name_asked_with_card_that_is_no_cards_is_said_not_dropped(real_db, ca
     assert result.exit_code == 2 and "card:xyzzy: no card 'xyzzy' (nearest:" in result.output
     misspelt = json.loads(run("search", 'card:"notion thef" flash', "--kb", card_kb, "--json").output)
     assert [c["name"] for c in misspelt["cards"]] == ["Notion Thief"]  # a misspelt name asked for is found
+    # and a name the rules print is searched as the card is named (a trial: "card:Timewalk"
+    # searched "Timewalk" as a word and answered with the draw rules of 121)
+    asked = {
+        typed: json.loads(run("search", typed, "--kb", card_kb, "--json").output)
+        for typed in ('card:"Time Walk"', 'card:"Time Wlak"', "card:Timewalk")
+    }
+    assert all([c["name"] for c in a["cards"]] == ["Time Walk"] for a in asked.values())
+    numbers = {typed: [h["number"] for h in a["hits"]] for typed, a in asked.items()}
+    assert numbers['card:"Time Wlak"'] == numbers["card:Timewalk"] == numbers['card:"Time Walk"']
+    assert "500.7" in numbers["card:Timewalk"][:3] and not any(n.startswith("121.") for n in numbers["card:Timewalk"])
+    assert asked["card:Timewalk"]["query"] == "card:Timewalk"  # the question as asked
     # whatever the kind (a trial: --kind rule searched "card xyzzy" as words, and exit 0)
     for kind in ("rule", "glossary", "example"):
         result = run("search", "card:xyzzy trample", "--kind", kind, "--kb", card_kb)

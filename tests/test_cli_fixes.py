@@ -605,3 +605,58 @@ def test_an_undated_document_is_named_by_its_number(kb):
     assert knowledge.resolve_name("fr/004") == knowledge.resolve_name("004") == "fr/004_99dc3338bd3ea994"
     result = run("show", "502.26", "--edition", "fr/004", "--kb", kb, "--json")
     assert result.exit_code == 0 and json.loads(result.stdout)["edition"] == "fr/004_99dc3338bd3ea994"
+
+
+# ---------------------------------------------------------------------------
+# A newcomer's trial of 2026-12-07 (evening)
+
+
+@pytest.mark.parametrize(
+    "args,said",
+    [
+        (["--only", ""], "--only: empty: give one or more of data, index, site"),
+        (["--only", " , "], "--only: empty: give one or more of data, index, site"),
+        (["--kb", ""], "--kb: empty: give a knowledge base folder"),
+        (["--kb", "  "], "--kb: empty: give a knowledge base folder"),
+    ],
+    ids=["only-empty", "only-commas", "kb-empty", "kb-spaces"],
+)
+def test_a_build_of_no_stage_or_into_no_folder_is_a_usage_error(tmp_path, en_dir, args, said, monkeypatch):
+    # a trial: --only "" said "nothing changed: kept  (0.0 s)", and --kb "" built into ./build
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("COMPRULES_KB", raising=False)
+    kb = [] if "--kb" in args else ["--kb", str(tmp_path / "kb")]
+    result = run("build", en_dir / "2009-07-11.txt", *kb, *args)
+    assert result.exit_code == 2 and said in result.output, result.output
+    assert not (tmp_path / "kb").exists() and not (tmp_path / "build").exists()
+    with pytest.raises(UsageError, match="stages to build: none"):
+        build([en_dir / "2009-07-11.txt"], tmp_path / "kb", only=())
+
+
+def test_any_language_finds_what_one_language_finds(kb):
+    # a trial: "morph --kind note" found the French note with --lang fr, nothing without
+    for lang in ([], ["--lang", "fr"]):
+        result = run("search", "morph", "--kind", "note", "--json", "--kb", kb, *lang)
+        assert result.exit_code == 0, result.output
+        hits = json.loads(result.output)["hits"]
+        assert [(h["edition"], h["number"]) for h in hits][:1] == [("fr/004_99dc3338bd3ea994", "502¶3")], lang
+    english = json.loads(run("search", "trample", "--json", "--kb", kb).output)["hits"]
+    assert english[0]["edition"].startswith("en/")  # the query's own language first
+
+
+def test_a_long_number_is_not_taken_for_a_year():
+    with pytest.raises(UsageError) as info:
+        normalize_number("7" * 50)
+    assert "a year?" not in str(info.value) and "a rule is numbered such as 702.19b" in str(info.value)
+    with pytest.raises(UsageError, match=r"a year\? an edition is named by its date"):
+        normalize_number("2024")
+
+
+def test_a_word_change_holding_a_quote_is_shown_between_other_quotes():
+    # a trial: diff zh/2026-02-27 zh/2026-04-17 -s 702 printed +“具有“于此传纪”
+    from comprules.align.changes import WordChange
+    from comprules.align.history import _word_change
+
+    assert _word_change(WordChange("insert", "", "具有“于此传纪", 0)) == "+«具有“于此传纪»"
+    assert _word_change(WordChange("delete", "于", "", 0)) == "−“于”"
+    assert _word_change(WordChange("replace", "“a”", "«b»", 0)) == "「“a”」 → 「«b»」"

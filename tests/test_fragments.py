@@ -277,3 +277,19 @@ def test_the_site_takes_the_fragments_alignments_from_the_database_as_comprules_
         assert found[(one, two)].to_json()["rules"] == library.to_json()["rules"]
     finally:
         store.close()
+
+
+def test_the_servers_french_folder_leads_to_the_home_pages_list_of_documents(full_kb):
+    # a trial: /en/ and /zh/ redirect to their latest edition, /fr/ (undated documents only) was a bare 404
+    from starlette.testclient import TestClient
+
+    from comprules.server import create_app
+
+    home = (full_kb[0] / "site" / "index.html").read_text(encoding="utf-8")
+    assert 'id="fr-documents"' in home and "fr/004_99dc3338bd3ea994" in home
+    with TestClient(create_app(full_kb[0])) as client:
+        for path in ("/fr", "/fr/"):
+            got = client.get(path, follow_redirects=False)
+            assert (got.status_code, got.headers["location"]) == (307, "/#fr-documents"), path
+        assert client.get("/zh/", follow_redirects=False).headers["location"] == "/zh/latest/"
+        assert client.get("/xx/", follow_redirects=False).status_code == 404

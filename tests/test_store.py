@@ -29,8 +29,8 @@ from comprules.build import build
 from comprules.export import edition_to_dict
 from comprules.kb import KnowledgeBase, show_rule
 from comprules.store import DB_NAME, Store, StoreError
-from comprules.store.schema import unpack_view
 from comprules.store.exports import edition_export
+from comprules.store.schema import unpack_view
 
 ROOT = Path(__file__).resolve().parent.parent
 ENGLISH = ("2002-10-07", "2009-05-01", "2009-07-11", "2026-04-17", "2026-06-19", "2026-08-07")

@@ -704,14 +704,16 @@ def build(
     bounds a source's size and line length (:class:`~comprules.corpus.load.Limits`).
     Stages whose inputs are unchanged are kept (``BuildReport.kept``). Raises
     :class:`BuildLocked` when another build holds the lock,
-    :class:`~comprules.errors.UsageError` when ``kb`` is not a knowledge base or no
-    source could be read at all, and :class:`~comprules.errors.Interrupted` (with the
+    :class:`~comprules.errors.UsageError` when ``kb`` is not a knowledge base, ``only``
+    names no stage or an unknown one, or no source could be read at all, and :class:`~comprules.errors.Interrupted` (with the
     line saying what was kept) on SIGINT or SIGTERM. ``cards``: a Scryfall or MTGJSON
     card file, whose cards and the rules they call on the data stage stores in
     ``data/cards.sqlite`` (:mod:`comprules.cards`).
     """
     from .errors import UsageError
 
+    if not only or any(s not in STAGES for s in only):
+        raise UsageError(f"stages to build: {', '.join(only) or 'none'} (choose one or more of {', '.join(STAGES)})")
     kb = Path(kb or default_kb())
     say = progress or (lambda _msg: None)
     limits = limits or DEFAULT_LIMITS

@@ -389,6 +389,10 @@ def build(sources, kb_dir, only, jobs, max_source, max_line, cards_file, as_json
     unknown = [s for s in stages if s not in STAGES]
     if unknown:
         raise Fail(f"--only: unknown stage {unknown[0]!r} (choose from {', '.join(STAGES)})")
+    if not stages:  # a trial: --only "" built nothing and said "nothing changed: kept  (0.0 s)"
+        raise Fail(f"--only: empty: give one or more of {', '.join(STAGES)} (or leave --only out for all)")
+    if kb_dir is not None and not kb_dir.strip():  # as the read commands say (a trial: it built ./build)
+        raise Fail("--kb: empty: give a knowledge base folder (or leave --kb out for ./build or $COMPRULES_KB)")
     from .progress import lines
 
     say = lines(quiet=as_json)

@@ -154,6 +154,18 @@ def _language(code: str) -> str:
         return repr(code)
 
 
+#: A day as people type it, its month and day without their zeros (2009-7-11), after a
+#: language or not (zh/2026-4-17).
+_LOOSE_DAY = re.compile(r"^((?:[A-Za-z]{2,3}/)?)(\d{4})-(\d{1,2})-(\d{1,2})$")
+
+
+def _iso_day(spec: str) -> str:
+    """``spec`` with a day written ``2009-7-11`` written ``2009-07-11`` (an edition is named
+    by its ISO date); anything else as it is."""
+    m = _LOOSE_DAY.match(spec)
+    return f"{m[1]}{m[2]}-{int(m[3]):02d}-{int(m[4]):02d}" if m else spec
+
+
 def _as_date(text: str) -> date | None:
     try:
         return date.fromisoformat(text) if _ISO_DATE.match(text) else None
@@ -281,7 +293,7 @@ class KnowledgeBase:
             return spec
         langs = self.languages()
         pool = [e for e in self.editions if lang is None or e.lang == lang]
-        spec = None if spec is None else spec.strip()
+        spec = None if spec is None else _iso_day(spec.strip())
         if not spec or spec == "latest":
             info = self.latest(lang or default_lang) or (self.newest_document(lang) if lang else None)
             info = info or (pool[0] if pool else None)
@@ -413,7 +425,8 @@ class KnowledgeBase:
             for label, score, _ in ranked:
                 if score >= 60 and choices[label] not in seen:
                     seen.append(choices[label])
-            near = [e for e in pool if e.name in seen[:3]] or dated[-2:]
+            by_name = {e.name: e for e in pool}
+            near = [by_name[n] for n in seen[:3]] or dated[-2:]  # the nearest first (a trial: it came third)
             head = f"no edition {spec!r} {where}"
 
         def label(e: EditionInfo) -> str:
@@ -999,14 +1012,14 @@ def search(
         if asked.cards and options["kind"] in (None, "rule"):  # examples, glossary entries, notes: the words alone
             result = run_search(
                 kb.index_dir,
-                query,
+                asked.query,
                 edition=name,
                 prior=asked.prior,
                 drop=asked.drop,
                 context=asked.context or None,
                 **options,
             )
-            return dataclasses.replace(result, cards=tuple(asked.cards))
+            return dataclasses.replace(result, query=query, cards=tuple(asked.cards))
     return run_search(kb.index_dir, query, edition=name, **options)
 
 

@@ -488,9 +488,8 @@ def normalize_number(text: str) -> str:
         sec, rule, letters = m.groups()
         return sec + (f".{rule}{letters.lower()}" if rule else "")
     if t.isdigit() and len(t) > 3:  # a year ("2024"), as search and the go-to box read it, not 202.4
-        raise UsageError(
-            f"{echo(text.strip())!r} is not a rule number (a year? an edition is named by its date, such as 2024-08-02)"
-        )
+        hint = " (a year? an edition is named by its date, such as 2024-08-02)" if len(t) == 4 else ""
+        raise UsageError(f"{echo(text.strip())!r} is not a rule number{hint}: a rule is numbered such as 702.19b")
     t = _NUMBER_PREFIX.sub("", t)
     t = _LETTERS_IN_BRACKETS.sub(r"\1", _NUMBER_PREFIX.sub("", t))  # "702.37 (a)"
     t = t.rstrip(".:,;)")  # "CR § 702.37a."

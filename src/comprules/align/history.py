@@ -764,15 +764,22 @@ def _side(number: str | None, title: str | None) -> str:
     return f"{number} {title}" if title else number
 
 
+#: The quotes a word change is shown between, the first whose marks the words lack (a trial:
+#: +“具有“于此传纪” for an inserted text holding a quote of its own).
+_SHOWN_QUOTES = (("“", "”"), ("«", "»"), ("「", "」"), ("‹", "›"))
+
+
 def _word_change(w: WordChange) -> str:
     def cut(s: str) -> str:
         return s if len(s) <= 60 else s[:57] + "…"
 
+    words = (w.old or "") + (w.new or "")
+    left, right = next((q for q in _SHOWN_QUOTES if q[0] not in words and q[1] not in words), _SHOWN_QUOTES[0])
     if w.op == "insert":
-        return f"+“{cut(w.new)}”"
+        return f"+{left}{cut(w.new)}{right}"
     if w.op == "delete":
-        return f"−“{cut(w.old)}”"
-    return f"“{cut(w.old)}” → “{cut(w.new)}”"
+        return f"−{left}{cut(w.old)}{right}"
+    return f"{left}{cut(w.old)}{right} → {left}{cut(w.new)}{right}"
 
 
 def format_history(number: str, steps: list[LineageStep]) -> str:

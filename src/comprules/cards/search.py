@@ -38,6 +38,9 @@ class Asked:
     drop: list[tuple[int, int]] = field(default_factory=list)
     #: The cards' Oracle text, their names masked: what the question is about.
     context: str = ""
+    #: The question as searched: a card whose name the rules print stands there as its
+    #: name ("card:Timewalk" is searched as Time Walk); ``drop`` is of it.
+    query: str = ""
 
 
 def about(data: Path, query: str, edition: str | None) -> Asked:
@@ -103,5 +106,16 @@ def about(data: Path, query: str, edition: str | None) -> Asked:
         texts += [mask(face.oracle_text, names).replace("~", " ") for face in card.faces]
     context = " ".join(re.sub(r"[^\w\s'/+-]+", " ", " ".join(texts)).split())
     printed = store.in_rules(index.db)  # a name the rules print is searched for too ("Wall of Omens")
-    drop = [(f.start, f.end) for f in found if f.card not in printed]
-    return Asked(rows, prior, drop, context)
+    searched, drop, end = [], [], 0
+    for f in sorted(found, key=lambda f: f.start):
+        searched.append(query[end : f.start])
+        at = sum(map(len, searched))
+        name = store.card(index.db, f.card).name
+        if f.card in printed and (f.asked or query[f.start : f.end].casefold() != name.casefold()):
+            searched.append(name.replace('"', ""))  # as the card is named, not as typed ("card:Timewalk")
+        else:
+            searched.append(query[f.start : f.end])
+            drop.append((at, at + f.end - f.start))
+        end = f.end
+    searched.append(query[end:])
+    return Asked(rows, prior, drop, context, "".join(searched))

@@ -693,7 +693,9 @@ def _ranked(
         if own:
             mine = _expanded(handle, clauses, code) if plain else clauses
         else:
-            mine = _translated(handle, tokens, code) + (clauses if lang else [])
+            # the words as typed too: a French note prints "morph" (a trial: --lang fr found it,
+            # the default language "any" did not)
+            mine = _translated(handle, tokens, code) + clauses
         # and the ranker's alone: a rule number or headword put first could hold the words
         # excluded ("702.19b NOT trample" gave 702.19b first)
         head = _head_docs(handle, text, tokens, code, query_lang, flt) if kind != "example" and not negated else []

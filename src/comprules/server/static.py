@@ -95,6 +95,14 @@ class _GzipCache:
 _gzip = _GzipCache(GZIP_CACHE_BYTES)
 
 
+def _home_page(site: Path) -> str:
+    """The text of the site's home page ('' when it has none)."""
+    try:
+        return (site / "index.html").read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return ""
+
+
 def html_error(status: int, message: str, path: str = "", headers: dict | None = None) -> HTMLResponse:
     """An HTML error page (404 uses the site's ``404.html`` look when there is none)."""
     from html import escape
@@ -258,6 +266,10 @@ def serve_file(request: Request, site: Path | None, url_path: str) -> Response:
             # a language's folder (/en/) holds its editions: its latest one, else nothing to show
             if rel and os.path.isfile(target / "latest" / "index.html"):
                 return RedirectResponse("/" + quote(rel.rstrip("/")) + "/latest/" + query, status_code=307)
+            # a language of undated documents (/fr/): the home page's list of them
+            anchor = f"{rel.strip('/')}-documents"
+            if rel and "/" not in rel.strip("/") and f'id="{anchor}"' in _home_page(site):
+                return RedirectResponse("/#" + quote(anchor), status_code=307)
             return html_error(404, "", url_path)
         if rel and not url_path.endswith("/"):
             # from the site's own path, never the request's: "//en" is "/en/", not the host "en"

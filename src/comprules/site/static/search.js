@@ -830,7 +830,7 @@
       var code = langs[g], L = DATA[code];
       if (!L) continue;
       var allowed = filter(L, section, kind), own = code === queryLang;
-      var mine = own ? (plain ? expanded(clauses, L) : clauses) : translatedClauses(toks, code).concat(lang ? clauses : []);
+      var mine = own ? (plain ? expanded(clauses, L) : clauses) : translatedClauses(toks, code).concat(clauses);  /* the words as typed too, as searching.py */
       var head = kind !== "example" && !negated ? headDocs(text, toks, code, queryLang, allowed) : [];
       if (!mine.length && !head.length) continue;
       var result = mine.length ? rank(mine, L, allowed, kind === "example", pool + head.length + C.GLOSSARY_TOP) : null;
