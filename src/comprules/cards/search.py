@@ -115,7 +115,8 @@ def about(data: Path, query: str, edition: str | None) -> Asked:
             searched.append(name.replace('"', ""))  # as the card is named, not as typed ("card:Timewalk")
         else:
             searched.append(query[f.start : f.end])
-            drop.append((at, at + f.end - f.start))
+            if f.card not in printed:
+                drop.append((at, at + f.end - f.start))
         end = f.end
     searched.append(query[end:])
     return Asked(rows, prior, drop, context, "".join(searched))
