@@ -21,6 +21,7 @@ from pathlib import Path
 from ..errors import UsageError
 from ..kb import KnowledgeBase
 from ..model import Edition
+from ..store import DB_NAME
 
 _PROC_FD = Path("/proc/self/fd")
 
@@ -35,6 +36,27 @@ class _SnapshotKB(KnowledgeBase):
 
     def load(self, spec, *, lang=None) -> Edition:
         return self.store.edition(self.resolve_name(spec, lang=lang))
+
+
+def _read_ahead(path: Path) -> None:
+    """Ask the operating system to read ``path`` (the database, each file of the index)
+    into its page cache now, in the background (``posix_fadvise(WILLNEED)``: no wait, no
+    memory of ours): the first diff
+    or lineage of two far editions reads stored alignments all over the database, and
+    from a disk each page read costs more than the diff itself (a diff of 2011-02-04 and
+    2014-09-25 right after the page cache was dropped: 744 ms, 283 ms of it computing; 300
+    ms once the file was read ahead). Nothing where the call is not available."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:  # (a folder, a file gone)
+        return
+    try:
+        if hasattr(os, "posix_fadvise"):
+            os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_WILLNEED)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 class Snapshot:
@@ -52,6 +74,8 @@ class Snapshot:
         site = self._open_dir(root / "site")
         self.key = _key(root)
         self.kb = _SnapshotKB(root, data, index)
+        for path in [data / DB_NAME, *(sorted(index.iterdir()) if index.is_dir() else ())]:
+            _read_ahead(path)
         self.site = site if site is not None and (site / "index.html").is_file() else None
         #: ``(root, data, index)`` as another process opens them: the folders this one
         #: opened, through ``/proc/<pid>/fd/N`` (the worker processes, :mod:`.work`).
