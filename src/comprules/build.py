@@ -705,8 +705,9 @@ def build(
     Stages whose inputs are unchanged are kept (``BuildReport.kept``). Raises
     :class:`BuildLocked` when another build holds the lock,
     :class:`~comprules.errors.UsageError` when ``kb`` is not a knowledge base, ``only``
-    names no stage or an unknown one, or no source could be read at all, and :class:`~comprules.errors.Interrupted` (with the
-    line saying what was kept) on SIGINT or SIGTERM. ``cards``: a Scryfall or MTGJSON
+    names no stage or an unknown one, or no source could be read at all, and
+    :class:`~comprules.errors.Interrupted` (with the line saying what was kept) on SIGINT
+    or SIGTERM. ``cards``: a Scryfall or MTGJSON
     card file, whose cards and the rules they call on the data stage stores in
     ``data/cards.sqlite`` (:mod:`comprules.cards`).
     """
