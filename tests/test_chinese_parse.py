@@ -154,3 +154,19 @@ def test_language_table_has_three_rows_each_with_the_forms_the_stages_read():
     assert zh.html == "zh-Hans" and zh.community and "Wizards" in zh.notice_en
     assert languages.get("xx") is languages.get("en")
     assert languages.detect("These rules are effective as of August 7, 2026.") == "en"
+
+
+def test_a_chinese_headword_typed_with_one_character_of_the_same_sound_is_found_fuzzily(zh_editions):
+    # 践蹋 for 践踏 (Trample) scored 50 with rapidfuzz, under the cut-off of 60: a 404
+    from comprules.academy import glossary_entry
+    from comprules.errors import NotFound
+
+    edition = zh_editions["zh/2026-04-17"]
+    assert glossary_entry(edition, "践蹋", fuzzy=True, unofficial=False)["term"] == "践踏"
+    assert glossary_entry(edition, "警戎", fuzzy=True, unofficial=False)["term"] == "警戒"
+    with pytest.raises(NotFound):  # 死触 and 死去 are one character away: neither is taken
+        glossary_entry(edition, "死融", fuzzy=True, unofficial=False)
+    with pytest.raises(NotFound):
+        glossary_entry(edition, "践蹋", fuzzy=False, unofficial=False)
+    with pytest.raises(NotFound):  # two characters away from every headword: no typo of one
+        glossary_entry(edition, "汽车", fuzzy=True, unofficial=False)

@@ -338,6 +338,13 @@ def glossary_entry(edition: Edition, term: str, *, fuzzy: bool = False, unoffici
         best = process.extractOne(term, list(choices), scorer=fuzz.token_sort_ratio, processor=utils.default_process)
         if best is not None and round(best[1]) >= FUZZY_CUTOFF:
             return entries[choices[best[0]]]
+        # Chinese: a headword of two or three characters typed with one character of the same
+        # sound (践蹋 for 践踏) scores 50 or 67; the one headword of its length one character
+        # away is taken, none where two are
+        if len(term) >= 2 and any("\u4e00" <= ch <= "\u9fff" for ch in term):
+            near = {k for c, k in choices.items() if len(c) == len(term) and sum(a != b for a, b in zip(c, term)) == 1}
+            if len(near) == 1:
+                return entries[near.pop()]
     raise NotFound(f"no glossary entry {term!r} in {edition.name}")
 
 
