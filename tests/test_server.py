@@ -1284,26 +1284,3 @@ def test_a_generation_opened_asks_the_system_to_read_its_database_and_index_ahea
         assert all(advice == os.POSIX_FADV_WILLNEED for advice in names.values())
     finally:
         snap.close()
-
-
-def test_a_workers_job_runs_with_the_cyclic_collector_off_and_leaves_it_on(monkeypatch):
-    """A diff of two far editions after 9,000 searches took 349 ms of the worker's CPU with
-    the collector on (full collections walking the heap its searches keep), 208 ms off."""
-    import gc
-
-    from comprules.server import work
-
-    seen = []
-
-    def job(name, where, args):
-        seen.append(gc.isenabled())
-        if args:
-            raise NotFound("no rule 999.9z")
-        return b"{}"
-
-    monkeypatch.setattr(work, "_run", job)
-    assert gc.isenabled()
-    assert work._answer("diff", ("", "", ""), ()) == b"{}"
-    with pytest.raises(NotFound):
-        work._answer("show", ("", "", ""), ("999.9z",))
-    assert seen == [False, False] and gc.isenabled()

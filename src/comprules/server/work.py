@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import asyncio
 import collections
-import gc
 import os
 import pickle
 import signal
@@ -179,27 +178,13 @@ def _serve(channel: socket.socket, parent: int) -> None:
             payload = reader.read(size)
             try:
                 name, where, args = pickle.loads(payload)
-                body, status = _answer(name, where, args), 0
+                body, status = _run(name, where, args), 0
             except Exception as exc:  # the route raises it as it is (UsageError, NotFound…)
                 body, status = _pickled(exc), 1
             channel.sendall(_ANSWER.pack(len(body), number, status))
             channel.sendall(body)
     except OSError:  # the server closed its end while this one computed (it is stopping)
         return
-
-
-def _answer(name: str, where: tuple[str, str, str], args: tuple) -> bytes:
-    """:func:`_run` with the cyclic garbage collector off: a diff of two far editions makes
-    hundreds of thousands of objects, and each of the full collections they set off walks
-    the whole heap of a worker that has answered searches (its kept texts and spans). The
-    diff of 2013-07-13 and 2020-06-01 after 9,000 searches: 349 ms of CPU with the
-    collector on, 208 off (2011-02-04 → 2014-09-25: 258 → 191). Its answer holds no
-    cycle; what a job leaves is collected after it, when the collector is on again."""
-    gc.disable()
-    try:
-        return _run(name, where, args)
-    finally:
-        gc.enable()
 
 
 def _pickled(exc: Exception) -> bytes:
