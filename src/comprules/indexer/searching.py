@@ -199,6 +199,9 @@ class _OpenIndex:
     _units: dict[int, dict] = field(default_factory=dict)
     _sequences: dict[int, list] = field(default_factory=dict)
     _edition_names: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    _section_titles: dict[tuple[str, str], str | None] = field(default_factory=dict)
+    #: The edition a hit names in the default scope, per document (:func:`_reported_edition`).
+    _reported: dict[int, str] = field(default_factory=dict)
     _titles: dict[int, list[str]] = field(default_factory=dict)
     #: The vocabulary its Chinese texts were cut with (activated by :func:`_open`).
     segmenter: segment.Segmenter = field(default_factory=lambda: segment.EMPTY)
@@ -1103,7 +1106,7 @@ def _section_title(handle: _OpenIndex, number: str, kind: str, edition: str) -> 
     section = number[:3]
     if kind in ("section", "chapter", GLOSSARY) or len(number) <= 3 or not section.isdigit():
         return None
-    kept = handle.__dict__.setdefault("_section_titles", {})
+    kept = handle._section_titles
     key = (section, edition)
     if key not in kept:
         kept[key] = _printed_section_title(handle, section, edition)
@@ -1129,8 +1132,7 @@ def _reported_edition(handle: _OpenIndex, docnum: int, scope: _Scope) -> str:
         return scope.explicit
     default = scope.ids is handle.current
     if default:
-        kept = handle.__dict__.setdefault("_reported", {})
-        found = kept.get(docnum)
+        found = handle._reported.get(docnum)
         if found is not None:
             return found
     members = handle.table.members[docnum]
@@ -1138,5 +1140,5 @@ def _reported_edition(handle: _OpenIndex, docnum: int, scope: _Scope) -> str:
     best = max(candidates, key=lambda e: (handle.effective[e], e))
     name = handle.table.editions[best]
     if default:
-        kept[docnum] = name
+        handle._reported[docnum] = name
     return name

@@ -196,26 +196,7 @@ class Store:
         meta = self.one("SELECT * FROM editions WHERE name = ?", (name,))
         if meta is None:
             raise KeyError(name)
-        examples: dict[str, list[str]] = {}
-        for rule, text in self.conn.execute(
-            "SELECT rule, text FROM examples WHERE edition = ? ORDER BY rule, seq", (name,)
-        ):
-            examples.setdefault(rule, []).append(text)
-        rules = tuple(
-            Rule(
-                id=r[0],
-                number=r[1],
-                kind=r[2],
-                text=r[3],
-                line=r[4],
-                title=r[5],
-                examples=tuple(examples.get(r[0], ())),
-                parent=r[6],
-                section=r[7],
-                chapter=r[8],
-            )
-            for r in self.conn.execute(f"SELECT {_RULE_COLUMNS} FROM rules WHERE edition = ? ORDER BY seq", (name,))
-        )
+        rules = tuple(_rules_of(self, name).values())
         glossary = tuple(
             GlossaryEntry(
                 term=g["term"],
@@ -317,16 +298,13 @@ class Store:
         """``(cited_by, cited_by_glossary)`` of one rule in one query: the rules of the
         edition citing it (itself left out, rule order), and ``(slug, headword)`` of the
         glossary entries citing it (glossary order)."""
-        rules, slugs = set(), []
-        for source, kind in self.conn.execute(
-            "SELECT DISTINCT source, kind FROM citations WHERE resolved = ? AND edition = ?",
-            (f"{edition}/{rule_id}", edition),
-        ):
-            if source.startswith("glossary/"):
-                if source[9:] not in slugs:
-                    slugs.append(source[9:])
-            elif kind != "glossary" and source != rule_id:
-                rules.add(source)
+        rules, slugs = _citing_split(
+            rule_id,
+            self.conn.execute(
+                "SELECT DISTINCT source, kind FROM citations WHERE resolved = ? AND edition = ?",
+                (f"{edition}/{rule_id}", edition),
+            ),
+        )
         found = []
         if slugs:
             marks = ",".join("?" * len(slugs))
@@ -790,12 +768,7 @@ class EditionRows:
     def citing(self, edition: str, rule_id: str) -> tuple[list[str], list[tuple[str, str]]]:
         if edition != self.name:
             return self.store.citing(edition, rule_id)
-        rules, slugs = set(), set()
-        for source, kind in self.cited.get(f"{edition}/{rule_id}", ()):
-            if source.startswith("glossary/"):
-                slugs.add(source[9:])
-            elif kind != "glossary" and source != rule_id:
-                rules.add(source)
+        rules, slugs = _citing_split(rule_id, self.cited.get(f"{edition}/{rule_id}", ()))
         found = sorted((self.entries[slug][0], slug, self.entries[slug][1]) for slug in slugs if slug in self.entries)
         return sorted(rules, key=sort_key), [(slug, term) for _, slug, term in found]
 
@@ -838,6 +811,21 @@ class EditionRows:
         if edition not in self.others:  # a translation's English twin: each of its rules is asked
             self.others[edition] = _rules_of(self.store, edition)
         return self.others[edition].get(rule_id)
+
+
+def _citing_split(rule_id: str, rows) -> tuple[set[str], list[str]]:
+    """Of the ``(source, kind)`` citations leading to ``rule_id``: the rules citing it
+    (itself and glossary references left out), and the slugs of the glossary entries
+    citing it, in the rows' order, once each."""
+    rules: set[str] = set()
+    slugs: list[str] = []
+    for source, kind in rows:
+        if source.startswith("glossary/"):
+            if source[9:] not in slugs:
+                slugs.append(source[9:])
+        elif kind != "glossary" and source != rule_id:
+            rules.add(source)
+    return rules, slugs
 
 
 def _rules_of(store: Store, name: str) -> dict[str, Rule]:
