@@ -642,6 +642,14 @@ def test_any_language_finds_what_one_language_finds(kb):
         assert [(h["edition"], h["number"]) for h in hits][:1] == [("fr/004_99dc3338bd3ea994", "502¶3")], lang
     english = json.loads(run("search", "trample", "--json", "--kb", kb).output)["hits"]
     assert english[0]["edition"].startswith("en/")  # the query's own language first
+    # found by the word as typed, it is no translation (a trial: the note printing "morph"
+    # was marked as found through the lexicon); found through it ("offering" → Offrande), it is
+    asked = {
+        q: json.loads(run("search", q, "--kind", "note", "--json", "--kb", kb).output)["hits"]
+        for q in ("morph", "offering")
+    }
+    assert [(h["number"], h["translation"]) for h in asked["morph"]] == [("502¶3", False)]
+    assert [(h["number"], h["translation"]) for h in asked["offering"]] == [("¶1", True), ("502¶1", True)]
 
 
 def test_a_long_number_is_not_taken_for_a_year():

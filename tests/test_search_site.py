@@ -192,6 +192,20 @@ def test_a_rule_number_in_any_form_of_the_go_to_box_is_the_same_rule_in_both_eng
     assert rule_number("0") is None and {h[0] for h in from_disk.evaluate(JS_SEARCH, ["0", {}])["hits"][:4]} == {"en"}
 
 
+def test_a_hit_found_by_the_words_as_typed_is_no_translation_in_both_engines(from_disk, full_kb):
+    # a trial: the French note printing "morph" was marked as found through the lexicon
+    index = full_kb[0] / "index"
+    said = {}
+    for query in ("morph", "offering", "offering madness"):
+        _result, hits = python_hits(index, query, {"kind": "note"})
+        js = from_disk.evaluate(JS_SEARCH, [query, {"kind": "note"}])["hits"]
+        assert [list(h[:2]) + [h[3]] for h in hits] == [h[:2] + [h[3]] for h in js], query
+        said[query] = [(h[1], h[3]) for h in hits]
+    assert said["morph"] == [("502¶3", False)]
+    assert said["offering"] == [("¶1", True), ("502¶1", True)]
+    assert said["offering madness"] == [("502¶2", False), ("¶1", True), ("502¶1", True)]
+
+
 def test_a_rule_number_among_words_is_the_first_hit_in_both_engines(from_disk, full_kb):
     # a trial: "702.19b trample" put 702.19b fifth (the rules citing it first)
     index = full_kb[0] / "index"

@@ -15,9 +15,10 @@ come in three tiers, each in its own order:
 
 **Languages.** The query's language is detected from its words (:mod:`.suggest`), or
 is the ``lang`` option when its words are that language's. Its hits come first; a
-hit of another language comes only through the lexicon (:mod:`.lexicon`: "morph" →
-"Mue") and is marked ``translation``; its score is scaled below the last hit of the
-query's language, so scores are always in order.
+hit of another language comes through the lexicon (:mod:`.lexicon`: "morph" → "Mue"),
+marked ``translation``, or by a word as typed that it prints (a French note's "morph"),
+not marked; its score is scaled below the last hit of the query's language, so scores are
+always in order.
 
 With every edition in scope (``--all-editions``), the versions of one rule (its
 lineage, :mod:`.lineage`) collapse into one hit, the best-ranked version, that lists
@@ -97,7 +98,8 @@ class Hit:
     id: str = ""
     lang: str = ""
     editions: tuple[str, ...] = ()
-    #: Found through the lexicon: the hit's language is not the query's.
+    #: Found through the lexicon: the hit's language is not the query's, and the hit prints
+    #: no word of the query as typed.
     translation: bool = False
     #: The title of the section the rule is in, as ``edition`` printed it (2009-05-01's 502
     #: is "Keyword Abilities", today's "Untap Step"); ``None`` for a glossary entry, a
@@ -724,12 +726,14 @@ def _ranked(
         items = [(top + 1.0 + (len(head) - i) * 1e-3, d) for i, d in enumerate(head)] + scored
         if not items:
             continue
-        translation = code != query_lang
+        # another language's hit is a translation unless it holds a word as typed ("morph"
+        # in a French note: a trial saw it marked as found through the lexicon)
+        typed = _typed_docs(handle, tokens, code) if not own else frozenset()
         if out:  # a later language: below the last hit of the earlier ones
             floor, top_here = out[-1][0], items[0][0]
             factor = 0.999 * floor / top_here if top_here >= floor else 1.0
             items = [(s * factor, d) for s, d in items]
-        out += [(s, d, translation) for s, d in items]
+        out += [(s, d, not own and d not in typed) for s, d in items]
         if len(out) >= pool + GLOSSARY_TOP:  # enough to fill the top 5 when glossary entries wait
             break
     if kind is None:
@@ -821,6 +825,21 @@ def _one_glossary_in_top(handle: _OpenIndex, ranked: list[tuple[float, int, bool
     if waiting:
         cap = out[-1][0] if out else None
         out += [(s if cap is None else min(s, cap), d, t) for s, d, t in waiting]
+    return out
+
+
+def _typed_docs(handle: _OpenIndex, tokens: list[str], code: str) -> set[int]:
+    """The documents of language ``code`` that hold one of the query's words as typed
+    (its index term there, :func:`.inflect.query_term`; not a stop word of ``code``):
+    a hit among them was found by the words, not through the lexicon. ``search.js``
+    ``typedDocs`` is the same."""
+    key = f"{code}:{ALL}"
+    table, terms, stop = handle.vocab.table(code), handle.impacts.terms.get(key, {}), LANGUAGES[code].stop
+    out: set[int] = set()
+    for token in dict.fromkeys(tokens):
+        term = None if token in stop else query_term(token, code, table, terms)
+        if term is not None:
+            out.update(handle.impacts.postings(key, term)[0].tolist())
     return out
 
 

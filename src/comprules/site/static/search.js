@@ -841,13 +841,13 @@
       var top = scored.length ? scored[0][0] : 0;
       var items = head.map(function (d, i) { return [top + 1 + (head.length - i) * 1e-3, d]; }).concat(scored);
       if (!items.length) continue;
-      var translation = code !== queryLang;
+      var typed = own ? null : typedDocs(toks, L);  /* a word as typed: not a translation (searching.py) */
       if (out.length) {
         var floor = out[out.length - 1][0], topHere = items[0][0];
         var factor = topHere >= floor ? 0.999 * floor / topHere : 1;
         items = items.map(function (x) { return [x[0] * factor, x[1]]; });
       }
-      items.forEach(function (x) { out.push([x[0], code, x[1], translation]); });
+      items.forEach(function (x) { out.push([x[0], code, x[1], !own && !typed.has(x[1])]); });
       if (out.length >= pool + C.GLOSSARY_TOP) break;
     }
     if (!kind) out = oneGlossaryInTop(out);
@@ -923,6 +923,18 @@
       cap = out.length ? out[out.length - 1][0] : null;
       waiting.forEach(function (w) { out.push([cap === null ? w[0] : Math.min(w[0], cap), w[1], w[2], w[3]]); });
     }
+    return out;
+  }
+
+  /* searching._typed_docs: the documents of L holding one of the query's words as typed (its
+     index term there; not a stop word of L) */
+  function typedDocs(toks, L) {
+    var out = new Set();
+    toks.forEach(function (token) {
+      var term = L.stop.has(token) ? null : queryTerm(L, token, "all");
+      var p = term === null ? null : L.postings("all", term);
+      if (p) for (var i = 0; i < p[0].length; i++) out.add(p[0][i]);
+    });
     return out;
   }
 
