@@ -635,26 +635,38 @@ def test_a_rebuild_renders_again_only_the_pages_whose_inputs_changed(three_editi
 def test_the_site_a_build_renders_with_the_alignments_it_stored_is_the_one_read_back_from_the_database(
     three_editions, tmp_path, monkeypatch
 ):
+    from comprules.align.lineage import Lineage
     from comprules.store import Store
 
     kb = tmp_path / "kb"
     read: list[tuple[str, str]] = []
     real = Store.alignment
+    made: list[int] = []
+    real_build = Lineage.build.__func__
 
     def counted(self, old, new, *args, **kwargs):
         read.append((old, new))
         return real(self, old, new, *args, **kwargs)
 
+    def counted_build(cls, editions, alignments):
+        made.append(len(editions))
+        return real_build(cls, editions, alignments)
+
     monkeypatch.setattr(Store, "alignment", counted)
+    monkeypatch.setattr(Lineage, "build", classmethod(counted_build))
     build([three_editions], kb, only=SITE_ONLY)
     # the data stage hands its alignments to the site: at most a French document's pair
-    # with its English edition (its compare page) is read back
+    # with its English edition (its compare page) is read back; and the lineage it made of
+    # them, not made again
     assert all(old.startswith("fr/") and new.startswith("en/") for old, new in read), read
+    assert len(made) == 1, made  # the data stage's
     handed = _site_files(kb / "site")
     shutil.rmtree(kb / "site")
     read.clear()
+    made.clear()
     build([three_editions], kb, only=("site",))  # data/ kept: the site reads every alignment back
     assert {("en/1999-04-23", "en/1999-11-01"), ("en/1999-11-01", "en/2001-09-24")} <= set(read)
+    assert len(made) == 1  # the site makes the lineage of them
     again = _site_files(kb / "site")
     assert sorted(again) == sorted(handed) and len(again) > 300
     assert [k for k in again if again[k] != handed[k]] == []  # byte for byte, its fingerprint too

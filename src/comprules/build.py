@@ -599,11 +599,12 @@ def write_knowledge(
     out: Path,
     *,
     previous: Path | None = None,
-) -> dict[tuple[str, str], Any]:
+) -> tuple[dict[tuple[str, str], Any], Any]:
     """Align what the knowledge base stores and write the database ``out/comprules.sqlite``
-    (:mod:`comprules.store`) and the alignments' exports (``out/alignments/``); the
-    alignments of the editions' and fragments' chains stored, by ``(old, new)`` name (for
-    the site: what it would read back).
+    (:mod:`comprules.store`) and the alignments' exports (``out/alignments/``). Returns
+    the alignments of the editions' and fragments' chains stored, by ``(old, new)`` name,
+    and the :class:`~comprules.align.lineage.Lineage` made of them (for the index and the
+    site: what they would read back, or make again from it).
 
     ``previous`` is the last build's data/: the editions whose key (``keys``) is the
     one its database stored keep their rows, and the alignments of two such editions
@@ -654,7 +655,7 @@ def write_knowledge(
             checks=checks,
             previous=previous / DB_NAME if old_store is not None and previous is not None else None,
         )
-        return computed.consecutive()
+        return computed.consecutive(), lineage
     finally:
         if old_store is not None:
             old_store.close()
@@ -972,7 +973,7 @@ class _Build:
         # Everything is written into `work` first; the index swaps itself in when complete,
         # then data/ and site/ are swapped in: a build stopped before leaves the old ones.
         data_dir = kb / "data"
-        stored_alignments = None  # what the data stage stored, handed to the site
+        stored_alignments = stored_lineage = None  # what the data stage stored, handed to the site
         if "data" in only:
             t = time.perf_counter()
             self.stage = "writing data/"
@@ -987,7 +988,7 @@ class _Build:
                 say("data/ taken from the interrupted build")
             else:
                 old = kb / "data" if previous else None
-                stored_alignments = write_knowledge(
+                stored_alignments, stored_lineage = write_knowledge(
                     report.editions, resolutions, eras, keys, work / "data", previous=old
                 )
                 report.written = write_data(
@@ -1074,6 +1075,7 @@ class _Build:
                     data_key=data_key,
                     alignments=stored_alignments,
                     alignments_stored=stored_alignments is not None,
+                    lineage=stored_lineage,
                     index=index,
                     reuse=[pending_site, kb / "site"],
                 )  # kept as is when nothing changed

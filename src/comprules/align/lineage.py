@@ -199,20 +199,29 @@ class Lineage:
         if key is None:
             return []
         out = []
-        names = [edition]
-        while names[-1] in self.previous:
-            names.append(self.previous[names[-1]])
-        names.reverse()
-        nxt = {p: n for n, p in self.previous.items()}
-        name = edition
-        while name in nxt:
-            name = nxt[name]
-            names.append(name)
-        for name in names:
+        for name in self._chain_of(edition):
             rid = self.at.get(name, {}).get(key)
             if rid is not None:
                 out.append((name, rid))
         return out
+
+    def _chain_of(self, edition: str) -> list[str]:
+        """The names of ``edition``'s chain, oldest first (once an edition: a site's
+        history pages ask for 3,300 rules' lineages of one edition)."""
+        known = self.__dict__.setdefault("_chain_names", {})
+        names = known.get(edition)
+        if names is None:
+            names = [edition]
+            while names[-1] in self.previous:
+                names.append(self.previous[names[-1]])
+            names.reverse()
+            nxt = {p: n for n, p in self.previous.items()}
+            name = edition
+            while name in nxt:
+                name = nxt[name]
+                names.append(name)
+            known[edition] = names
+        return names
 
     def steps(self, edition: str, rule_id: str) -> list[Step]:
         """The editions of a rule's lineage where it appeared or changed, oldest first."""

@@ -40,6 +40,7 @@ def render_site(
     extract: Extract | None = None,
     alignments: dict | None = None,
     alignments_stored: bool = False,
+    lineage: Any = None,
     jobs: int | None = None,
     search: bool = True,
     index: Path | None = None,
@@ -61,7 +62,9 @@ def render_site(
     stored in the database ``data_dir/comprules.sqlite`` (the site aligns nothing: a pair
     with neither is matched by number); with ``alignments_stored``, they are the ones
     that database stores (the build that wrote it hands them over instead of the site
-    reading them back: 0.8 s of a rebuild), and count as read from it; ``jobs`` worker
+    reading them back: 0.8 s of a rebuild), and count as read from it; ``lineage``, with
+    them, the :class:`~comprules.align.lineage.Lineage` that build made of them (not made
+    again: 0.8 s of a build); ``jobs`` worker
     processes render (default: the CPUs, at most 4); with ``search`` and a search ``index`` (the
     knowledge base's ``index/``), the search page and its data (:mod:`.search`, the
     index's own ranking data for the JavaScript ranker) are written. When the
@@ -115,6 +118,7 @@ def render_site(
             extract=extract,
             alignments=alignments,
             alignments_stored=alignments_stored,
+            lineage=lineage if alignments_stored else None,
             jobs=jobs,
             search=search_index,
             previous=[p for p in (out_dir, *candidates) if p is not None],  # pages kept by task (.reuse)

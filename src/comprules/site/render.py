@@ -204,6 +204,7 @@ class SiteRenderer:
         page_budget: int = PAGE_BUDGET,
         alignments: dict | None = None,
         alignments_stored: bool = False,
+        lineage: Lineage | None = None,
         jobs: int | None = None,
         search: Path | None = None,
         previous: Sequence[Path] = (),
@@ -220,6 +221,7 @@ class SiteRenderer:
         self.page_budget = page_budget
         self.given_alignments = alignments
         self.alignments_stored = alignments_stored  # the given ones are the database's (render_site)
+        self.given_lineage = lineage  # the build's, made of the given alignments (render_site)
         self.jobs = max(1, jobs if jobs is not None else min(4, os.cpu_count() or 1))
         #: The search index whose data the search page ranks (``None``: no search page).
         self.search = Path(search) if search else None
@@ -316,7 +318,8 @@ class SiteRenderer:
             digests=self.alignment_digests,
             given_stored=self.alignments_stored,
         )
-        self.lineage = Lineage.build(self.editions, self.alignments)
+        given = self.given_lineage
+        self.lineage = given if given is not None else Lineage.build(self.editions, self.alignments)
         self.next_edition = {p: n for n, p in self.lineage.previous.items()}
         for chain in chains(self.editions):
             last = chain[-1]
