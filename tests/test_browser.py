@@ -20,6 +20,7 @@ import re
 import shutil
 import subprocess
 import sys
+import urllib.parse
 from pathlib import Path
 
 import pytest
@@ -245,19 +246,24 @@ def test_go_to_box_on_an_old_edition_takes_a_number_as_printed_today(page, full_
 @pytest.mark.parametrize(
     ("document", "typed", "lands"),
     [
-        ("004_99dc3338bd3ea994", "Mue", "502.26"),
-        ("004_99dc3338bd3ea994", "offrande", "502.42"),
-        ("003_816c607ad111474a", "Vol", "vol"),
+        ("004_99dc3338bd3ea994", "Mue", "index.html#502.26"),
+        ("004_99dc3338bd3ea994", "offrande", "index.html#502.42"),
+        ("003_816c607ad111474a", "Vol", "index.html#vol"),
+        ("003_816c607ad111474a", "pietinement", "index.html#piétinement"),
+        ("003_816c607ad111474a", "PIÉTINEMENT", "index.html#piétinement"),
     ],
 )
 def test_go_to_box_on_a_french_document_knows_its_own_words(page, full_kb, document, typed, lands):
     # a trial: "Mue", "Offrande" and "Vol" opened the search page; the box knew only the
-    # English edition's words
+    # English edition's words; another: "pietinement" without its accent opened it too, and
+    # the box spoke English there ("Search every rule for “Vol”")
     page.goto((full_kb[0] / "site" / "fr" / document / "index.html").as_uri())
     page.fill("form.goto input", typed)
     page.press("form.goto input", "Enter")
-    page.wait_for_url(re.compile(rf"/fr/{document}/index\.html#{re.escape(lands)}$"))
-    assert page.locator(f"[id='{lands}']").count() == 1
+    page.wait_for_url(lambda url: urllib.parse.unquote(url).endswith(f"/fr/{document}/{lands}"))
+    assert page.locator(f"[id='{lands.partition('#')[2]}']").count() == 1
+    page.wait_for_function("document.getElementById('cr-status').textContent.length > 0")
+    assert page.locator("#cr-status").inner_text().startswith(f"Chercher « {typed} »")
 
 
 def test_phone_dark_and_print_layouts_render(browser, served):
@@ -372,6 +378,28 @@ def test_any_two_editions_compared_from_disk_give_the_rows_of_comprules_diff(pag
     assert got.exit_code == 0, got.output
     assert json.loads(got.output)["rules"] == diff(kb, "en/2009-05-01", "en/2009-07-11").to_json()["rules"]
     assert page.external() == []
+
+
+def test_the_compare_page_takes_an_edition_by_its_set_and_names_one_it_does_not_hold(page, full_kb):
+    # a trial: ?old=bogus said "cannot load ../data/en/bogus.js", and ?old=Bloomburrow the same
+    compare = (full_kb[0] / "site/diff/en/compare.html").resolve().as_uri()
+    page.goto(compare + "?old=bloomburrow&new=2026-08-07")
+    page.wait_for_selector("#diff-out[data-ms], #diff-out[data-error]", timeout=30000)
+    out = page.locator("#diff-out")
+    assert out.get_attribute("data-error") is None, out.inner_text()
+    assert page.evaluate("[window.CR_COMPARED.old, window.CR_COMPARED.new]") == ["en/2024-07-30", "en/2026-08-07"]
+    assert page.locator("form.compare [name=old]").input_value() == "2024-07-30"
+    # on a phone its links are widened to 24 px as on the pages written whole (a trial: "116"
+    # and "711" of 2020-06-01 → 2026-08-07 were 23.4 px wide)
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(compare + "?old=2020-06-01&new=2026-08-07")
+    page.wait_for_selector("#diff-out[data-ms]", timeout=30000)
+    narrow = "[...document.querySelectorAll('#diff-out a[href]')].filter(a => a.getBoundingClientRect().width < 24)"
+    assert page.evaluate(f"{narrow}.length") == 0 and page.locator("#diff-out a.s").count() >= 18
+    page.goto(compare + "?old=bogus&new=2026-08-07")
+    page.wait_for_selector("#diff-out[data-error]", timeout=30000)
+    said = page.locator("#diff-out").inner_text()
+    assert said == "No edition “bogus” among these: choose two in the menus above (by date, or by set).", said
 
 
 @pytest.mark.parametrize(

@@ -414,6 +414,20 @@ def test_search_from_disk_answers_in_the_page_and_says_other_editions_need_the_s
     )
 
 
+def test_an_older_editions_hit_says_other_editions_not_earlier_ones(browser, served):  # noqa: F811
+    # a trial: 2009-07-11's Morph said "also in 5 earlier editions", which are 2009-09-04 to
+    # 2011-02-04 (702.34 was 502.26 before 2009-07-11)
+    if not _api(served):
+        pytest.skip("comprules serve has no /api/v1/search")
+    context = browser.new_context()
+    pg = context.new_page()
+    pg.goto(served + "search.html?" + urllib.parse.urlencode({"q": "morph", "edition": "en/2009-07-11"}))
+    pg.wait_for_function("document.getElementById('status').getAttribute('data-source') === 'server'", timeout=15_000)
+    said = pg.locator("#results li[data-number='702.34'] .ed").inner_text()
+    context.close()
+    assert said == "English, 11 July 2009 (also in 5 other editions)", said
+
+
 def test_search_served_without_an_answer_says_the_server_cannot_be_reached(browser, served):  # noqa: F811
     # a phone trial: offline, an older edition asked showed the latest's hits under a note
     # saying the page was opened from disk

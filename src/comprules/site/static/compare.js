@@ -385,6 +385,8 @@
     outEl.setAttribute("data-counts", JSON.stringify(counts));
     outEl.setAttribute("data-source", result.source || "browser");
     outEl.setAttribute("data-ms", String(Math.round(performance.now() - started)));
+    /* site.js widens its links under 24 px, as on the pages written whole */
+    outEl.dispatchEvent(new CustomEvent("cr:content", {bubbles: true}));
   }
 
   function fromServer(lang, oldDate, newDate) {
@@ -397,15 +399,41 @@
     }).catch(function () { return null; });
   }
 
+  /* The date of the edition ``typed`` in the address: a date of the menus, or the set name one
+     of them prints after it, case aside; null for none (a trial: ?old=bogus said "cannot load
+     ../data/en/bogus.js", ?old=Bloomburrow the same). */
+  function editionDate(form, typed) {
+    var options = form.querySelector("[name=old]").options, want = String(typed).trim().toLowerCase();
+    for (var i = 0; i < options.length; i++) {
+      var o = options[i], set = (o.textContent.split(" — ")[1] || "").trim().toLowerCase();
+      if (o.value === typed || (set && set === want)) return o.value;
+    }
+    return null;
+  }
+
   function start() {
     var cfgEl = document.getElementById("compare-config");
     if (!cfgEl) return;
     var cfg = JSON.parse(cfgEl.textContent);
     var params = new URLSearchParams(window.location.search);
     var oldDate = params.get("old"), newDate = params.get("new");
-    var form = document.querySelector("form.compare");
-    if (form && oldDate) form.querySelector("[name=old]").value = oldDate;
-    if (form && newDate) form.querySelector("[name=new]").value = newDate;
+    var form = document.querySelector("form.compare"), unknown = null;
+    if (form) {  /* an edition by its date, or by its set as the menus print it ("Bloomburrow") */
+      [["old", oldDate], ["new", newDate]].forEach(function (p) {
+        if (!p[1]) return;
+        var date = editionDate(form, p[1]);
+        if (date === null) unknown = unknown === null ? p[1] : unknown;
+        else form.querySelector("[name=" + p[0] + "]").value = date;
+      });
+      oldDate = oldDate && editionDate(form, oldDate);
+      newDate = newDate && editionDate(form, newDate);
+    }
+    if (unknown !== null) {
+      var outEl = document.getElementById("diff-out");
+      outEl.textContent = cfg.labels.no_edition.replace("{q}", unknown);
+      outEl.setAttribute("data-error", "1");
+      return;
+    }
     if (!oldDate || !newDate) return;
     var started = performance.now();
     var src = function (d) { return cfg.data.replace("DATE", d); };

@@ -93,9 +93,10 @@
     return /yawgatog\.com|mtg\.wtf|^#(R\d|section-|[a-z]+_)/i.test(String(text).trim());
   }
 
-  /* Lower case, quotes and periods out (as comprules.site.goto.fold). */
+  /* Lower case, accents, quotes and periods out (as comprules.site.goto.fold). */
   function fold(text) {
-    return String(text).toLowerCase().replace(/["“”‘’'.]/g, "").replace(/\s+/g, " ").trim();
+    var plain = String(text).toLowerCase().normalize("NFD").replace(/[\u0300-\u036f]/g, "").normalize("NFC");
+    return plain.replace(/["“”‘’'.]/g, "").replace(/\s+/g, " ").trim();
   }
 
   var loading = {};
@@ -332,15 +333,19 @@
     });
   }
 
+  /* The words of a box's page: a French document's own (its numbers are its English edition's). */
+  function wordsOf(form) {
+    return WORDS[(form.getAttribute("data-own") || form.getAttribute("data-edition") || "en/").split("/")[0]] || WORDS.en;
+  }
+
   function context(form) {
-    var lang = (form.getAttribute("data-edition") || "en/").split("/")[0];
     var base = form.getAttribute("data-base") || "", single = document.body.getAttribute("data-single");
     return {
       edition: form.getAttribute("data-edition"), base: base, root: form.getAttribute("data-root") || "",
       latest: form.getAttribute("data-latest") || "", page: true,
       alone: form.hasAttribute("data-alone"),  /* an edition's zip (site/bundle.py): no other edition */
       own: form.getAttribute("data-own") || "",  /* a document whose own words come first */
-      say: WORDS[lang] || WORDS.en,
+      say: wordsOf(form),
       go: function (id) { return single && base === "" ? "#" + id : base + pageOf(id); }
     };
   }
@@ -369,7 +374,7 @@
     if (!status) return;
     status.textContent = saved.note ? saved.note + " " : "";
     if (saved.query && form) {  /* a word sent here: the search results are one link away */
-      var say = WORDS[(form.getAttribute("data-edition") || "en").split("/")[0]] || WORDS.en;
+      var say = wordsOf(form);
       var a = document.createElement("a");
       a.href = form.getAttribute("action") + "?q=" + encodeURIComponent(saved.query);
       a.textContent = say.search.replace("{q}", saved.query);

@@ -162,11 +162,15 @@
     return option ? option.textContent.trim() : "";
   }
 
-  function editionWords(name, alsoIn) {
+  /* The edition of a hit in words, and how many others print the same text: "earlier" ones
+     for the latest edition of its language (`latest`), "other" ones for an older edition,
+     whose may be later (a trial: 2009-07-11's Morph said "5 earlier editions", 2009-09-04 to
+     2011-02-04). */
+  function editionWords(name, alsoIn, latest) {
     var parts = name.split("/"), lang = LANG_NAMES[parts[0]] || parts[0], m = /^(\d{4})-(\d\d)-(\d\d)$/.exec(parts[1] || "");
     var words = m ? lang + ", " + parseInt(m[3], 10) + " " + MONTHS[parseInt(m[2], 10) - 1] + " " + m[1]
       : lang + " document " + (documentTitle(name) || parts[1] || name);
-    if (alsoIn) words += " (also in " + alsoIn + " earlier edition" + (alsoIn === 1 ? "" : "s") + ")";
+    if (alsoIn) words += " (also in " + alsoIn + (latest ? " earlier" : " other") + " edition" + (alsoIn === 1 ? "" : "s") + ")";
     return words;
   }
 
@@ -295,7 +299,7 @@
           (info.html ? ' lang="' + esc(info.html) + '"' : "") + '><a href="' +
           esc(root + engine.url(h.edition, h.id, h.kind)) + '">' + esc(label) + "</a>" +
           (section && h.kind !== "section" && h.kind !== "glossary" ? ' <span class="sec">' + esc(section) + "</span>" : "") +
-          ' <span class="ed">' + esc(editionWords(h.edition, h.also_in)) + "</span>" +
+          ' <span class="ed">' + esc(editionWords(h.edition, h.also_in, !!localEditions()[h.edition])) + "</span>" +
           (h.translation ? ' <span class="tr">translation</span>' : "") +
           (h.renumbered ? ' <span class="was">' + esc(renumberedWords(h.renumbered)) + "</span>" : "") +
           (info.community ? ' <span class="tr" lang="en">community translation, not Wizards\u2019</span>' : "") +
@@ -428,6 +432,8 @@
     document.addEventListener("keydown", slashFocus);
     widenNarrowLinks(document);
     document.addEventListener("toggle", function (e) { widenNarrowLinks(e.target); }, true);
+    /* content a page's own script drew (compare.js: "cr:content" on what it filled) */
+    document.addEventListener("cr:content", function (e) { widenNarrowLinks(e.target); }, true);
     followSplit();
   });
   window.addEventListener("hashchange", followSplit);
