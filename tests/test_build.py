@@ -213,6 +213,13 @@ def test_an_unknown_edition_names_the_nearest_first_and_a_day_is_read_without_it
     assert kb.resolve_name("2009-7-11") == "en/2009-07-11"
     assert kb.resolve_name("zh/2026-4-17") == "zh/2026-04-17"
     assert kb.resolve_name("2024-9-1") == kb.resolve_name("2024-09-01") == "en/2024-07-30"
+    # a day written otherwise (a trial: each suggested en/2019-07-12 or was refused)
+    for typed in ("30/07/2024", "30.07.2024", "07/30/2024", "July 30, 2024", "30 July 2024", "30 juillet 2024"):
+        assert kb.resolve_name(typed) == "en/2024-07-30", typed
+    assert kb.resolve_name("2024/07/30") == kb.resolve_name("20240730") == "en/2024-07-30"
+    assert kb.resolve_name("zh/2026/4/17") == "zh/2026-04-17"
+    with pytest.raises(UsageError):  # 7 June or 6 July: not guessed
+        kb.resolve_name("07/06/2024")
 
 
 def test_show_reads_the_symbol_font_of_2003_as_the_site_does_and_raw_prints_it(full_kb):

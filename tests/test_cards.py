@@ -561,3 +561,14 @@ def test_a_rebuild_with_a_card_file_that_cannot_be_read_keeps_the_card_data_of_t
     assert result.exit_code == 2 and "cards.sqlite of the last build kept" in result.output
     found = run("card", "Quiet Lantern Thief", "--kb", kb, "--json")
     assert found.exit_code == 0 and json.loads(found.stdout)["card"]["name"] == "Quiet Lantern Thief"
+
+
+def test_an_edition_the_card_data_lacks_is_told_with_what_it_has_of_that_language():
+    # a trial: `card "Blood Moon" -e fr/latest` was told of the last three Chinese editions
+    from comprules.cards.view import _held
+
+    have = ["en/2024-07-30", "en/2026-08-07", "zh/2026-02-27", "zh/2026-04-17"]
+    assert _held(have, "fr/004_99dc3338bd3ea994") == "it has 4 editions, in en, zh only"
+    assert _held(have, "zh/2022-06-10") == "it has zh/2026-02-27 to zh/2026-04-17, 2 editions"
+    assert _held(have[:1], "en/1999-04-23") == "it has en/2024-07-30"
+    assert _held([], "en/1999-04-23") == "it has none"

@@ -668,3 +668,16 @@ def test_a_word_change_holding_a_quote_is_shown_between_other_quotes():
     assert _word_change(WordChange("insert", "", "具有“于此传纪", 0)) == "+«具有“于此传纪»"
     assert _word_change(WordChange("delete", "于", "", 0)) == "−“于”"
     assert _word_change(WordChange("replace", "“a”", "«b»", 0)) == "「“a”」 → 「«b»」"
+
+
+def test_show_of_words_names_the_search_that_finds_a_rule_by_them(kb):
+    # a trial: `show trample` said only "'trample' is not a rule number"
+    for typed, search in (
+        ("trample", "comprules search trample"),
+        ("Active player", "comprules search 'Active player'"),
+    ):
+        result = run("show", typed, "--kb", kb)
+        said = f"'{typed}' is not a rule number (a number such as 702.19b); to find a rule by its words: {search}"
+        assert result.exit_code == 2 and said in result.output, result.output
+    result = run("show", "7" * 12, "--kb", kb)  # a number: no search named
+    assert result.exit_code == 2 and "comprules search" not in result.output

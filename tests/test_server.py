@@ -749,8 +749,9 @@ def test_a_day_whose_edition_is_not_built_is_one_whole_sentence(server, kb):
     assert resp.status_code == 400
     assert detail == (  # 2019-10-04 was an update without a set (editions.toml)
         "the edition in force on 2020-01-01 is en/2019-10-04, which is not built (nearest: en/2009-07-11 "
-        "(Magic 2010, M10); en/2024-07-30 (Bloomburrow, BLB); `comprules editions` lists all 5)"
-    )
+        "(Magic 2010, M10); en/2024-07-30 (Bloomburrow, BLB); GET /api/v1/editions lists all 5)"
+    )  # a route, not a command (a trial), on /ar too
+    assert server.get("/ar/cr", params={"edition": "2020-01-01"}).json()["detail"] == detail
     result = CliRunner().invoke(main, ["show", "100.1", "--edition", "2020-01-01", "--kb", str(kb)])
     assert result.exit_code == 2 and f"which is not built in {kb} (nearest: en/2009-07-11" in result.output
 
@@ -925,6 +926,16 @@ def test_the_chinese_editions_have_their_diff_and_a_fragment_none(langs_server):
     fragment = server.get("/ar/diff/cr", params={"edition": "fr/000_f51ad62258817a66"})
     assert fragment.status_code == 404
     assert fragment.json() == {"detail": "No diff between these set codes found", "old": None, "new": None}
+
+
+def test_a_chinese_headword_asked_without_a_language_is_looked_up_in_chinese(langs_server):
+    # a trial: /api/v1/glossary/践踏 answered 404 "no glossary entry '践踏' in en/2026-08-07"
+    # while /api/v1/search?q=践踏 read the query as Chinese
+    server, kb = langs_server
+    entry = server.get("/api/v1/glossary/践踏")
+    assert entry.status_code == 200 and entry.json()["entry"]["term"] == "践踏", entry.text
+    assert entry.json() == server.get("/api/v1/glossary/践踏", params={"lang": "zh"}).json()
+    assert server.get("/api/v1/glossary/Trample").json()["entry"]["term"] == "Trample"  # English as before
 
 
 def test_find_definition_and_keywords_read_the_chinese_sections_titles(langs_server):

@@ -540,6 +540,8 @@ def show(number, kb_dir, edition, as_json, raw):
     """Print one rule with its subrules, examples, references and "cited by"."""
     from .kb import show_rule
 
+    _run(_a_number, number)
+
     if _is_source(edition):  # parsed on the fly, no knowledge base needed: citations within it only
         from .corpus import parse_file
 
@@ -556,6 +558,22 @@ def show(number, kb_dir, edition, as_json, raw):
         from .render_text import print_rule
 
         print_rule(view)
+
+
+def _a_number(typed: str) -> None:
+    """Raise :class:`UsageError` for what is no rule number; for words, naming the search
+    that finds a rule by its words (a trial: `show trample` said only that it was no number)."""
+    from .model import normalize_number
+
+    try:
+        normalize_number(typed)
+    except UsageError as exc:
+        words = typed.strip()
+        if words and not any(ch.isdigit() for ch in words) and len(words) <= 80:
+            import shlex
+
+            raise UsageError(f"{exc}; to find a rule by its words: comprules search {shlex.quote(words)}") from None
+        raise
 
 
 @main.command()

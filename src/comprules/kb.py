@@ -159,11 +159,66 @@ def _language(code: str) -> str:
 _LOOSE_DAY = re.compile(r"^((?:[A-Za-z]{2,3}/)?)(\d{4})-(\d{1,2})-(\d{1,2})$")
 
 
+#: Other ways a day is written (a trial: "30/07/2024", "July 30, 2024", "2024/07/30" and
+#: "20240730" suggested en/2019-07-12): year first with "/" or "."; eight digits; day and
+#: month with "/" or "." and the year last (read only where one of the two is over 12);
+#: a month's English or French name, before or after the day.
+_SLASHED_DAY = re.compile(r"^((?:[A-Za-z]{2,3}/)?)(\d{4})[/.](\d{1,2})[/.](\d{1,2})$")
+_EIGHT_DIGITS = re.compile(r"^((?:[A-Za-z]{2,3}/)?)(\d{4})(\d{2})(\d{2})$")
+_YEAR_LAST = re.compile(r"^((?:[A-Za-z]{2,3}/)?)(\d{1,2})[/.](\d{1,2})[/.](\d{4})$")
+_NAMED_MONTH = re.compile(
+    r"^((?:[A-Za-z]{2,3}/)?)(?:(\d{1,2})(?:er)?\s+([^\W\d_]+)\.?|([^\W\d_]+)\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?)\s+(\d{4})$"
+)
+_MONTHS = {
+    name: k
+    for k, names in enumerate(
+        (
+            ("january", "jan", "janvier", "janv"),
+            ("february", "feb", "février", "fevrier", "févr", "fevr"),
+            ("march", "mar", "mars"),
+            ("april", "apr", "avril", "avr"),
+            ("may", "mai"),
+            ("june", "jun", "juin"),
+            ("july", "jul", "juillet", "juil"),
+            ("august", "aug", "août", "aout"),
+            ("september", "sep", "sept", "septembre"),
+            ("october", "oct", "octobre"),
+            ("november", "nov", "novembre"),
+            ("december", "dec", "décembre", "decembre", "déc"),
+        ),
+        start=1,
+    )
+    for name in names
+}
+
+
 def _iso_day(spec: str) -> str:
-    """``spec`` with a day written ``2009-7-11`` written ``2009-07-11`` (an edition is named
-    by its ISO date); anything else as it is."""
-    m = _LOOSE_DAY.match(spec)
-    return f"{m[1]}{m[2]}-{int(m[3]):02d}-{int(m[4]):02d}" if m else spec
+    """``spec`` with a day written otherwise than ISO (``2009-7-11``, ``2009/07/11``,
+    ``20090711``, ``11/07/2009``, ``July 11, 2009``, ``11 juillet 2009``) written
+    ``2009-07-11`` (an edition is named by its ISO date); anything else as it is (a day
+    and month of 12 or less each, written year last, is ambiguous: as it is).
+
+    >>> _iso_day("2009-7-11"), _iso_day("en/2009/07/11"), _iso_day("30/07/2024"), _iso_day("July 30, 2024")
+    ('2009-07-11', 'en/2009-07-11', '2024-07-30', '2024-07-30')
+    >>> _iso_day("07/06/2024"), _iso_day("BLB")
+    ('07/06/2024', 'BLB')
+    """
+    m = _LOOSE_DAY.match(spec) or _SLASHED_DAY.match(spec) or _EIGHT_DIGITS.match(spec)
+    if m:
+        return f"{m[1]}{m[2]}-{int(m[3]):02d}-{int(m[4]):02d}"
+    m = _YEAR_LAST.match(spec)
+    if m:
+        a, b = int(m[2]), int(m[3])
+        if (a > 12) == (b > 12):
+            return spec
+        day, month = (a, b) if a > 12 else (b, a)
+        return f"{m[1]}{m[4]}-{month:02d}-{day:02d}"
+    m = _NAMED_MONTH.match(spec)
+    if m:
+        month = _MONTHS.get((m[3] or m[4]).casefold())
+        if month is not None:
+            return f"{m[1]}{m[6]}-{month:02d}-{int(m[2] or m[5]):02d}"
+    return spec
 
 
 def _as_date(text: str) -> date | None:
@@ -180,6 +235,10 @@ class KnowledgeBase:
     (the server reads one consistent generation of each while a rebuild swaps them).
     Raises :class:`UsageError` when ``root`` holds no knowledge base.
     """
+
+    #: What lists the editions, as an error about an edition's name says it (the CLI's
+    #: command here; the server's route, :class:`comprules.server.state._SnapshotKB`).
+    EDITIONS_LISTED_BY = "`comprules editions`"
 
     def __init__(self, root: Path, *, data: Path | None = None, index: Path | None = None):
         from .store import DB_NAME, Store, StoreError
@@ -435,7 +494,7 @@ class KnowledgeBase:
 
         nearest = "; ".join(label(e) for e in near) or "none"
         of = f" in {lang}" if lang not in (None, "en") else ""
-        return f"{head} (nearest{of}: {nearest}; `comprules editions` lists all {len(self.editions)})"
+        return f"{head} (nearest{of}: {nearest}; {self.EDITIONS_LISTED_BY} lists all {len(self.editions)})"
 
     def after_latest(self, spec: str | None, name: str) -> str | None:
         """A note when ``spec`` is a day after every edition known (built or published) of
@@ -514,7 +573,13 @@ class KnowledgeBase:
         or ``lang=fr`` and no edition), the newest document whose glossary holds ``term``
         (:meth:`glossary_holding`), or with no ``term`` (or ``nearest``, for a fuzzy look-up
         of a misspelling) the newest document with a glossary. Raises :class:`UsageError`
-        (edition) or :class:`NotFound` (no document holds the term, or no glossary)."""
+        (edition) or :class:`NotFound` (no document holds the term, or no glossary). With
+        neither ``spec`` nor ``lang``, a term in a language's own script (践踏) is looked up
+        in that language, as a search reads it (a trial: the English glossary answered 404)."""
+        if spec is None and lang is None and term:
+            code = languages.detect(term)
+            if code in self._languages and languages.get(code).detect == "script":
+                lang = code
         undated = self.undated(spec, lang)
         if undated is None:
             return self.resolve_name(spec, lang=lang)

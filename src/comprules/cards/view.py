@@ -41,13 +41,24 @@ def index_of(data: Path) -> CardIndex:
     return open_index(path)
 
 
+def _held(have: list[str], edition: str) -> str:
+    """What editions the card data holds, as an error about ``edition`` says it: those of
+    its language, else the languages it has (a trial: a French document was told of the
+    last three Chinese editions)."""
+    lang = edition.partition("/")[0]
+    same = [e for e in have if e.partition("/")[0] == lang]
+    if same:
+        return f"it has {same[0]}" + (f" to {same[-1]}, {len(same)} editions" if len(same) > 1 else "")
+    langs = sorted({e.partition("/")[0] for e in have})
+    return f"it has {len(have)} editions, in {', '.join(langs)} only" if have else "it has none"
+
+
 def card_json(index: CardIndex, match: Match, edition: str) -> dict:
     """The JSON shape above for a card found, in ``edition``. Raises :class:`UsageError`
     when the card tables hold no rules of that edition."""
     db = index.db
     if edition not in store.editions(db):
-        have = store.editions(db)
-        raise UsageError(f"the card data has no rules of {edition} (it has {', '.join(have[-3:]) or 'none'})")
+        raise UsageError(f"the card data has no rules of {edition} ({_held(store.editions(db), edition)})")
     card = store.card(db, match.card)
     concepts = store.concepts(db)
     rules = store.card_rules(db, match.card, edition)

@@ -28,7 +28,11 @@ _PROC_FD = Path("/proc/self/fd")
 
 class _SnapshotKB(KnowledgeBase):
     """A knowledge base read through opened folders; never a source file path for an
-    edition (the database keeps the last editions asked for, rebuilt from its rows)."""
+    edition (the database keeps the last editions asked for, rebuilt from its rows). An
+    error about an edition's name points at the route that lists them (a trial: an HTTP
+    answer told to run `comprules editions`)."""
+
+    EDITIONS_LISTED_BY = "GET /api/v1/editions"
 
     def __init__(self, root: Path, data: Path, index: Path):
         super().__init__(root, data=data, index=index)
