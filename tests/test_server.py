@@ -462,6 +462,8 @@ def test_openapi_and_an_offline_docs_page(server):
         assert {"edition", "lang"} <= names
     page = server.get("/api/v1/docs").text
     assert "/api/v1/openapi.json" in page and not re.search(r"(src|href)=\"https?://", page)
+    # its icon inline (a trial: the browser's /favicon.ico was a 404 in its console)
+    assert '<link rel="icon" type="image/svg+xml" href="data:image/svg+xml,%3Csvg' in page
     assert "/cr/{rule_id}" in server.get("/ar/openapi.json").json()["paths"]
 
 
@@ -584,6 +586,18 @@ def test_a_folder_that_is_not_a_knowledge_base_is_refused_in_one_line(tmp_path):
     assert result.stderr.strip().splitlines() == [
         f"comprules: no knowledge base at {tmp_path.resolve()} "
         f"(run: comprules build SOURCE... --kb {tmp_path.resolve()})"
+    ]
+    # a folder of the user's other files: a build there is refused, so another is advised (a trial)
+    (tmp_path / "notes.txt").write_text("mine")
+    result = subprocess.run(
+        [sys.executable, "-m", "comprules.cli", "serve", "--kb", str(tmp_path), "--port", "0"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 2 and result.stderr.strip().splitlines() == [
+        f"comprules: no knowledge base at {tmp_path.resolve()}: it holds other files (build one into an empty "
+        "or new folder: comprules build SOURCE... --kb DIR)"
     ]
 
 

@@ -192,6 +192,22 @@ _MONTHS = {
 }
 
 
+def no_knowledge_base(root: Path) -> UsageError:
+    """The error for a folder holding no knowledge base, with the build that makes one: into
+    that folder, or into another when it holds other files, which a build refuses to mix
+    with its own (a trial: `serve --kb` of a folder of notes advised a build there)."""
+    try:
+        others = root.is_dir() and any(root.iterdir())
+    except OSError:
+        others = False
+    if others:
+        return UsageError(
+            f"no knowledge base at {root}: it holds other files (build one into an empty or new folder: "
+            "comprules build SOURCE... --kb DIR)"
+        )
+    return UsageError(f"no knowledge base at {root} (run: comprules build SOURCE... --kb {root})")
+
+
 def _iso_day(spec: str) -> str:
     """``spec`` with a day written otherwise than ISO (``2009-7-11``, ``2009/07/11``,
     ``20090711``, ``11/07/2009``, ``July 11, 2009``, ``11 juillet 2009``) written
@@ -252,7 +268,7 @@ class KnowledgeBase:
                     f"{self.root} was built by an older comprules (no data/{DB_NAME}): "
                     f"rebuild it (comprules build SOURCE... --kb {self.root})"
                 )
-            raise UsageError(f"no knowledge base at {self.root} (run: comprules build SOURCE... --kb {self.root})")
+            raise no_knowledge_base(self.root)
         try:
             #: The knowledge-base database (:class:`comprules.store.Store`).
             self.store = Store(self.data / DB_NAME)

@@ -10,6 +10,7 @@ answer needed.
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 from importlib import resources
@@ -38,6 +39,18 @@ LangQ = Query(None, description="language (en, fr, zh, …)", max_length=16)
 #: readers ask the same questions again, and an answer does not change until a rebuild.
 #: ``$COMPRULES_SEARCH_CACHE`` sets the number (0: none; benchmarks/serve.py measures both).
 SEARCHES_KEPT = 2048
+
+
+@functools.lru_cache(maxsize=1)
+def _docs_page() -> str:
+    """The API's page (``docs.html``) with the site's icon inline: a browser asked for
+    /favicon.ico, a 404 in its console, and a knowledge base may have no site/ to serve one."""
+    from urllib.parse import quote
+
+    page = resources.files("comprules.server").joinpath("docs.html").read_text(encoding="utf-8")
+    icon = resources.files("comprules.site").joinpath("static", "favicon.svg").read_text(encoding="utf-8")
+    link = f'<link rel="icon" type="image/svg+xml" href="data:image/svg+xml,{quote(icon.strip())}">'
+    return page.replace("</title>", "</title>\n" + link, 1)
 
 
 def create(holder) -> FastAPI:
@@ -95,8 +108,7 @@ def create(holder) -> FastAPI:
 
     @app.get("/docs", include_in_schema=False)
     async def docs():
-        page = resources.files("comprules.server").joinpath("docs.html").read_text(encoding="utf-8")
-        return HTMLResponse(page)
+        return HTMLResponse(_docs_page())
 
     @app.get("/editions", summary="The editions built (comprules editions --json)")
     async def editions(edition: str | None = EditionQ, lang: str | None = LangQ):

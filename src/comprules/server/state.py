@@ -19,7 +19,7 @@ from collections import OrderedDict
 from pathlib import Path
 
 from ..errors import UsageError
-from ..kb import KnowledgeBase
+from ..kb import KnowledgeBase, no_knowledge_base
 from ..model import Edition
 from ..store import DB_NAME
 
@@ -73,7 +73,7 @@ class Snapshot:
         self._fds: list[int] = []
         data = self._open_dir(root / "data")
         if data is None:
-            raise UsageError(f"no knowledge base at {root} (run: comprules build SOURCE... --kb {root})")
+            raise no_knowledge_base(root)
         index = Path(os.path.realpath(root / "index"))
         site = self._open_dir(root / "site")
         self.key = _key(root)
