@@ -156,14 +156,13 @@ def _language(code: str) -> str:
 
 #: A day as people type it, its month and day without their zeros (2009-7-11), after a
 #: language or not (zh/2026-4-17).
-_LOOSE_DAY = re.compile(r"^((?:[A-Za-z]{2,3}/)?)(\d{4})-(\d{1,2})-(\d{1,2})$")
+_LOOSE_DAY = re.compile(r"^((?:[A-Za-z]{2,3}/)?)(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})$")
 
 
 #: Other ways a day is written (a trial: "30/07/2024", "July 30, 2024", "2024/07/30" and
-#: "20240730" suggested en/2019-07-12): year first with "/" or "."; eight digits; day and
-#: month with "/" or "." and the year last (read only where one of the two is over 12);
-#: a month's English or French name, before or after the day.
-_SLASHED_DAY = re.compile(r"^((?:[A-Za-z]{2,3}/)?)(\d{4})[/.](\d{1,2})[/.](\d{1,2})$")
+#: "20240730" suggested en/2019-07-12): year first with "/" or "." (:data:`_LOOSE_DAY`);
+#: eight digits; day and month with "/" or "." and the year last (read only where one of
+#: the two is over 12); a month's English or French name, before or after the day.
 _EIGHT_DIGITS = re.compile(r"^((?:[A-Za-z]{2,3}/)?)(\d{4})(\d{2})(\d{2})$")
 _YEAR_LAST = re.compile(r"^((?:[A-Za-z]{2,3}/)?)(\d{1,2})[/.](\d{1,2})[/.](\d{4})$")
 _NAMED_MONTH = re.compile(
@@ -219,7 +218,7 @@ def _iso_day(spec: str) -> str:
     >>> _iso_day("07/06/2024"), _iso_day("BLB")
     ('07/06/2024', 'BLB')
     """
-    m = _LOOSE_DAY.match(spec) or _SLASHED_DAY.match(spec) or _EIGHT_DIGITS.match(spec)
+    m = _LOOSE_DAY.match(spec) or _EIGHT_DIGITS.match(spec)
     if m:
         return f"{m[1]}{m[2]}-{int(m[3]):02d}-{int(m[4]):02d}"
     m = _YEAR_LAST.match(spec)
