@@ -168,7 +168,8 @@ def test_an_edition_the_wordings_cannot_be_followed_to_gets_none_of_their_rules(
         assert [(r.rule, r.concept) for r in rules if r.concept.startswith("wording:")] == []
         assert "205.4c" not in {r.rule for r in rules} and "603.1" not in {r.rule for r in rules}
     rules = store.card_rules(index.db, index.find("Hypnotic Specter").card, old.name)
-    assert {(r.rule, r.span) for r in rules} >= {("502.4", "Flying"), ("205.2a", "Creature")}
+    # a type's own rule as that edition titled it ("212.3. Creatures"), not the list of types
+    assert {(r.rule, r.span) for r in rules} >= {("502.4", "Flying"), ("212.3", "Creature")}
     assert any("numbered as in en/2026-08-07" in note for note in report.notes)
 
 
@@ -572,3 +573,21 @@ def test_an_edition_the_card_data_lacks_is_told_with_what_it_has_of_that_languag
     assert _held(have, "zh/2022-06-10") == "it has zh/2026-02-27 to zh/2026-04-17, 2 editions"
     assert _held(have[:1], "en/1999-04-23") == "it has en/2024-07-30"
     assert _held([], "en/1999-04-23") == "it has none"
+
+
+def test_a_card_type_is_found_by_its_rules_title_in_the_editions_before_2009(full_kb):
+    # a trial: `card "Blood Moon" -e 1999-04-23` listed no rule, `card "Notion Thief" -e
+    # 2005-08-01` left "Creature" unmarked, and -e 2008-05-01 linked it to 205.2a (the list of
+    # card types) instead of 212.3 "Creatures"
+    kb = full_kb[0]
+    for card, edition, number, title in (
+        ("Notion Thief", "2005-08-01", "212.3", "Creatures"),
+        ("Notion Thief", "2008-05-01", "212.3", "Creatures"),
+        ("Blood Moon", "1999-04-23", "214.8", "Enchantments"),
+        ("Notion Thief", "2026-08-07", "302", "Creatures"),
+    ):
+        result = run("card", card, "-e", edition, "--kb", kb, "--json")
+        assert result.exit_code == 0, result.output
+        rules = {r["number"]: r for r in json.loads(result.output)["rules"]}
+        assert number in rules and rules[number]["label"] == title, (card, edition, sorted(rules))
+        assert "205.2a" not in rules, (card, edition)

@@ -223,15 +223,19 @@ def edition_concepts(
             add(f"{kind}:{slug(r.title or '')}", r.title or "", [r.id])
 
     chapter3 = [r for r in edition.rules if r.kind == "section" and r.number.startswith("3") and r.title]
+    # before 2009 a card type's rules were a titled rule of chapter 2 ("212.3. Creatures")
+    titled2 = [r for r in edition.rules if r.kind == "rule" and r.number.startswith("2") and r.title]
+    listed = False
     for r in edition.rules:
         if r.number[:1] not in "23":  # the type lists and supertypes are in chapters 2 and 3
             continue
         text = r.text or ""
         if re.search(r"\bThe card types are\b", text):
+            listed = True
             for word in re.findall(r"[a-z]+", text.split("card types are", 1)[1].split(".")[0]):
                 if word == "and":
                     continue
-                section = _plural_section(chapter3, word)
+                section = _plural_section(chapter3, word) or _plural_section(titled2, word)
                 add(f"type:{slug(word)}", word.capitalize(), [section.id] if section else [r.id])
         if re.search(r"\b(?:[A-Za-z]+ )?types are\b|\btypes? (?:is|are) one word long\b|\blong:", text) and (
             "subtype" in text or "types are" in text
@@ -246,6 +250,11 @@ def edition_concepts(
                 add(f"subtype:{slug(name)}", name, [r.id])
         for sup in re.findall(r"with the supertype [“\"]([a-z]+)[”\"]", text):
             add(f"supertype:{slug(sup)}", sup.capitalize(), [r.id, *_cited(text)])
+    if not listed:  # no list of the card types (1999–2005): their titled rules
+        for word in CARD_TYPES:
+            found = _plural_section(chapter3, word) or _plural_section(titled2, word)
+            if found is not None:
+                add(f"type:{slug(word)}", word.capitalize(), [found.id])
     refs = glossary_refs
     if refs is None:
         from .. import references
@@ -275,6 +284,29 @@ def edition_concepts(
         {k: tuple(v) for k, v in rules.items() if v},
         {k: v for k, v in labels.items() if "|" in k or rules.get(k)},
     )
+
+
+#: The card types of every edition (205.2a of 2026-08-07 and the "tribal" of 2007–2023),
+#: looked for by their rules' titles in an edition that prints no list of them (a trial:
+#: `card "Blood Moon" -e 1999-04-23` listed no rule, though 214.8 is "Enchantments").
+CARD_TYPES = (
+    "artifact",
+    "battle",
+    "conspiracy",
+    "creature",
+    "dungeon",
+    "enchantment",
+    "instant",
+    "kindred",
+    "land",
+    "phenomenon",
+    "plane",
+    "planeswalker",
+    "scheme",
+    "sorcery",
+    "tribal",
+    "vanguard",
+)
 
 
 def _plural_section(sections: list[Rule], word: str) -> Rule | None:
