@@ -290,22 +290,9 @@ def edition_concepts(
 #: looked for by their rules' titles in an edition that prints no list of them (a trial:
 #: `card "Blood Moon" -e 1999-04-23` listed no rule, though 214.8 is "Enchantments").
 CARD_TYPES = (
-    "artifact",
-    "battle",
-    "conspiracy",
-    "creature",
-    "dungeon",
-    "enchantment",
-    "instant",
-    "kindred",
-    "land",
-    "phenomenon",
-    "plane",
-    "planeswalker",
-    "scheme",
-    "sorcery",
-    "tribal",
-    "vanguard",
+    *("creature", "artifact", "enchantment", "land", "planeswalker", "battle"),  # permanents
+    *("instant", "sorcery", "kindred", "tribal"),
+    *("plane", "phenomenon", "scheme", "vanguard", "conspiracy", "dungeon"),  # casual variants' cards
 )
 
 
