@@ -168,27 +168,21 @@ _YEAR_LAST = re.compile(r"^((?:[A-Za-z]{2,3}/)?)(\d{1,2})[/.](\d{1,2})[/.](\d{4}
 _NAMED_MONTH = re.compile(
     r"^((?:[A-Za-z]{2,3}/)?)(?:(\d{1,2})(?:er)?\s+([^\W\d_]+)\.?|([^\W\d_]+)\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?)\s+(\d{4})$"
 )
-_MONTHS = {
-    name: k
-    for k, names in enumerate(
-        (
-            ("january", "jan", "janvier", "janv"),
-            ("february", "feb", "février", "fevrier", "févr", "fevr"),
-            ("march", "mar", "mars"),
-            ("april", "apr", "avril", "avr"),
-            ("may", "mai"),
-            ("june", "jun", "juin"),
-            ("july", "jul", "juillet", "juil"),
-            ("august", "aug", "août", "aout"),
-            ("september", "sep", "sept", "septembre"),
-            ("october", "oct", "octobre"),
-            ("november", "nov", "novembre"),
-            ("december", "dec", "décembre", "decembre", "déc"),
-        ),
-        start=1,
-    )
-    for name in names
+#: The months' short forms; their full names are each language's ``months``
+#: (``languages.toml``, which the editions' effective dates are read with).
+_SHORT_MONTHS = {
+    **{"jan": 1, "feb": 2, "mar": 3, "apr": 4, "jun": 6, "jul": 7, "aug": 8, "sep": 9, "sept": 9},
+    **{"oct": 10, "nov": 11, "dec": 12, "janv": 1, "févr": 2, "fevr": 2, "avr": 4, "juil": 7, "déc": 12},
 }
+
+
+def _month(word: str) -> int | None:
+    """The month a word names (``July``, ``juillet``, ``Jul``), ``None`` for none."""
+    word = word.casefold()
+    found = _SHORT_MONTHS.get(word)
+    for lang in languages.all_languages():
+        found = found or lang.months.get(word)
+    return found
 
 
 def no_knowledge_base(root: Path) -> UsageError:
@@ -230,7 +224,7 @@ def _iso_day(spec: str) -> str:
         return f"{m[1]}{m[4]}-{month:02d}-{day:02d}"
     m = _NAMED_MONTH.match(spec)
     if m:
-        month = _MONTHS.get((m[3] or m[4]).casefold())
+        month = _month(m[3] or m[4])
         if month is not None:
             return f"{m[1]}{m[6]}-{month:02d}-{int(m[2] or m[5]):02d}"
     return spec

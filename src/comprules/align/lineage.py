@@ -90,6 +90,8 @@ class Lineage:
     previous: dict[str, str] = field(default_factory=dict)
     latest: dict[str, str] = field(default_factory=dict)
     rows: dict[tuple[str, str], Any] = field(default_factory=dict)
+    #: The names of each edition's chain, oldest first (:meth:`_chain_of`), made once.
+    _chain_names: dict[str, list[str]] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @classmethod
     def build(cls, editions: Sequence[Edition], alignments: Mapping[tuple[str, str], Any]) -> "Lineage":
@@ -208,8 +210,7 @@ class Lineage:
     def _chain_of(self, edition: str) -> list[str]:
         """The names of ``edition``'s chain, oldest first (once an edition: a site's
         history pages ask for 3,300 rules' lineages of one edition)."""
-        known = self.__dict__.setdefault("_chain_names", {})
-        names = known.get(edition)
+        names = self._chain_names.get(edition)
         if names is None:
             names = [edition]
             while names[-1] in self.previous:
@@ -220,7 +221,7 @@ class Lineage:
             while name in nxt:
                 name = nxt[name]
                 names.append(name)
-            known[edition] = names
+            self._chain_names[edition] = names
         return names
 
     def steps(self, edition: str, rule_id: str) -> list[Step]:

@@ -223,8 +223,9 @@ def edition_concepts(
             add(f"{kind}:{slug(r.title or '')}", r.title or "", [r.id])
 
     chapter3 = [r for r in edition.rules if r.kind == "section" and r.number.startswith("3") and r.title]
-    # before 2009 a card type's rules were a titled rule of chapter 2 ("212.3. Creatures")
-    titled2 = [r for r in edition.rules if r.kind == "rule" and r.number.startswith("2") and r.title]
+    # where a card type's rules are: a section of chapter 3, or before 2009 a titled rule of
+    # chapter 2 ("212.3. Creatures")
+    type_rules = chapter3 + [r for r in edition.rules if r.kind == "rule" and r.number.startswith("2") and r.title]
     listed = False
     for r in edition.rules:
         if r.number[:1] not in "23":  # the type lists and supertypes are in chapters 2 and 3
@@ -235,7 +236,7 @@ def edition_concepts(
             for word in re.findall(r"[a-z]+", text.split("card types are", 1)[1].split(".")[0]):
                 if word == "and":
                     continue
-                section = _plural_section(chapter3, word) or _plural_section(titled2, word)
+                section = _plural_section(type_rules, word)
                 add(f"type:{slug(word)}", word.capitalize(), [section.id] if section else [r.id])
         if re.search(r"\b(?:[A-Za-z]+ )?types are\b|\btypes? (?:is|are) one word long\b|\blong:", text) and (
             "subtype" in text or "types are" in text
@@ -252,7 +253,7 @@ def edition_concepts(
             add(f"supertype:{slug(sup)}", sup.capitalize(), [r.id, *_cited(text)])
     if not listed:  # no list of the card types (1999–2005): their titled rules
         for word in CARD_TYPES:
-            found = _plural_section(chapter3, word) or _plural_section(titled2, word)
+            found = _plural_section(type_rules, word)
             if found is not None:
                 add(f"type:{slug(word)}", word.capitalize(), [found.id])
     refs = glossary_refs

@@ -418,16 +418,16 @@
     var params = new URLSearchParams(window.location.search);
     var oldDate = params.get("old"), newDate = params.get("new");
     var form = document.querySelector("form.compare"), unknown = null;
-    if (form) {  /* an edition by its date, or by its set as the menus print it ("Bloomburrow") */
-      [["old", oldDate], ["new", newDate]].forEach(function (p) {
-        if (!p[1]) return;
-        var date = editionDate(form, p[1]);
-        if (date === null) unknown = unknown === null ? p[1] : unknown;
-        else form.querySelector("[name=" + p[0] + "]").value = date;
-      });
-      oldDate = oldDate && editionDate(form, oldDate);
-      newDate = newDate && editionDate(form, newDate);
-    }
+    /* an edition by its date, or by its set as the menus print it ("Bloomburrow") */
+    var dated = function (field, typed) {
+      if (!form || !typed) return typed;
+      var date = editionDate(form, typed);
+      if (date === null) unknown = unknown === null ? typed : unknown;
+      else form.querySelector("[name=" + field + "]").value = date;
+      return date;
+    };
+    oldDate = dated("old", oldDate);
+    newDate = dated("new", newDate);
     if (unknown !== null) {
       var outEl = document.getElementById("diff-out");
       outEl.textContent = cfg.labels.no_edition.replace("{q}", unknown);
