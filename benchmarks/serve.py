@@ -414,6 +414,7 @@ def main() -> None:
                 f"{statistics.median(diffs) * 1000:.0f} ms, slowest {max(diffs) * 1000:.0f} ms (target ≤ 300 ms: "
                 f"{' → '.join(pairs[diffs.index(max(diffs))])})"
             )
+            print("  each: " + ", ".join(f"{a[3:]}→{b[3:]} {t * 1000:.0f}" for (a, b), t in zip(pairs, diffs)))
             print(
                 f"cold traces (30 rules of {english[-1]}): median {statistics.median(traces) * 1000:.0f} ms, "
                 f"slowest {max(traces) * 1000:.0f} ms (target ≤ 100 ms)"

@@ -492,3 +492,57 @@ def test_printed_tokens_read_at_once_equal_those_read_match_by_match(editions, z
             at_once += 1
             assert (words, _printed_spans(text, words, parts)) == _printed_tokens_read(text, parts), text
     assert at_once > 10_000 and 40 < read < 200, (at_once, read)  # 10,741 and 57 on 2026-12-04
+
+
+@pytest.mark.parametrize(
+    "old, new, in_place, compared",
+    [
+        ("2014-02-01", "2014-09-25", 603, 0),  # the curly quotes and dashes of 2014-09-25
+        ("2008-02-01", "2008-05-01", 141, 475),  # 2008-05-01 prints "?" for ’ “ ” —
+    ],
+)
+def test_typography_read_in_place_equals_the_printed_words_compared(
+    editions, monkeypatch, old, new, in_place, compared
+):
+    """A rule whose words are the same once quotes and dashes are folded has its
+    changed marks read in place (:func:`_marks_changed`, a fifth of the cost of comparing
+    every printed word). On each such rule of two real pairs, it gives the changes that
+    comparing the printed words gives, or hands over when a mark changed kind (an
+    apostrophe printed "?", which cuts "can?t" into three words)."""
+    from comprules.align import alignment
+
+    seen = Counter()
+    real = alignment._rule_change
+
+    def checked(m, i, j, mapping, kind=None):
+        o, n = m.o, m.n
+        texts = (o.contents[i], o.parts[i], n.contents[j], n.parts[j])
+        if texts[0] != texts[2] and alignment._same_words(
+            o.contents[i], o.parts[i], o.qmarks, n.contents[j], n.parts[j], n.qmarks, mapping
+        ):
+            marks = alignment._marks_changed(*texts)
+            seen["in place" if marks else "compared"] += 1
+            if marks:
+                assert alignment._printed_change(*texts, mapping) == ("typography", marks), texts[0]
+        return real(m, i, j, mapping, kind)
+
+    monkeypatch.setattr(alignment, "_rule_change", checked)
+    align(editions[f"en/{old}"], editions[f"en/{new}"])
+    assert (seen["in place"], seen["compared"]) == (in_place, compared)
+
+
+def test_marks_read_in_place_on_small_texts():
+    from comprules.align.alignment import WordChange, _marks_changed, _printed_change
+
+    old, new = 'Its owner can\'t say "yes" - or no.', "Its owner can’t say “yes” — or no."
+    marks = (
+        WordChange("replace", "can'", "can’", 2, 2),
+        WordChange("replace", '"', "“", 5, 5),
+        WordChange("replace", '" -', "” —", 7, 7),
+    )
+    assert _marks_changed(old, [], new, []) == marks
+    assert _printed_change(old, [], new, [], None) == ("typography", marks)
+    # an apostrophe printed "?" cuts the word otherwise: the words are compared instead
+    assert _marks_changed("Its owner can?t say", [], "Its owner can’t say", []) == ()
+    # a cited number that only followed its rule is not a mark
+    assert _marks_changed("See rule 502.26.", [(9, 15, "502.26")], "See rule 702.37.", [(9, 15, "702.37")]) == ()

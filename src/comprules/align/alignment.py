@@ -1067,7 +1067,11 @@ def _rule_change(m: _Matcher, i: int, j: int, mapping: dict[str, str], kind: str
         sim, changes = 1.0, ()
     elif _same_words(o.contents[i], o.parts[i], o.qmarks, n.contents[j], n.parts[j], n.qmarks, mapping):
         sim = 1.0  # only quotes or dashes differ (the 2014 and 2019 typography): no words to compare
-        words, changes = _printed_change(o.contents[i], o.parts[i], n.contents[j], n.parts[j], mapping)
+        changes = _marks_changed(o.contents[i], o.parts[i], n.contents[j], n.parts[j])
+        if changes:
+            words = "typography"
+        else:
+            words, changes = _printed_change(o.contents[i], o.parts[i], n.contents[j], n.parts[j], mapping)
     else:
         sim, changes = _changes(
             o.contents[i], o.toks[i], o.parts[i], n.contents[j], n.toks[j], n.parts[j], mapping, (o.qmarks, n.qmarks)
@@ -1098,6 +1102,42 @@ def _same_words(
     if any(s != t or e != f or mapping.get(a, a) != b for (s, e, a), (t, f, b) in zip(old_parts, new_parts)):
         return False
     return _fold(old_text, old_qmarks) == _fold(new_text, new_qmarks)
+
+
+#: The marks :func:`_fold` folds, and the "?" it folds in some editions: where two texts
+#: that fold alike differ, one of these stands on each side.
+_MARKS = re.compile("[?" + "".join(map(chr, _FOLD)) + "]")
+
+
+def _marks_changed(old_text: str, old_parts, new_text: str, new_parts) -> tuple[WordChange, ...]:
+    """The ``typography`` changes of two texts :func:`_same_words` found alike (same
+    length, same references, equal once folded), read in place: where each changed mark
+    is of the same kind on both sides (an apostrophe for an apostrophe, another mark
+    for another mark), both texts cut into the same :func:`_printed_words`, each
+    changed word holds one changed mark as its last character, and a changed run is a
+    run of such words, at the same index on both sides. ``()`` when that is not so
+    ("can?t" is three words, "can’t" two; the symbol font; ``(TM)``; only a cited
+    number differs): ask :func:`_printed_change` then, which compares the words (five
+    times the cost)."""
+    moved = sorted({m.start() for m in _MARKS.finditer(old_text)}.union(m.start() for m in _MARKS.finditer(new_text)))
+    moved = [k for k in moved if old_text[k] != new_text[k]]
+    if old_parts:
+        moved = [k for k in moved if not any(s <= k < e for s, e, _ in old_parts)]
+    if not moved or any((old_text[k] in "'’") != (new_text[k] in "'’") for k in moved):
+        return ()
+    a, b = _printed_words(old_text, old_parts), _printed_words(new_text, new_parts)
+    if a is None or b is None or len(a) != len(b):
+        return ()
+    changed = [i for i, (x, y) in enumerate(zip(a, b)) if x != y and x[0] != _REF]
+    if len(changed) != len(moved):
+        return ()
+    runs: list[list[int]] = []  # [first word, its start, last word, its end]
+    for i, k in zip(changed, moved):
+        if runs and runs[-1][2] == i - 1:
+            runs[-1][2:] = [i, k + 1]
+        else:
+            runs.append([i, k + 1 - len(a[i]), i, k + 1])
+    return tuple(WordChange("replace", old_text[s:e], new_text[s:e], i, i) for i, s, _, e in runs)
 
 
 #: A printed token: as :data:`_TOKEN`, and the underscore of ``_italics_``.
