@@ -92,6 +92,9 @@ class Lineage:
     rows: dict[tuple[str, str], Any] = field(default_factory=dict)
     #: The names of each edition's chain, oldest first (:meth:`_chain_of`), made once.
     _chain_names: dict[str, list[str]] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _chain_at: dict[str, list[tuple[str, dict[str, str]]]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     @classmethod
     def build(cls, editions: Sequence[Edition], alignments: Mapping[tuple[str, str], Any]) -> "Lineage":
@@ -200,12 +203,10 @@ class Lineage:
         key = self.key.get(edition, {}).get(rule_id)
         if key is None:
             return []
-        out = []
-        for name in self._chain_of(edition):
-            rid = self.at.get(name, {}).get(key)
-            if rid is not None:
-                out.append((name, rid))
-        return out
+        found = self._chain_at.get(edition)
+        if found is None:  # each edition of the chain with its keys' ids
+            found = self._chain_at[edition] = [(name, self.at.get(name, {})) for name in self._chain_of(edition)]
+        return [(name, rid) for name, at in found if (rid := at.get(key)) is not None]
 
     def _chain_of(self, edition: str) -> list[str]:
         """The names of ``edition``'s chain, oldest first (once an edition: a site's
