@@ -194,6 +194,7 @@ def test_an_empty_number_or_edition_is_a_usage_error(kb, args):
         ("702.37 (a)", "702.37a"),  # a trial: "no rule 702.37 (a in …"
         ("(702.37a)", "702.37a"),  # as search and the go-to box take it (a trial: refused by show)
         ("702。37a", "702.37a"),  # a Chinese keyboard's full stop
+        ("See rule 702.37a.", "702.37a"),  # a citation pasted as the CR prints it
     ],
 )
 def test_show_takes_the_number_forms_of_the_sites_go_to_box(kb, typed, number):

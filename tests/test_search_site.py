@@ -172,6 +172,7 @@ def test_a_rule_number_in_any_form_of_the_go_to_box_is_the_same_rule_in_both_eng
         ),
         *("(502.26a)", "５０２．２６ａ", "702.", "7", "100", "702.175~2", "602¶3", "¶6", "702。19b", "٧٠٢.١٩"),
         *("2024", "1000", "12", "0", "007", "3 damage", "trample", "see rule 702.19b", "702.19b trample", "R7x", ""),
+        *("See rule 702.19b.", "(see rule 702.19b)", "参见规则702.19b", "seed", "see"),
     ]
     forms += [r.number for e in editions.values() for r in e.rules][::40]  # every kind of number printed
     js = from_disk.evaluate("fs => fs.map(f => CRSearch.ruleNumber(f))", forms)
@@ -186,6 +187,11 @@ def test_a_rule_number_in_any_form_of_the_go_to_box_is_the_same_rule_in_both_eng
     assert boxed == said and boxed[-2:] == ["702.37a", "702.37a"]
     assert [rule_number(f) for f in forms[:3]] == ["702.19b", "702.19b", "702.37a"]
     assert rule_number("section-702-19b") == "702.19b" and rule_number("2024") is None
+    # a citation pasted whole, as the CR prints it (a trial: searched as the words "see"
+    # and "rule", which listed every rule that cites anything, scored 0.00)
+    assert [rule_number(f) for f in ("see rule 702.19b", "See rule 702.19b.", "参见规则702.19b", "seed")] == [
+        *("702.19b", "702.19b", "702.19b", None)
+    ]
     hits = from_disk.evaluate(JS_SEARCH, ["§702.19b", {}])["hits"]
     assert hits[0][1] == "702.19b"
     # "0" is no chapter: a word, searched in English first (a trial: Chinese hits came first)

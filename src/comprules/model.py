@@ -456,7 +456,10 @@ def glossary_key(term: str) -> str:
 
 _CITATION = re.compile(r"^R?([0-9])([0-9][0-9])(?:\.?([0-9]+)([a-z]{0,2}))?$")
 _SECTION_ANCHOR = re.compile(r"^#?section-([0-9]{1,3})(?:-([0-9]+)([a-z]{0,2}))?$", re.IGNORECASE)
-_NUMBER_PREFIX = re.compile(r"^(?:cr|comprehensive rules?|rules?|r[èe]gles?|规则|§)\s*", re.IGNORECASE)
+#: "CR", "rule", "§"…, after the "see" of a citation pasted whole ("See rule 702.19b.")
+_NUMBER_PREFIX = re.compile(
+    r"^(?:(?:see|voir|参见)\s*)?(?:cr|comprehensive rules?|rules?|r[èe]gles?|规则|§)?\s*", re.IGNORECASE
+)
 _PLAIN_NUMBER = re.compile(r"(?:[0-9]{1,3}|[0-9]{3}\.[0-9]+[a-z]{0,2})\Z")
 _LETTERS_IN_BRACKETS = re.compile(r"\s*\(([a-z]{1,2})\)$", re.IGNORECASE)
 _DOTTED = re.compile(r"^([0-9]{3})[.,]([0-9]+)\s*([a-z]{0,2})$", re.IGNORECASE)
@@ -466,7 +469,7 @@ def normalize_number(text: str) -> str:
     """A rule number as people write it → the CR's form, the forms the site's go-to box
     takes (``site/static/goto.js``, docs/site.md, "The header and the go-to box"):
     ``702.37a``, ``702.37A``, ``R70237a``/``r70237a`` (citation style), ``rule 702.37a``,
-    ``CR 702.37a``, ``§702.37a``, ``702.37 a``, ``702.37(a)``, ``702,37a``, ``702.37a.``,
+    ``CR 702.37a``, ``§702.37a``, ``see rule 702.37a`` (a citation pasted), ``702.37 a``, ``702.37(a)``, ``702,37a``, ``702.37a.``,
     ``section-702-37a`` (an mtg.wtf anchor), ``(702.37a)`` → ``702.37a``; ``702``, ``7`` as
     they are; full-width digits and dots as typed on a Chinese or Japanese keyboard
     (``７０２．１９``, ``702。19``) as the ASCII ones (NFKC, as search folds them). Another well-formed number is returned

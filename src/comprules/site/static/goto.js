@@ -21,7 +21,7 @@
      show`, search and this box take (tests/test_search_site.py binds them to Python). */
   var RULE_NUMBER = /^[1-9](?:\d\d(?:\.\d+[a-z]{0,2})?)?$/i;  /* "0" is a word ("{0}") */
   var SECTION_ANCHOR = /^#?section-(\d{1,3})(?:-(\d+)([a-z]{0,2}))?$/i;
-  var NUMBER_PREFIX = /^(?:cr|comprehensive rules?|rules?|r[èe]gles?|规则|§)\s*/i;
+  var NUMBER_PREFIX = /^(?:(?:see|voir|参见)\s*)?(?:cr|comprehensive rules?|rules?|r[èe]gles?|规则|§)?\s*/i;
   var CITATION = /^R?(\d)(\d\d)(?:\.?(\d+)([a-z]{0,2}))?$/;
   var DOTTED = /^(\d{3})[.,](\d+)\s*([a-z]{0,2})$/i;
   var UNIT_ID = /^(?:\d{3}(?:\.\d+[a-z]{0,2})?(?:~\d+|¶\d+)|¶\d+)$/;
