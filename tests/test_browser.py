@@ -400,6 +400,11 @@ def test_the_compare_page_takes_an_edition_by_its_set_and_names_one_it_does_not_
     page.wait_for_selector("#diff-out[data-error]", timeout=30000)
     said = page.locator("#diff-out").inner_text()
     assert said == "No edition “bogus” among these: choose two in the menus above (by date, or by set).", said
+    # one edition twice: a trial saw a heading and nothing under it (the CLI: "3162 unchanged")
+    page.goto(compare + "?old=2026-08-07&new=2026-08-07")
+    page.wait_for_selector("#diff-out[data-ms]", timeout=30000)
+    said = page.locator("#diff-out .no-change").inner_text()
+    assert said == "No rule changed: the 3162 rules are the same in both.", said
 
 
 @pytest.mark.parametrize(

@@ -345,9 +345,10 @@
     if (release) html.push('<p class="meta"><a href="' + esc(release) + '">' + esc(A.date) + " → " + esc(B.date) + "</a></p>");
     var rank = function (f) { var g = cfg.groups.indexOf(groupOf(f)); return g < 0 ? cfg.groups.length : g; };
     var facets = Object.keys(counts).sort(function (x, y) { return rank(x) - rank(y) || (x < y ? -1 : 1); });
-    html.push('<ul class="counts">' + facets.map(function (f) {
+    if (facets.length) html.push('<ul class="counts">' + facets.map(function (f) {
       return '<li><span class="k k-' + f.replace(/ \+ /g, "-").replace(/ /g, "-") + '">' + esc(label(f)) + "</span> " + counts[f] + "</li>";
     }).join("") + "</ul>");
+    else html.push('<p class="meta no-change">' + esc(labels.no_change.replace("{n}", String(result.rules.length))) + "</p>");
     cfg.groups.forEach(function (g) {
       var rows = groups[g];
       if (!rows) return;
