@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -351,3 +352,21 @@ def test_the_cards_of_an_old_edition_call_on_its_rules_through_the_lineage(full_
     assert ("419.1a", "instead") in spans and ("419.1d", "instead") not in spans
     assert ("502.57", "Flash") in spans
     assert ("614.1a", "instead") in {(r.rule, r.span) for r in store.card_rules(index.db, thief, "en/2026-08-07")}
+
+
+def test_the_code_hash_is_the_same_for_the_same_code_in_another_folder(tmp_path):
+    """A clone in another folder keeps the builds its code made (a trial: the hash read
+    the files' absolute paths, so a second clone or a moved checkout made every stage
+    again); a changed file changes it."""
+    import shutil
+    from importlib import resources
+
+    from comprules.codehash import code_hash, tree_hash
+
+    package = Path(str(resources.files("comprules")))
+    copies = [tmp_path / "one" / "comprules", tmp_path / "two" / "deeper" / "comprules"]
+    for copy in copies:
+        shutil.copytree(package, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    assert tree_hash(copies[0]) == tree_hash(copies[1]) == code_hash()
+    (copies[1] / "model.py").write_text((copies[1] / "model.py").read_text() + "\n# changed\n")
+    assert tree_hash(copies[1]) != tree_hash(copies[0])

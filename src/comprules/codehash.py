@@ -19,20 +19,26 @@ CODE_SUFFIXES = (".py", ".html", ".css", ".js", ".toml", ".json", ".txt", ".png"
 def code_hash() -> str:
     """Hash (hex, 32 digits) of every file of the ``comprules`` package (code,
     templates, data), with their paths; computed once per process (~20 ms)."""
+    return tree_hash(resources.files("comprules"))
+
+
+def tree_hash(root) -> str:
+    """Hash (hex, 32 digits) of the code files under ``root`` (a folder or a package's
+    ``Traversable``) and their paths from ``root``: the same code in another folder (a
+    second clone, a moved checkout) has the same hash."""
     h = hashlib.blake2b(digest_size=16)
-    root = resources.files("comprules")
-    stack = [root]
+    stack = [(root, "")]
     files = []
     while stack:
-        node = stack.pop()
+        node, prefix = stack.pop()
         for item in node.iterdir():
             if item.name.startswith((".", "__pycache__")):
                 continue
             if item.is_dir():
-                stack.append(item)
+                stack.append((item, f"{prefix}{item.name}/"))
             elif item.name.endswith(CODE_SUFFIXES):
-                files.append(item)
-    for item in sorted(files, key=lambda f: str(f)):
-        h.update(str(item).encode())
+                files.append((f"{prefix}{item.name}", item))
+    for path, item in sorted(files, key=lambda f: f[0]):
+        h.update(path.encode() + b"\0")
         h.update(item.read_bytes())
     return h.hexdigest()
