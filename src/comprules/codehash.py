@@ -10,6 +10,8 @@ from __future__ import annotations
 import hashlib
 from functools import lru_cache
 from importlib import resources
+from importlib.abc import Traversable
+from pathlib import Path
 
 #: What counts as code: Python, templates, static files, data tables and the kept icons.
 CODE_SUFFIXES = (".py", ".html", ".css", ".js", ".toml", ".json", ".txt", ".png")
@@ -22,7 +24,7 @@ def code_hash() -> str:
     return tree_hash(resources.files("comprules"))
 
 
-def tree_hash(root) -> str:
+def tree_hash(root: Traversable | Path) -> str:
     """Hash (hex, 32 digits) of the code files under ``root`` (a folder or a package's
     ``Traversable``) and their paths from ``root``: the same code in another folder (a
     second clone, a moved checkout) has the same hash."""
