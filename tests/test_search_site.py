@@ -483,3 +483,30 @@ def test_an_old_number_answers_first_with_the_rule_it_is_now_labelled_with_the_o
     assert first.get_attribute("data-number") == "702.37a" and first.get_attribute("data-lang") == "en"
     assert "was 502.26a in 2002-10-07 to 2009-05-01" in first.inner_text(), first.inner_text()
     context.close()
+
+
+def test_a_keyword_with_its_parameter_is_that_keyword_in_both_engines(from_disk, full_kb):
+    """As a card prints it, with its number, cost or the word its rules print before the
+    placeholder (a trial: "protection from blue" gave 702.47c then 607.5a, 702.16 below;
+    "ward 2" gave Disguise first, 702.21a fourth; "flashback {R}" 702.1b first)."""
+    index = full_kb[0] / "index"
+    for query, first in [
+        ("ward 2", ["ward", "702.21"]),
+        ("flashback {R}", ["flashback", "702.34"]),
+        ("Equip {1}", ["equip"]),
+        ("annihilator 2", ["annihilator", "702.86"]),
+        ("scry 2", ["scry", "701.22"]),
+        ("protection from blue", ["protection", "702.16"]),
+        ("hexproof from black", ["hexproof", "702.11"]),
+        ("affinity for artifacts", ["affinity", "702.41"]),
+    ]:
+        _result, python = python_hits(index, query, {})
+        js = from_disk.evaluate(JS_SEARCH, [query, {}])
+        assert [h[1] for h in python[: len(first)]] == first, (query, python[:3])
+        assert [tuple(h[:2]) for h in js["hits"]] == [h[:2] for h in python], query
+    # not a keyword's printed form: the words ranked as before, in both engines
+    for query in ["trample with deathtouch", "damage from a source"]:
+        _result, python = python_hits(index, query, {})
+        js = from_disk.evaluate(JS_SEARCH, [query, {}])
+        assert [tuple(h[:2]) for h in js["hits"]] == [h[:2] for h in python], query
+    assert python_hits(index, "trample with deathtouch", {})[1][0][1] == "702.2c"

@@ -17,6 +17,7 @@ Shape (``format`` 1)::
      "vocab": {token: term, or "" when the term is the token},
      "terms": {"all" | "examples" | "names": {term: [idf, df, [doc deltas], [impacts]]}},
      "heads": {key: [doc]}, "stemmed": {"term term": [doc]}, "cites": {doc: [doc]},
+     "forms": ["protection from", ...] (keywords printed with a word before their placeholder),
      "lexicon": [[lang, "term term", target lang, text], ...],
      "renumbered": {"editions": [name, ...], "numbers": {number of other editions:
                     [[doc, later (0/1), first edition, last edition (indexes of "editions")], ...]}},
@@ -174,6 +175,7 @@ def site_data(index_dir: Path, lang: str, edition: str | None = None) -> dict:
         "heads": heads,
         "stemmed": stemmed,
         "cites": cites,
+        "forms": sorted(handle.table.keyword_forms.get(lang, ())),
         "lexicon": lexicon,
         "renumbered": {"editions": list(named), "numbers": moved},
         "expansions": [

@@ -8,8 +8,10 @@ come in three tiers, each in its own order:
    rules citing it;
 2. **the headword it is**: a query that *is* a glossary headword or alias (folded;
    without leading question and stop words; or by terms: "mana abilities" is Mana
-   Ability), or a rule's title, lists the glossary entry first (its definition), the
-   rules it cites, then the rules and sections with that title;
+   Ability), or a rule's title, or a keyword with its parameter as a card prints it
+   ("ward 2", "protection from blue": :func:`_keyword_heads`), lists the glossary entry
+   first (its definition), the rules it cites, then the rules and sections with that
+   title;
 3. **the words**, ranked by :mod:`.rank` (BM25F, coordination, proximity); at most one
    glossary entry in the top 5 (none forced first).
 
@@ -1002,6 +1004,8 @@ def _head_docs(handle: _OpenIndex, text: str, tokens: list[str], code: str, quer
         if not any(table.kind[d] == GLOSSARY for d in found):  # "mana abilities" is Mana Ability
             stemmed = usable(d for key in keys for d in table.stemmed_heads.get(_query_stems(handle, key, code), ()))
             found += [d for d in stemmed if d not in found and (table.kind[d] == GLOSSARY or not found)]
+        if not found:  # "ward 2", "flashback {R}", "protection from blue": the keyword
+            found = _keyword_heads(handle, tokens, code, usable)
     else:
         translated = [T.heading_key(t) for _, t in handle.lexicon.whole(tokens, (code,), handle.known, handle.stem)]
         found = usable(d for key in translated for d in table.heads.get(key, ()))
@@ -1019,6 +1023,39 @@ def _head_docs(handle: _OpenIndex, text: str, tokens: list[str], code: str, quer
             out += [d for d in _cited(handle, g, flt) if d not in out]
     out += [d for d in titled if d not in out]
     return list(dict.fromkeys([*named, *out]))
+
+
+def _keyword_heads(handle: _OpenIndex, tokens: list[str], code: str, usable) -> list[int]:
+    """The headword units of the keyword a query names with its parameter, as a card
+    prints it: a number or cost ("ward 2", "scry 1", "equip {1}", "flashback {R}"), or the
+    word the keyword's own rules print before its placeholder ("protection from blue":
+    702.16a prints “Protection from [quality]”; "hexproof from", "affinity for", "splice
+    onto", "partner with": :attr:`.table.DocTable.keyword_forms`). The keyword is a
+    keyword ability's or keyword action's (a titled rule of 701 or 702); ``[]`` for any
+    other query ("trample with deathtouch": no rule prints “Trample with [”)."""
+    table = handle.table
+    at = next((i for i, t in enumerate(tokens) if t in _KEYWORD_PREPOSITIONS), 0)
+    if 0 < at <= 3 and len(tokens) > at + 1:
+        word = tokens[:at]
+        if f"{' '.join(word)} {tokens[at]}" not in table.keyword_forms.get(code, ()):
+            return []
+    else:
+        cut = len(tokens)
+        while cut > 0 and _KEYWORD_PARAMETER.fullmatch(tokens[cut - 1]):
+            cut -= 1
+        if not 0 < cut <= 3 or cut == len(tokens):
+            return []
+        word = tokens[:cut]
+    found = usable(table.heads.get(" ".join(word), ()))
+    if not any(table.kind[d] != GLOSSARY and table.rid[d][:4] in ("701.", "702.") for d in found):
+        return []
+    return found
+
+
+#: The words a keyword's parameter may start with ("protection from [quality]").
+_KEYWORD_PREPOSITIONS = frozenset({"from", "for", "onto", "with"})
+#: A token of a keyword's number or cost: "2", "x", "{1}", "{r}", "{2/w}".
+_KEYWORD_PARAMETER = re.compile(r"\d+|x|\{[^}]*\}")
 
 
 #: A rule or subrule number typed among a query's words (a token: folded, whole).

@@ -11,6 +11,7 @@ generation, read once per open index.
 from __future__ import annotations
 
 import pickle
+import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -45,6 +46,9 @@ class DocTable:
     lineage: list[int] = field(default_factory=list)
     #: A rule that is only its heading (702.21 "Ward": no text, no examples).
     heading: list[bool] = field(default_factory=list)
+    #: The keyword and the word before its placeholder that a rule of 701 or 702 prints
+    #: ("protection from" of 702.16a's “Protection from [quality]”), folded.
+    forms: list[tuple[str, ...]] = field(default_factory=list)
 
     def __len__(self) -> int:
         return len(self.kind)
@@ -61,6 +65,7 @@ class DocTable:
         self.cites.append(tuple(doc["cites"]))
         self.members.append(members)
         self.heading.append(doc["kind"] in HEADING_KINDS and not doc["text"])
+        self.forms.append(keyword_forms(doc["text"]) if doc["rid"][:4] in ("701.", "702.") else ())
         self.lineage.append(len(self.lineage))
         return len(self.kind) - 1
 
@@ -136,6 +141,16 @@ class DocTable:
         return dict(out)
 
     @cached_property
+    def keyword_forms(self) -> dict[str, frozenset[str]]:
+        """Language → the keywords printed with a word before their placeholder
+        (:attr:`forms`): ``{"en": {"protection from", "hexproof from", …}}``."""
+        out: dict[str, set[str]] = defaultdict(set)
+        for d, forms in enumerate(self.forms):
+            if forms and self.members[d]:
+                out[self.lang[d]].update(forms)
+        return {k: frozenset(v) for k, v in out.items()}
+
+    @cached_property
     def lineage_editions(self) -> dict[int, frozenset[int]]:
         """Lineage → the editions holding a version of it."""
         out: dict[int, set[int]] = defaultdict(set)
@@ -158,9 +173,23 @@ _COLUMNS = (
     "members",
     "lineage",
     "heading",
+    "forms",
 )
 #: The kinds of unit that may be a heading only (:attr:`DocTable.heading`).
 HEADING_KINDS = frozenset({"rule", "subrule"})
+
+
+#: A keyword printed in quotes with a word before its placeholder: “Protection from
+#: [quality]”, “Affinity for [text]”, “Splice onto [subtype] [cost]”, “Partner with [name]”.
+_KEYWORD_FORM = re.compile(r"[“\"]([^\W\d_][\w'’-]*(?: [^\W\d_][\w'’-]*){0,2}) (from|for|onto|with) \[")
+
+
+def keyword_forms(text: str) -> tuple[str, ...]:
+    """The keyword forms a rule's text prints (:data:`_KEYWORD_FORM`), folded:
+    ``("protection from",)``."""
+    if "[" not in text:
+        return ()
+    return tuple(dict.fromkeys(heading_key(f"{m[1]} {m[2]}") for m in _KEYWORD_FORM.finditer(text)))
 
 
 def stem_key(text: str, lang: str) -> tuple[str, ...]:

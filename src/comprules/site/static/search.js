@@ -135,6 +135,7 @@
     this.heads = raw.heads;
     this.stemmed = raw.stemmed;
     this.cites = raw.cites;
+    this.forms = new Set(raw.forms || []);  /* "protection from": table.DocTable.keyword_forms */
     this.renumbered = raw.renumbered || {editions: [], numbers: {}};
     this.seq = new Map();
     this.titles = new Map();
@@ -989,6 +990,7 @@
           add(L.stemmed[stems.join(" ")], function (d) { return L.docs[d][2] === "glossary" || empty; });
         });
       }
+      if (!found.length) add(keywordHeads(toks, L, allowed));  /* "ward 2", "protection from blue" */
     } else {
       whole(toks, [code]).forEach(function (t) { add(L.heads[headingKey(t.text)]); });
     }
@@ -1009,6 +1011,27 @@
     });
     titledDocs.forEach(function (d) { if (!inOut.has(d)) { out.push(d); inOut.add(d); } });
     return named.concat(out.filter(function (d) { return named.indexOf(d) < 0; }));
+  }
+
+  /* searching._keyword_heads: the keyword a query names with its parameter, as a card
+     prints it ("ward 2", "flashback {R}", "protection from blue"). */
+  var KEYWORD_PREPOSITIONS = new Set(["from", "for", "onto", "with"]);
+  var KEYWORD_PARAMETER = /^(?:\d+|x|\{[^}]*\})$/;
+  function keywordHeads(toks, L, allowed) {
+    var at = 0, word, i;
+    for (i = 0; i < toks.length; i++) if (KEYWORD_PREPOSITIONS.has(toks[i])) { at = i; break; }
+    if (at > 0 && at <= 3 && toks.length > at + 1) {
+      word = toks.slice(0, at);
+      if (!L.forms.has(word.join(" ") + " " + toks[at])) return [];
+    } else {
+      var cut = toks.length;
+      while (cut > 0 && KEYWORD_PARAMETER.test(toks[cut - 1])) cut--;
+      if (!(cut > 0 && cut <= 3) || cut === toks.length) return [];
+      word = toks.slice(0, cut);
+    }
+    var found = (L.heads[word.join(" ")] || []).filter(function (d) { return allowed(d); });
+    var keyword = found.some(function (d) { return L.docs[d][2] !== "glossary" && /^70[12]\./.test(L.docs[d][1]); });
+    return keyword ? found : [];
   }
 
   function withoutLeadingFiller(toks, L) {
