@@ -505,8 +505,8 @@ def test_typography_read_in_place_equals_the_printed_words_compared(
     editions, monkeypatch, old, new, in_place, compared
 ):
     """A rule whose words are the same once quotes and dashes are folded has its
-    changed marks read in place (:func:`_marks_changed`, a fifth of the cost of comparing
-    every printed word). On each such rule of two real pairs, it gives the changes that
+    changed marks read in place (:func:`_marks_changed`, two-thirds of the cost of
+    comparing every printed word). On each such rule of two real pairs, it gives the changes that
     comparing the printed words gives, or hands over when a mark changed kind (an
     apostrophe printed "?", which cuts "can?t" into three words)."""
     from comprules.align import alignment

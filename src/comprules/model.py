@@ -469,11 +469,12 @@ def normalize_number(text: str) -> str:
     """A rule number as people write it → the CR's form, the forms the site's go-to box
     takes (``site/static/goto.js``, docs/site.md, "The header and the go-to box"):
     ``702.37a``, ``702.37A``, ``R70237a``/``r70237a`` (citation style), ``rule 702.37a``,
-    ``CR 702.37a``, ``§702.37a``, ``see rule 702.37a`` (a citation pasted), ``702.37 a``, ``702.37(a)``, ``702,37a``, ``702.37a.``,
-    ``section-702-37a`` (an mtg.wtf anchor), ``(702.37a)`` → ``702.37a``; ``702``, ``7`` as
-    they are; full-width digits and dots as typed on a Chinese or Japanese keyboard
-    (``７０２．１９``, ``702。19``) as the ASCII ones (NFKC, as search folds them). Another well-formed number is returned
-    stripped (``999.9``: the caller says no such rule). Raises :class:`UsageError` for an
+    ``CR 702.37a``, ``§702.37a``, ``see rule 702.37a`` (a citation pasted), ``702.37 a``,
+    ``702.37(a)``, ``702,37a``, ``702.37a.``, ``section-702-37a`` (an mtg.wtf anchor),
+    ``(702.37a)`` → ``702.37a``; ``702``, ``7`` as they are; full-width digits and dots as
+    typed on a Chinese or Japanese keyboard (``７０２．１９``, ``702。19``) as the ASCII
+    ones (NFKC, as search folds them). Another well-formed number is returned stripped
+    (``999.9``: the caller says no such rule). Raises :class:`UsageError` for an
     empty number, one that holds no number at all (``rule``), a malformed one
     (``702.19..b``, ``702-19b``) or four digits or more alone (``2024``: a year, as
     search and the go-to box read it; ``R2024`` is 202.4)."""

@@ -1117,8 +1117,9 @@ def _marks_changed(old_text: str, old_parts, new_text: str, new_parts) -> tuple[
     changed word holds one changed mark as its last character, and a changed run is a
     run of such words, at the same index on both sides. ``()`` when that is not so
     ("can?t" is three words, "can’t" two; the symbol font; ``(TM)``; only a cited
-    number differs): ask :func:`_printed_change` then, which compares the words (five
-    times the cost)."""
+    number differs): ask :func:`_printed_change` then, which compares every printed word
+    (half as much again: 65 ms against 42 for the 810 such rows of 2011-02-04 →
+    2014-09-25)."""
     moved = sorted({m.start() for m in _MARKS.finditer(old_text)}.union(m.start() for m in _MARKS.finditer(new_text)))
     moved = [k for k in moved if old_text[k] != new_text[k]]
     if old_parts:

@@ -191,7 +191,7 @@ def _settle() -> None:
     (``gc.freeze``): the modules' objects live as long as the worker, and a full
     collection that the many objects of a diff sets off no longer reads them each time.
     After 600 searches, 12 cold diffs took 12 % less of the worker's CPU, the slowest
-    250–280 ms instead of 310–350 (docs/measurements.md, "Server")."""
+    240–360 ms against 310–350 (docs/measurements.md, "Server")."""
     import gc
 
     from .. import academy  # noqa: F401
