@@ -53,7 +53,7 @@ def _hash(*parts: Any) -> str:
 
 
 def task_id(task: tuple) -> str:
-    """``("history", "en", 0, 600)`` → ``history/en/0/600``."""
+    """``("history", "en", 0, 200)`` → ``history/en/0/200``."""
     return "/".join(str(part) for part in task)
 
 
