@@ -405,6 +405,10 @@ def test_the_compare_page_takes_an_edition_by_its_set_and_names_one_it_does_not_
     page.wait_for_selector("#diff-out[data-ms]", timeout=30000)
     said = page.locator("#diff-out .no-change").inner_text()
     assert said == "No rule changed: the 3162 rules are the same in both.", said
+    # the names the CLI and the API give (a trial: 'No edition “en/2026-08-07”')
+    page.goto(compare + "?old=en/2026-06-19&new=en/2026-08-07")
+    page.wait_for_selector("#diff-out[data-ms], #diff-out[data-error]", timeout=30000)
+    assert page.evaluate("[window.CR_COMPARED.old, window.CR_COMPARED.new]") == ["en/2026-06-19", "en/2026-08-07"]
 
 
 @pytest.mark.parametrize(

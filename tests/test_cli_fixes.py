@@ -195,6 +195,7 @@ def test_an_empty_number_or_edition_is_a_usage_error(kb, args):
         ("(702.37a)", "702.37a"),  # as search and the go-to box take it (a trial: refused by show)
         ("702。37a", "702.37a"),  # a Chinese keyboard's full stop
         ("See rule 702.37a.", "702.37a"),  # a citation pasted as the CR prints it
+        ("See rule 702.37a, “Morph.”", "702.37a"),  # with its title
     ],
 )
 def test_show_takes_the_number_forms_of_the_sites_go_to_box(kb, typed, number):

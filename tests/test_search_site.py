@@ -173,6 +173,7 @@ def test_a_rule_number_in_any_form_of_the_go_to_box_is_the_same_rule_in_both_eng
         *("(502.26a)", "５０２．２６ａ", "702.", "7", "100", "702.175~2", "602¶3", "¶6", "702。19b", "٧٠٢.١٩"),
         *("2024", "1000", "12", "0", "007", "3 damage", "trample", "see rule 702.19b", "702.19b trample", "R7x", ""),
         *("See rule 702.19b.", "(see rule 702.19b)", "参见规则702.19b", "seed", "see"),
+        *("See rule 702.19, “Trample.”", "see also rule 702.19b", "另参见规则702.19b", "702.19, trample"),
     ]
     forms += [r.number for e in editions.values() for r in e.rules][::40]  # every kind of number printed
     js = from_disk.evaluate("fs => fs.map(f => CRSearch.ruleNumber(f))", forms)
@@ -191,6 +192,10 @@ def test_a_rule_number_in_any_form_of_the_go_to_box_is_the_same_rule_in_both_eng
     # and "rule", which listed every rule that cites anything, scored 0.00)
     assert [rule_number(f) for f in ("see rule 702.19b", "See rule 702.19b.", "参见规则702.19b", "seed")] == [
         *("702.19b", "702.19b", "702.19b", None)
+    ]
+    # with the title the CR prints after it (a trial: "is not a rule number")
+    assert [rule_number(f) for f in ("See rule 702.19, “Trample.”", "see also rule 702.19b", "702.19, trample")] == [
+        *("702.19", "702.19b", None)
     ]
     hits = from_disk.evaluate(JS_SEARCH, ["§702.19b", {}])["hits"]
     assert hits[0][1] == "702.19b"
@@ -510,3 +515,6 @@ def test_a_keyword_with_its_parameter_is_that_keyword_in_both_engines(from_disk,
         js = from_disk.evaluate(JS_SEARCH, [query, {}])
         assert [tuple(h[:2]) for h in js["hits"]] == [h[:2] for h in python], query
     assert python_hits(index, "trample with deathtouch", {})[1][0][1] == "702.2c"
+    # an edition before 2009, whose keyword abilities are rules of 502 (a trial: 502.40c first)
+    _result, old = python_hits(index, "protection from blue", {"edition": "en/2005-08-01"})
+    assert [h[1] for h in old[:2]] == ["protection", "502.7"], old[:3]

@@ -458,8 +458,11 @@ _CITATION = re.compile(r"^R?([0-9])([0-9][0-9])(?:\.?([0-9]+)([a-z]{0,2}))?$")
 _SECTION_ANCHOR = re.compile(r"^#?section-([0-9]{1,3})(?:-([0-9]+)([a-z]{0,2}))?$", re.IGNORECASE)
 #: "CR", "rule", "§"…, after the "see" of a citation pasted whole ("See rule 702.19b.")
 _NUMBER_PREFIX = re.compile(
-    r"^(?:(?:see|voir|参见)\s*)?(?:cr|comprehensive rules?|rules?|r[èe]gles?|规则|§)?\s*", re.IGNORECASE
+    r"^(?:(?:see(?:\s+also)?|voir(?:\s+aussi)?|另?参见)\s*)?(?:cr|comprehensive rules?|rules?|r[èe]gles?|规则|§)?\s*",
+    re.IGNORECASE,
 )
+#: The title a citation prints after the number (“See rule 702.19, “Trample.””).
+_CITED_TITLE = re.compile(r"\s*,\s*[“\"«][^“”\"«»]*[”\"»]?\s*[.,;:)]*\s*$")
 _PLAIN_NUMBER = re.compile(r"(?:[0-9]{1,3}|[0-9]{3}\.[0-9]+[a-z]{0,2})\Z")
 _LETTERS_IN_BRACKETS = re.compile(r"\s*\(([a-z]{1,2})\)$", re.IGNORECASE)
 _DOTTED = re.compile(r"^([0-9]{3})[.,]([0-9]+)\s*([a-z]{0,2})$", re.IGNORECASE)
@@ -494,7 +497,7 @@ def normalize_number(text: str) -> str:
     if t.isdigit() and len(t) > 3:  # a year ("2024"), as search and the go-to box read it, not 202.4
         hint = " (a year? an edition is named by its date, such as 2024-08-02)" if len(t) == 4 else ""
         raise UsageError(f"{echo(text.strip())!r} is not a rule number{hint}: a rule is numbered such as 702.19b")
-    t = _NUMBER_PREFIX.sub("", t)
+    t = _CITED_TITLE.sub("", _NUMBER_PREFIX.sub("", t))  # 'See rule 702.19, “Trample.”'
     t = _LETTERS_IN_BRACKETS.sub(r"\1", _NUMBER_PREFIX.sub("", t))  # "702.37 (a)"
     t = t.rstrip(".:,;)")  # "CR § 702.37a."
     if t[:1] == "r" and t[1:2].isdigit():

@@ -403,8 +403,10 @@
   /* The date of the edition ``typed`` in the address: a date of the menus, or the set name one
      of them prints after it, case aside; null for none (a trial: ?old=bogus said "cannot load
      ../data/en/bogus.js", ?old=Bloomburrow the same). */
-  function editionDate(form, typed) {
+  function editionDate(form, typed, lang) {
     var options = form.querySelector("[name=old]").options, want = String(typed).trim().toLowerCase();
+    /* the name the CLI and the API give ("en/2026-08-07"), of this page's language */
+    if (want.indexOf(lang + "/") === 0) typed = want = want.slice(lang.length + 1);
     for (var i = 0; i < options.length; i++) {
       var o = options[i], set = (o.textContent.split(" — ")[1] || "").trim().toLowerCase();
       if (o.value === typed || (set && set === want)) return o.value;
@@ -422,7 +424,7 @@
     /* an edition by its date, or by its set as the menus print it ("Bloomburrow") */
     var dated = function (field, typed) {
       if (!form || !typed) return typed;
-      var date = editionDate(form, typed);
+      var date = editionDate(form, typed, cfg.lang);
       if (date === null) unknown = unknown === null ? typed : unknown;
       else form.querySelector("[name=" + field + "]").value = date;
       return date;

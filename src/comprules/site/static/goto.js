@@ -21,7 +21,8 @@
      show`, search and this box take (tests/test_search_site.py binds them to Python). */
   var RULE_NUMBER = /^[1-9](?:\d\d(?:\.\d+[a-z]{0,2})?)?$/i;  /* "0" is a word ("{0}") */
   var SECTION_ANCHOR = /^#?section-(\d{1,3})(?:-(\d+)([a-z]{0,2}))?$/i;
-  var NUMBER_PREFIX = /^(?:(?:see|voir|参见)\s*)?(?:cr|comprehensive rules?|rules?|r[èe]gles?|规则|§)?\s*/i;
+  var NUMBER_PREFIX = /^(?:(?:see(?:\s+also)?|voir(?:\s+aussi)?|另?参见)\s*)?(?:cr|comprehensive rules?|rules?|r[èe]gles?|规则|§)?\s*/i;
+  var CITED_TITLE = /\s*,\s*[“"«][^“”"«»]*[”"»]?\s*[.,;:)]*\s*$/;  /* 'See rule 702.19, “Trample.”' */
   var CITATION = /^R?(\d)(\d\d)(?:\.?(\d+)([a-z]{0,2}))?$/;
   var DOTTED = /^(\d{3})[.,](\d+)\s*([a-z]{0,2})$/i;
   var UNIT_ID = /^(?:\d{3}(?:\.\d+[a-z]{0,2})?(?:~\d+|¶\d+)|¶\d+)$/;
@@ -29,7 +30,7 @@
     if (!t) return null;
     var m = SECTION_ANCHOR.exec(t);
     if (m) return m[1] + (m[2] ? "." + m[2] + m[3].toLowerCase() : "");
-    t = t.replace(NUMBER_PREFIX, "");
+    t = t.replace(NUMBER_PREFIX, "").replace(CITED_TITLE, "");
     t = t.replace(NUMBER_PREFIX, "").replace(/\s*\(([a-z]{1,2})\)$/i, "$1");  /* "702.37 (a)" */
     t = t.replace(/[.:,;)]+$/, "");  /* "CR § 702.37a." */
     if (t[0] === "r" && /^\d/.test(t.slice(1))) t = "R" + t.slice(1);

@@ -1030,7 +1030,7 @@
       word = toks.slice(0, cut);
     }
     var found = (L.heads[word.join(" ")] || []).filter(function (d) { return allowed(d); });
-    var keyword = found.some(function (d) { return L.docs[d][2] !== "glossary" && /^70[12]\./.test(L.docs[d][1]); });
+    var keyword = found.some(function (d) { return L.docs[d][2] !== "glossary" && /^(?:70[12]|502)\./.test(L.docs[d][1]); });
     return keyword ? found : [];
   }
 
