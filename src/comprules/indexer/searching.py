@@ -61,7 +61,7 @@ from .rank import Ranker
 from .renumbered import Renumbered, renumbered
 from .snippets import make_snippet, mark
 from .suggest import Vocabulary
-from .table import DocTable
+from .table import KEYWORD_SECTIONS, DocTable
 
 #: Every edition, old ones included (the CLI's ``--all-editions``).
 ALL_EDITIONS = "*"
@@ -1031,8 +1031,9 @@ def _keyword_heads(handle: _OpenIndex, tokens: list[str], code: str, usable) -> 
     word the keyword's own rules print before its placeholder ("protection from blue":
     702.16a prints “Protection from [quality]”; "hexproof from", "affinity for", "splice
     onto", "partner with": :attr:`.table.DocTable.keyword_forms`). The keyword is a
-    keyword ability's or keyword action's (a titled rule of 701 or 702, or 502 before 2009); ``[]`` for any
-    other query ("trample with deathtouch": no rule prints “Trample with [”)."""
+    keyword ability's or keyword action's (a titled rule of
+    :data:`.table.KEYWORD_SECTIONS`: 701, 702, or 502 before 2009); ``[]`` for any other
+    query ("trample with deathtouch": no rule prints “Trample with [”)."""
     table = handle.table
     at = next((i for i, t in enumerate(tokens) if t in _KEYWORD_PREPOSITIONS), 0)
     if 0 < at <= 3 and len(tokens) > at + 1:
@@ -1047,14 +1048,11 @@ def _keyword_heads(handle: _OpenIndex, tokens: list[str], code: str, usable) -> 
             return []
         word = tokens[:cut]
     found = usable(table.heads.get(" ".join(word), ()))
-    if not any(table.kind[d] != GLOSSARY and table.rid[d][:4] in _KEYWORD_SECTIONS for d in found):
+    if not any(table.kind[d] != GLOSSARY and table.rid[d][:4] in KEYWORD_SECTIONS for d in found):
         return []
     return found
 
 
-#: Where keywords have their titled rules: keyword actions and abilities, and the keyword
-#: abilities of the editions before 2009 (502: 502.7 Protection in 2005-08-01).
-_KEYWORD_SECTIONS = ("701.", "702.", "502.")
 #: The words a keyword's parameter may start with ("protection from [quality]").
 _KEYWORD_PREPOSITIONS = frozenset({"from", "for", "onto", "with"})
 #: A token of a keyword's number or cost: "2", "x", "{1}", "{r}", "{2/w}".

@@ -46,8 +46,9 @@ class DocTable:
     lineage: list[int] = field(default_factory=list)
     #: A rule that is only its heading (702.21 "Ward": no text, no examples).
     heading: list[bool] = field(default_factory=list)
-    #: The keyword and the word before its placeholder that a rule of 701 or 702 prints
-    #: ("protection from" of 702.16a's “Protection from [quality]”), folded.
+    #: The keyword and the word before its placeholder that a keyword's rule prints
+    #: (:data:`KEYWORD_SECTIONS`: "protection from" of 702.16a's “Protection from
+    #: [quality]”), folded.
     forms: list[tuple[str, ...]] = field(default_factory=list)
 
     def __len__(self) -> int:
@@ -65,7 +66,7 @@ class DocTable:
         self.cites.append(tuple(doc["cites"]))
         self.members.append(members)
         self.heading.append(doc["kind"] in HEADING_KINDS and not doc["text"])
-        self.forms.append(keyword_forms(doc["text"]) if doc["rid"][:4] in ("701.", "702.") else ())
+        self.forms.append(keyword_forms(doc["text"]) if doc["rid"][:4] in KEYWORD_SECTIONS else ())
         self.lineage.append(len(self.lineage))
         return len(self.kind) - 1
 
@@ -175,6 +176,10 @@ _COLUMNS = (
     "heading",
     "forms",
 )
+#: Where keywords have their titled rules: keyword actions and abilities, and the keyword
+#: abilities of the editions before 2009 (502: 502.7 Protection in 2005-08-01).
+#: ``search.js`` ``keywordHeads`` tests the same numbers.
+KEYWORD_SECTIONS = ("701.", "702.", "502.")
 #: The kinds of unit that may be a heading only (:attr:`DocTable.heading`).
 HEADING_KINDS = frozenset({"rule", "subrule"})
 

@@ -1013,7 +1013,7 @@
     return named.concat(out.filter(function (d) { return named.indexOf(d) < 0; }));
   }
 
-  /* searching._keyword_heads: the keyword a query names with its parameter, as a card
+  /* searching._keyword_heads (keyword sections: table.KEYWORD_SECTIONS): the keyword a query names with its parameter, as a card
      prints it ("ward 2", "flashback {R}", "protection from blue"). */
   var KEYWORD_PREPOSITIONS = new Set(["from", "for", "onto", "with"]);
   var KEYWORD_PARAMETER = /^(?:\d+|x|\{[^}]*\})$/;
