@@ -24,8 +24,8 @@ def inflections(token: str, lang: str) -> list[str]:
 
     >>> inflections("swapped", "en"), inflections("trampling", "en"), inflections("abilities", "en")
     (['swapp', 'swappe', 'swap'], ['trampl', 'trample'], ['ability', 'abiliti', 'abilitie'])
-    >>> inflections("kill", "en"), inflections("créatures", "fr")
-    ([], [])
+    >>> inflections("kill", "en"), inflections("créatures", "fr"), inflections("seed", "en")
+    ([], [], [])
     """
     if lang not in LANGS or len(token) < 4 or not _ascii_word(token):
         return []
@@ -38,7 +38,8 @@ def inflections(token: str, lang: str) -> list[str]:
     if t.endswith("s") and not t.endswith("ss"):
         out.append(t[:-1])
     if t.endswith("ed"):
-        out += [t[:-2], t[:-1]]
+        # "died" is die, "seed" not see: no verb of two letters but "ee" before its -d
+        out += [t[:-2]] if len(t) == 4 and t.endswith("eed") else [t[:-2], t[:-1]]
         if t[-3] == t[-4]:
             out.append(t[:-3])
     if t.endswith("ing"):

@@ -1004,8 +1004,8 @@ def _head_docs(handle: _OpenIndex, text: str, tokens: list[str], code: str, quer
         if not any(table.kind[d] == GLOSSARY for d in found):  # "mana abilities" is Mana Ability
             stemmed = usable(d for key in keys for d in table.stemmed_heads.get(_query_stems(handle, key, code), ()))
             found += [d for d in stemmed if d not in found and (table.kind[d] == GLOSSARY or not found)]
-        if not found:  # "ward 2", "flashback {R}", "protection from blue": the keyword
-            found = _keyword_heads(handle, tokens, code, usable)
+        if not found:  # "ward 2", "flashback {R}", "protection from blue", "ward—pay 3 life"
+            found = _keyword_heads(handle, text, tokens, code, usable)
     else:
         translated = [T.heading_key(t) for _, t in handle.lexicon.whole(tokens, (code,), handle.known, handle.stem)]
         found = usable(d for key in translated for d in table.heads.get(key, ()))
@@ -1016,47 +1016,70 @@ def _head_docs(handle: _OpenIndex, text: str, tokens: list[str], code: str, quer
     )
     out: list[int] = []
     lineages = set()
+    headed = set(titled)
     for g in glossary:
         out.append(g)
         if table.lineage[g] not in lineages:  # an older version's citations are older rules
             lineages.add(table.lineage[g])
-            out += [d for d in _cited(handle, g, flt) if d not in out]
+            # the rule titled with the headword before the others cited (Equip: 702.6, then 301)
+            cited = sorted(_cited(handle, g, flt), key=lambda d: d not in headed)
+            out += [d for d in cited if d not in out]
     out += [d for d in titled if d not in out]
     return list(dict.fromkeys([*named, *out]))
 
 
-def _keyword_heads(handle: _OpenIndex, tokens: list[str], code: str, usable) -> list[int]:
-    """The headword units of the keyword a query names with its parameter, as a card
-    prints it: a number or cost ("ward 2", "scry 1", "equip {1}", "flashback {R}"), or the
-    word the keyword's own rules print before its placeholder ("protection from blue":
-    702.16a prints “Protection from [quality]”; "hexproof from", "affinity for", "splice
-    onto", "partner with": :attr:`.table.DocTable.keyword_forms`). The keyword is a
-    keyword ability's or keyword action's (a titled rule of
-    :data:`.table.KEYWORD_SECTIONS`: 701, 702, or 502 before 2009); ``[]`` for any other
-    query ("trample with deathtouch": no rule prints “Trample with [”)."""
+def _keyword_heads(handle: _OpenIndex, text: str, tokens: list[str], code: str, usable) -> list[int]:
+    """The headword units of the keywords a query names with their parameters, as a card
+    prints them: a number or cost ("ward 2", "equip {1}", "flashback {R}", one after
+    another: "scry 1 ward 2"), a cost after a dash ("ward—pay 3 life"), or the word the
+    keyword's own rules print before its placeholder ("protection from blue": 702.16a
+    prints “Protection from [quality]”; "hexproof from", "affinity for", "splice onto",
+    "partner with": :attr:`.table.DocTable.keyword_forms`). Each keyword is a keyword
+    ability's or keyword action's (a titled rule of :data:`.table.KEYWORD_SECTIONS`: 701,
+    702, or 502 before 2009); ``[]`` for any other query ("trample with deathtouch": no
+    rule prints “Trample with [”)."""
     table = handle.table
+    words = _keyword_words(text, tokens, table.keyword_forms.get(code, ()))
+    found: list[int] = []
+    for word in words:
+        docs = usable(table.heads.get(" ".join(word), ()))
+        if not any(table.kind[d] != GLOSSARY and table.rid[d][:4] in KEYWORD_SECTIONS for d in docs):
+            return []
+        found += [d for d in docs if d not in found]
+    return found
+
+
+def _keyword_words(text: str, tokens: list[str], forms) -> list[list[str]]:
+    """The words of each keyword a query may name with its parameter (at most three words
+    each; ``[]`` when the query is not of that shape)."""
+    dash = _KEYWORD_DASH.match(text)
+    if dash:
+        word = T.tokens(dash.group(1))
+        return [word] if 0 < len(word) <= 3 else []
     at = next((i for i, t in enumerate(tokens) if t in _KEYWORD_PREPOSITIONS), 0)
     if 0 < at <= 3 and len(tokens) > at + 1:
-        word = tokens[:at]
-        if f"{' '.join(word)} {tokens[at]}" not in table.keyword_forms.get(code, ()):
+        return [tokens[:at]] if f"{' '.join(tokens[:at])} {tokens[at]}" in forms else []
+    out, i = [], 0
+    while i < len(tokens):  # words, then their numbers or costs, and again
+        j = i
+        while j < len(tokens) and not _KEYWORD_PARAMETER.fullmatch(tokens[j]):
+            j += 1
+        k = j
+        while k < len(tokens) and _KEYWORD_PARAMETER.fullmatch(tokens[k]):
+            k += 1
+        if not 0 < j - i <= 3 or k == j:
             return []
-    else:
-        cut = len(tokens)
-        while cut > 0 and _KEYWORD_PARAMETER.fullmatch(tokens[cut - 1]):
-            cut -= 1
-        if not 0 < cut <= 3 or cut == len(tokens):
-            return []
-        word = tokens[:cut]
-    found = usable(table.heads.get(" ".join(word), ()))
-    if not any(table.kind[d] != GLOSSARY and table.rid[d][:4] in KEYWORD_SECTIONS for d in found):
-        return []
-    return found
+        out.append(tokens[i:j])
+        i = k
+    return out
 
 
 #: The words a keyword's parameter may start with ("protection from [quality]").
 _KEYWORD_PREPOSITIONS = frozenset({"from", "for", "onto", "with"})
 #: A token of a keyword's number or cost: "2", "x", "{1}", "{r}", "{2/w}".
 _KEYWORD_PARAMETER = re.compile(r"\d+|x|\{[^}]*\}")
+#: A keyword's words, then a dash and its cost as words ("Ward—Pay 3 life", 702.21a).
+_KEYWORD_DASH = re.compile(r"\s*([^\W\d_][^—–]*?)\s*(?:—|–| - )\s*\w")
 
 
 #: A rule or subrule number typed among a query's words (a token: folded, whole).

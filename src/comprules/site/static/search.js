@@ -568,7 +568,8 @@
     if (ends("es")) out.push(t.slice(0, -2));
     if (ends("s") && !ends("ss")) out.push(t.slice(0, -1));
     if (ends("ed")) {
-      out.push(t.slice(0, -2), t.slice(0, -1));
+      out.push(t.slice(0, -2));
+      if (!(t.length === 4 && ends("eed"))) out.push(t.slice(0, -1));  /* "died" is die, "seed" not see */
       if (t[t.length - 3] === t[t.length - 4]) out.push(t.slice(0, -3));
     }
     if (ends("ing")) {
@@ -990,7 +991,7 @@
           add(L.stemmed[stems.join(" ")], function (d) { return L.docs[d][2] === "glossary" || empty; });
         });
       }
-      if (!found.length) add(keywordHeads(toks, L, allowed));  /* "ward 2", "protection from blue" */
+      if (!found.length) add(keywordHeads(text, toks, L, allowed));  /* "ward 2", "protection from blue" */
     } else {
       whole(toks, [code]).forEach(function (t) { add(L.heads[headingKey(t.text)]); });
     }
@@ -1001,37 +1002,59 @@
       ka = ka === undefined ? 5 : ka; kb = kb === undefined ? 5 : kb;
       return ka - kb || L.docs[b][9] - L.docs[a][9] || L.docs[a][11] - L.docs[b][11] || L.docs[a][10] - L.docs[b][10];
     });
-    var out = [], lineages = new Set(), inOut = new Set();
+    var out = [], lineages = new Set(), inOut = new Set(), headed = new Set(titledDocs);
     glossary.forEach(function (g) {
       out.push(g); inOut.add(g);
       if (!lineages.has(L.docs[g][13])) {
         lineages.add(L.docs[g][13]);
-        (L.cites[String(g)] || []).forEach(function (d) { if (allowed(d) && !inOut.has(d)) { out.push(d); inOut.add(d); } });
+        var cited = (L.cites[String(g)] || []).filter(allowed);  /* the rule titled with the headword first */
+        cited.filter(function (d) { return headed.has(d); }).concat(cited.filter(function (d) { return !headed.has(d); }))
+          .forEach(function (d) { if (!inOut.has(d)) { out.push(d); inOut.add(d); } });
       }
     });
     titledDocs.forEach(function (d) { if (!inOut.has(d)) { out.push(d); inOut.add(d); } });
     return named.concat(out.filter(function (d) { return named.indexOf(d) < 0; }));
   }
 
-  /* searching._keyword_heads (keyword sections: table.KEYWORD_SECTIONS): the keyword a query names with its parameter, as a card
-     prints it ("ward 2", "flashback {R}", "protection from blue"). */
+  /* searching._keyword_heads (keyword sections: table.KEYWORD_SECTIONS): the keywords a query names with their parameters, as a
+     card prints them ("ward 2", "scry 1 ward 2", "ward—pay 3 life", "protection from blue"). */
   var KEYWORD_PREPOSITIONS = new Set(["from", "for", "onto", "with"]);
   var KEYWORD_PARAMETER = /^(?:\d+|x|\{[^}]*\})$/;
-  function keywordHeads(toks, L, allowed) {
-    var at = 0, word, i;
+  var KEYWORD_DASH = /^\s*(\p{L}[^\u2014\u2013]*?)\s*(?:\u2014|\u2013| - )\s*[\p{L}\p{N}_]/u;  /* searching._KEYWORD_DASH */
+  function keywordHeads(text, toks, L, allowed) {
+    var words = keywordWords(text, toks, L), found = [];
+    for (var w = 0; w < words.length; w++) {
+      var docs = (L.heads[words[w].join(" ")] || []).filter(function (d) { return allowed(d); });
+      var keyword = docs.some(function (d) { return L.docs[d][2] !== "glossary" && /^(?:70[12]|502)\./.test(L.docs[d][1]); });
+      if (!keyword) return [];
+      docs.forEach(function (d) { if (found.indexOf(d) < 0) found.push(d); });
+    }
+    return found;
+  }
+  /* searching._keyword_words: each keyword's words (three at most), [] for another query */
+  function keywordWords(text, toks, L) {
+    var dash = KEYWORD_DASH.exec(text), i;
+    if (dash) {
+      var word = tokens(dash[1]);
+      return word.length > 0 && word.length <= 3 ? [word] : [];
+    }
+    var at = 0;
     for (i = 0; i < toks.length; i++) if (KEYWORD_PREPOSITIONS.has(toks[i])) { at = i; break; }
     if (at > 0 && at <= 3 && toks.length > at + 1) {
-      word = toks.slice(0, at);
-      if (!L.forms.has(word.join(" ") + " " + toks[at])) return [];
-    } else {
-      var cut = toks.length;
-      while (cut > 0 && KEYWORD_PARAMETER.test(toks[cut - 1])) cut--;
-      if (!(cut > 0 && cut <= 3) || cut === toks.length) return [];
-      word = toks.slice(0, cut);
+      return L.forms.has(toks.slice(0, at).join(" ") + " " + toks[at]) ? [toks.slice(0, at)] : [];
     }
-    var found = (L.heads[word.join(" ")] || []).filter(function (d) { return allowed(d); });
-    var keyword = found.some(function (d) { return L.docs[d][2] !== "glossary" && /^(?:70[12]|502)\./.test(L.docs[d][1]); });
-    return keyword ? found : [];
+    var out = [];
+    i = 0;
+    while (i < toks.length) {  /* words, then their numbers or costs, and again */
+      var j = i, k;
+      while (j < toks.length && !KEYWORD_PARAMETER.test(toks[j])) j++;
+      k = j;
+      while (k < toks.length && KEYWORD_PARAMETER.test(toks[k])) k++;
+      if (!(j - i > 0 && j - i <= 3) || k === j) return [];
+      out.push(toks.slice(i, j));
+      i = k;
+    }
+    return out;
   }
 
   function withoutLeadingFiller(toks, L) {
