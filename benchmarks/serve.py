@@ -255,10 +255,12 @@ def line(name: str, clients: int, r: dict, base: dict | None = None) -> str:
     )
 
 
-def memory_mb(pid: int) -> tuple[float, float]:
-    """(resident, proportional) set of process ``pid`` and its children, MB (Linux
+def memory_mb(pid: int) -> tuple[float, float, float]:
+    """(resident, proportional, file) set of process ``pid`` and its children, MB (Linux
     ``/proc``): the proportional set size counts a page the processes share (the code of
-    Python and its libraries) once, divided among them, as ``benchmarks/build.py`` does."""
+    Python and its libraries) once, divided among them, as ``benchmarks/build.py`` does;
+    ``file`` is the part of it that maps files (mostly the database, which the store reads
+    through ``mmap``: pages of the kernel's cache, given back under pressure)."""
     pids = [pid]
     for entry in os.listdir("/proc"):
         if entry.isdigit():
@@ -267,17 +269,16 @@ def memory_mb(pid: int) -> tuple[float, float]:
                     pids.append(int(entry))
             except (OSError, IndexError, ValueError):
                 continue
-    rss = pss = 0
+    sizes = {"Rss:": 0, "Pss:": 0, "Pss_File:": 0}
     for p in pids:
         try:
             for row in Path(f"/proc/{p}/smaps_rollup").read_text().splitlines():
-                if row.startswith("Rss:"):
-                    rss += int(row.split()[1]) * 1024
-                elif row.startswith("Pss:"):
-                    pss += int(row.split()[1]) * 1024
+                key = row.split(maxsplit=1)[0] if row else ""
+                if key in sizes:
+                    sizes[key] += int(row.split()[1]) * 1024
         except OSError:
             continue
-    return rss / 1e6, pss / 1e6
+    return sizes["Rss:"] / 1e6, sizes["Pss:"] / 1e6, sizes["Pss_File:"] / 1e6
 
 
 def timed_once(base: str, paths: list[str]) -> list[float]:
@@ -454,10 +455,11 @@ def main() -> None:
                 f"static p99 while four clients ask cold diffs ({loaded['diffs']} diffs): "
                 f"×{figures['static p99 with diffs / alone']:.2f} its p99 alone (target ≤ 3)"
             )
-            rss, figures["memory MB"] = memory_mb(proc.pid)
+            rss, figures["memory MB"], mapped = memory_mb(proc.pid)
             print(
                 f"server memory after the run (the server and its worker processes): {figures['memory MB']:.0f} MB "
-                f"proportional set (target ≤ 500 MB), {rss:.0f} MB resident"
+                f"proportional set (target ≤ 500 MB; {mapped:.0f} MB of it files mapped, the database's pages "
+                f"read), {rss:.0f} MB resident"
             )
         finally:
             stop(proc)

@@ -68,3 +68,31 @@ def test_mypy_is_strict_on_model_corpus_references() -> None:
 def test_the_whole_tree_is_formatted() -> None:
     result = _run(_tool("ruff"), "format", "--check", "--no-cache", ".")
     assert result.returncode == 0, "run .venv/bin/ruff format .:\n" + result.stdout + result.stderr
+
+
+def test_no_script_of_the_site_declares_a_name_twice_at_its_top() -> None:
+    """A ``var`` of a script's outer function (two spaces in; sw.js has none) declared
+    again replaces the first for every function of the script: a second ``HAN_RUN`` (a keyword form's
+    characters, not global) made the tokenizer's ``exec`` loop for ever and crashed the
+    search page on every Chinese query."""
+    import re
+
+    twice = {}
+    for script in sorted((ROOT / "src/comprules/site/static").glob("*.js")):
+        text = script.read_text(encoding="utf-8")
+        at = "" if re.search(r"^\(function", text, re.M) is None else "  "  # sw.js: no outer function
+        names: list[str] = []
+        for line in text.splitlines():
+            m = re.match(at + r"(?:var|let|const|function) (.*)", line)
+            if m:
+                head = m.group(1)
+                if line.startswith(at + "function "):
+                    names.append(head.split("(")[0].strip())
+                else:  # "A = 1, B = /x/g, C;": the names before each "=" at the top of the list
+                    names += re.findall(
+                        r"(?:^|,\s*)([A-Za-z_$][\w$]*)\s*(?==|,|;)", re.sub(r"/.*?/[a-z]*|\"[^\"]*\"", "", head)
+                    )
+        repeated = sorted({n for n in names if names.count(n) > 1})
+        if repeated:
+            twice[script.name] = repeated
+    assert twice == {}

@@ -504,6 +504,25 @@ def test_an_old_number_answers_first_with_the_rule_it_is_now_labelled_with_the_o
     context.close()
 
 
+def test_the_index_knows_each_keyword_printed_around_its_placeholder(full_kb):
+    """The forms the rules print in quotes, read from the whole corpus (en: a word before
+    the placeholder; zh: the words on each side of it, “反[特性]保护”)."""
+    from comprules.indexer.searching import _open
+
+    forms = _open(full_kb[0] / "index").table.keyword_forms
+    assert forms["en"] == {
+        "affinity for",
+        "craft with",
+        "emerge from",
+        "hexproof from",
+        "partner with",
+        "protection from",
+        "splice onto",
+    }
+    assert {"反[]保护", "反[]辟邪", "[]共鸣", "与[]拍档"} <= forms["zh"] and len(forms["zh"]) == 11, sorted(forms["zh"])
+    assert "fr" not in forms  # the seeds print none
+
+
 def test_a_keyword_with_its_parameter_is_that_keyword_in_both_engines(from_disk, full_kb):
     """As a card prints it, with its number, cost or the word its rules print before the
     placeholder (a trial: "protection from blue" gave 702.47c then 607.5a, 702.16 below;
@@ -522,13 +541,17 @@ def test_a_keyword_with_its_parameter_is_that_keyword_in_both_engines(from_disk,
         ("protection from blue", ["protection", "702.16"]),
         ("hexproof from black", ["hexproof", "702.11"]),
         ("affinity for artifacts", ["affinity", "702.41"]),
+        # Chinese prints the keyword after its parameter: “反[特性]保护” (702.16a), “[文字]共鸣” (702.41a)
+        ("反蓝保护", ["保护", "702.16"]),
+        ("反黑辟邪", ["辟邪", "702.11"]),
+        ("神器共鸣", ["共鸣", "702.41"]),
     ]:
         _result, python = python_hits(index, query, {})
         js = from_disk.evaluate(JS_SEARCH, [query, {}])
         assert [h[1] for h in python[: len(first)]] == first, (query, python[:3])
         assert [tuple(h[:2]) for h in js["hits"]] == [h[:2] for h in python], query
     # not a keyword's printed form: the words ranked as before, in both engines
-    for query in ["trample with deathtouch", "damage from a source", "scry 1 draw a card", "Flying—the end"]:
+    for query in ["trample with deathtouch", "damage from a source", "scry 1 draw a card", "Flying—the end", "保护"]:
         _result, python = python_hits(index, query, {})
         js = from_disk.evaluate(JS_SEARCH, [query, {}])
         assert [tuple(h[:2]) for h in js["hits"]] == [h[:2] for h in python], query

@@ -29,7 +29,7 @@ from .languages import SENSES
 
 #: Bumped whenever the schema, the side files or the meta file change; an older
 #: index is rebuilt in full.
-FORMAT = 5
+FORMAT = 6
 #: The index's meta file and its token → term tables (:mod:`.suggest`).
 META_FILE = "comprules-index.json"
 VOCAB_FILE = "vocabulary.json"

@@ -61,7 +61,7 @@ from .rank import Ranker
 from .renumbered import Renumbered, renumbered
 from .snippets import make_snippet, mark
 from .suggest import Vocabulary
-from .table import KEYWORD_SECTIONS, DocTable
+from .table import HAN_PLACEHOLDER, KEYWORD_SECTIONS, DocTable
 
 #: Every edition, old ones included (the CLI's ``--all-editions``).
 ALL_EDITIONS = "*"
@@ -1034,31 +1034,38 @@ def _keyword_heads(handle: _OpenIndex, text: str, tokens: list[str], code: str, 
     another: "scry 1 ward 2"), a cost after a dash ("ward—pay 3 life"), or the word the
     keyword's own rules print before its placeholder ("protection from blue": 702.16a
     prints “Protection from [quality]”; "hexproof from", "affinity for", "splice onto",
-    "partner with": :attr:`.table.DocTable.keyword_forms`). Each keyword is a keyword
+    "partner with": :attr:`.table.DocTable.keyword_forms`; in Chinese, the words around
+    it: 反蓝保护, as 702.16a prints “反[特性]保护”). Each keyword is a keyword
     ability's or keyword action's (a titled rule of :data:`.table.KEYWORD_SECTIONS`: 701,
     702, or 502 before 2009); ``[]`` for any other query ("trample with deathtouch": no
     rule prints “Trample with [”)."""
     table = handle.table
-    words = _keyword_words(text, tokens, table.keyword_forms.get(code, ()))
     found: list[int] = []
-    for word in words:
-        docs = usable(table.heads.get(" ".join(word), ()))
+    for key in _keyword_keys(text, tokens, table.keyword_forms.get(code, ())):
+        docs = usable(table.heads.get(key, ()))
         if not any(table.kind[d] != GLOSSARY and table.rid[d][:4] in KEYWORD_SECTIONS for d in docs):
             return []
         found += [d for d in docs if d not in found]
     return found
 
 
-def _keyword_words(text: str, tokens: list[str], forms) -> list[list[str]]:
-    """The words of each keyword a query may name with its parameter (at most three words
-    each; ``[]`` when the query is not of that shape)."""
+def _keyword_keys(text: str, tokens: list[str], forms) -> list[str]:
+    """The heading key of each keyword a query may name with its parameter (at most three
+    words each; ``[]`` when the query is not of that shape)."""
+    key = T.heading_key(text)  # Chinese characters one by one: "反 蓝 保 护"
+    for form in sorted(f for f in forms if HAN_PLACEHOLDER in f):  # 反[]保护: 保护
+        before, keyword = (T.heading_key(side) for side in form.split(HAN_PLACEHOLDER))
+        if key.startswith(before) and key.endswith(keyword) and len(key) > len(before) + len(keyword):
+            middle = key[len(before) : len(key) - len(keyword)].replace(" ", "")
+            if len(middle) <= _HAN_PARAMETER and _HAN_CHARS.fullmatch(middle):
+                return [keyword]
     dash = _KEYWORD_DASH.match(text)
     if dash:
         word = T.tokens(dash.group(1))
-        return [word] if 0 < len(word) <= 3 else []
+        return [" ".join(word)] if 0 < len(word) <= 3 else []
     at = next((i for i, t in enumerate(tokens) if t in _KEYWORD_PREPOSITIONS), 0)
     if 0 < at <= 3 and len(tokens) > at + 1:
-        return [tokens[:at]] if f"{' '.join(tokens[:at])} {tokens[at]}" in forms else []
+        return [" ".join(tokens[:at])] if f"{' '.join(tokens[:at])} {tokens[at]}" in forms else []
     out, i = [], 0
     while i < len(tokens):  # words, then their numbers or costs, and again
         j = i
@@ -1069,7 +1076,7 @@ def _keyword_words(text: str, tokens: list[str], forms) -> list[list[str]]:
             k += 1
         if not 0 < j - i <= 3 or k == j:
             return []
-        out.append(tokens[i:j])
+        out.append(" ".join(tokens[i:j]))
         i = k
     return out
 
@@ -1078,6 +1085,9 @@ def _keyword_words(text: str, tokens: list[str], forms) -> list[list[str]]:
 _KEYWORD_PREPOSITIONS = frozenset({"from", "for", "onto", "with"})
 #: A token of a keyword's number or cost: "2", "x", "{1}", "{r}", "{2/w}".
 _KEYWORD_PARAMETER = re.compile(r"\d+|x|\{[^}]*\}")
+#: The longest parameter of a Chinese keyword form, in characters (反白与蓝保护).
+_HAN_PARAMETER = 6
+_HAN_CHARS = re.compile(r"[\u3400-\u9fff]+")
 #: A keyword's words, then a dash and its cost as words ("Ward—Pay 3 life", 702.21a).
 _KEYWORD_DASH = re.compile(r"\s*([^\W\d_][^—–]*?)\s*(?:—|–| - )\s*\w")
 

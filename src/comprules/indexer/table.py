@@ -187,14 +187,22 @@ HEADING_KINDS = frozenset({"rule", "subrule"})
 #: A keyword printed in quotes with a word before its placeholder: “Protection from
 #: [quality]”, “Affinity for [text]”, “Splice onto [subtype] [cost]”, “Partner with [name]”.
 _KEYWORD_FORM = re.compile(r"[“\"]([^\W\d_][\w'’-]*(?: [^\W\d_][\w'’-]*){0,2}) (from|for|onto|with) \[")
+#: The same in Chinese, where the keyword comes last, after the placeholder and the word
+#: before it, if any: “反[特性]保护” (702.16a), “[文字]共鸣” (702.41a).
+_HAN_KEYWORD_FORM = re.compile(r"[“\"]([\u3400-\u9fff]{0,2})\[[^\]\n]*\]([\u3400-\u9fff]{1,4})[”\"]")
+#: How a Chinese form is stored: the word before the placeholder, this, the keyword.
+HAN_PLACEHOLDER = "[]"
 
 
 def keyword_forms(text: str) -> tuple[str, ...]:
     """The keyword forms a rule's text prints (:data:`_KEYWORD_FORM`), folded:
-    ``("protection from",)``."""
+    ``("protection from",)``; a Chinese one as its two sides of the placeholder
+    (:data:`_HAN_KEYWORD_FORM`): ``("反[]保护",)``."""
     if "[" not in text:
         return ()
-    return tuple(dict.fromkeys(heading_key(f"{m[1]} {m[2]}") for m in _KEYWORD_FORM.finditer(text)))
+    forms = [heading_key(f"{m[1]} {m[2]}") for m in _KEYWORD_FORM.finditer(text)]
+    forms += [f"{m[1]}{HAN_PLACEHOLDER}{m[2]}" for m in _HAN_KEYWORD_FORM.finditer(text)]
+    return tuple(dict.fromkeys(forms))
 
 
 def stem_key(text: str, lang: str) -> tuple[str, ...]:

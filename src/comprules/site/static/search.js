@@ -1022,26 +1022,35 @@
   var KEYWORD_PARAMETER = /^(?:\d+|x|\{[^}]*\})$/;
   var KEYWORD_DASH = /^\s*(\p{L}[^\u2014\u2013]*?)\s*(?:\u2014|\u2013| - )\s*[\p{L}\p{N}_]/u;  /* searching._KEYWORD_DASH */
   function keywordHeads(text, toks, L, allowed) {
-    var words = keywordWords(text, toks, L), found = [];
-    for (var w = 0; w < words.length; w++) {
-      var docs = (L.heads[words[w].join(" ")] || []).filter(function (d) { return allowed(d); });
+    var keys = keywordKeys(text, toks, L), found = [];
+    for (var w = 0; w < keys.length; w++) {
+      var docs = (L.heads[keys[w]] || []).filter(function (d) { return allowed(d); });
       var keyword = docs.some(function (d) { return L.docs[d][2] !== "glossary" && /^(?:70[12]|502)\./.test(L.docs[d][1]); });
       if (!keyword) return [];
       docs.forEach(function (d) { if (found.indexOf(d) < 0) found.push(d); });
     }
     return found;
   }
-  /* searching._keyword_words: each keyword's words (three at most), [] for another query */
-  function keywordWords(text, toks, L) {
-    var dash = KEYWORD_DASH.exec(text), i;
+  var HAN_PLACEHOLDER = "[]", HAN_PARAMETER = 6, HAN_CHARS = /^[\u3400-\u9fff]+$/;  /* table.HAN_PLACEHOLDER, searching._HAN_PARAMETER */
+  /* searching._keyword_keys: each keyword's heading key, [] for another query */
+  function keywordKeys(text, toks, L) {
+    var key = headingKey(text), forms = Array.from(L.forms).filter(function (f) { return f.indexOf(HAN_PLACEHOLDER) >= 0; }).sort(), i;
+    for (i = 0; i < forms.length; i++) {  /* 反[]保护: 保护 */
+      var sides = forms[i].split(HAN_PLACEHOLDER), before = headingKey(sides[0]), keyword = headingKey(sides[1]);
+      if (key.startsWith(before) && key.endsWith(keyword) && key.length > before.length + keyword.length) {
+        var middle = key.slice(before.length, key.length - keyword.length).replace(/ /g, "");
+        if (middle.length <= HAN_PARAMETER && HAN_CHARS.test(middle)) return [keyword];
+      }
+    }
+    var dash = KEYWORD_DASH.exec(text);
     if (dash) {
       var word = tokens(dash[1]);
-      return word.length > 0 && word.length <= 3 ? [word] : [];
+      return word.length > 0 && word.length <= 3 ? [word.join(" ")] : [];
     }
     var at = 0;
     for (i = 0; i < toks.length; i++) if (KEYWORD_PREPOSITIONS.has(toks[i])) { at = i; break; }
     if (at > 0 && at <= 3 && toks.length > at + 1) {
-      return L.forms.has(toks.slice(0, at).join(" ") + " " + toks[at]) ? [toks.slice(0, at)] : [];
+      return L.forms.has(toks.slice(0, at).join(" ") + " " + toks[at]) ? [toks.slice(0, at).join(" ")] : [];
     }
     var out = [];
     i = 0;
@@ -1051,7 +1060,7 @@
       k = j;
       while (k < toks.length && KEYWORD_PARAMETER.test(toks[k])) k++;
       if (!(j - i > 0 && j - i <= 3) || k === j) return [];
-      out.push(toks.slice(i, j));
+      out.push(toks.slice(i, j).join(" "));
       i = k;
     }
     return out;
