@@ -1071,12 +1071,6 @@ def search(
     if undated is not None:  # fr/latest: the documents of a language without dated editions
         edition, options["lang"] = None, undated
     name = ALL_EDITIONS if all_editions else (kb.resolve_name(edition, lang=options["lang"]) if edition else None)
-    if common_words_only(query):
-        from .indexer import SearchResult
-        from .indexer.searching import check_query
-
-        check_query(query)
-        return SearchResult(query=query, hits=[], collapsed=all_editions or name is None)
     if cards:
         import dataclasses
 
@@ -1095,32 +1089,6 @@ def search(
             )
             return dataclasses.replace(result, query=query, cards=tuple(asked.cards))
     return run_search(kb.index_dir, query, edition=name, **options)
-
-
-#: Question words and auxiliaries (beside the analyzers' stop words) that alone ask for
-#: nothing: "what is the" finds nothing, as "the of and" does (their stop words are
-#: dropped, and a question word is only a filler, :mod:`comprules.indexer.languages`).
-QUESTION_WORDS = frozenset(
-    """
-what whats how why which who whom whose where when does do did is are was were can could would should
-quoi comment pourquoi quel quelle quels quelles quand est-ce
-什么 怎么 怎样 如何 为什么 为何 吗 呢 吧 是否 哪些 哪个 多少 请问
-""".split()
-)
-
-
-def common_words_only(query: str) -> bool:
-    """Whether every word of ``query`` is a stop word of a search analyzer or one of
-    :data:`QUESTION_WORDS` (and it holds no number, phrase or operator): such a query
-    finds nothing, whichever of those words it holds."""
-    from .indexer import text as T
-    from .indexer.languages import LANGUAGES
-
-    if any(ch in query for ch in '"*~():'):
-        return False
-    tokens = T.tokens(query)
-    common = QUESTION_WORDS.union(*(lang.stop for lang in LANGUAGES.values()))
-    return bool(tokens) and all(T.is_word(t) and t in common for t in tokens)
 
 
 def _glossary_row(entry, refs) -> dict:

@@ -516,6 +516,9 @@ def search(
     lang, section, kind = _check_options(lang, section, kind, limit)
     handle = _open(index_dir)
     scope = _resolve(handle, edition)
+    if common_words_only(text) and not _a_head(handle, text, _filter(handle, scope, lang, None, None)):
+        # "what is the": nothing to look for ("You", a glossary headword, is)
+        return SearchResult(query=query, hits=[], collapsed=scope.ids is None, lang=lang or "en")
     if lang is None and scope.explicit:  # one edition: its language
         lang = field_lang(scope.explicit.partition("/")[0])
     collapse = scope.ids is None
@@ -658,6 +661,41 @@ def _prior_only(index_dir: Path, query: str, prior: Mapping[str, float], *, edit
             break
     hits = [_hit(handle, d, s, scope, {}) for s, d in ranked]
     return SearchResult(query=query, hits=hits, collapsed=scope.ids is None, lang=lang or "en")
+
+
+#: Question words and auxiliaries (beside the analyzers' stop words) that alone ask for
+#: nothing: "what is the" finds nothing, as "the of and" does (their stop words are
+#: dropped, and a question word is only a filler, :mod:`comprules.indexer.languages`).
+#: ``search.js`` has the same list (``QUESTION_WORDS``, a parity test).
+QUESTION_WORDS = frozenset(
+    """
+what whats how why which who whom whose where when does do did is are was were can could would should
+quoi comment pourquoi quel quelle quels quelles quand est-ce
+什么 怎么 怎样 如何 为什么 为何 吗 呢 吧 是否 哪些 哪个 多少 请问
+""".split()
+)
+
+
+def common_words_only(query: str) -> bool:
+    """Whether every word of ``query`` is a stop word of a search analyzer or one of
+    :data:`QUESTION_WORDS` (and it holds no number, phrase or operator): such a query
+    finds nothing, whichever of those words it holds."""
+    if any(ch in query for ch in '"*~():') or not T.tokens(query):
+        return False
+    rest = query
+    for word in _HAN_QUESTION_WORDS:  # cut in pieces by the vocabulary: 为什么 is 为 and 什么
+        rest = rest.replace(word, " ")
+    common = QUESTION_WORDS.union(*(lang.stop for lang in LANGUAGES.values()))
+    return all(T.is_word(t) and t in common for t in T.tokens(rest))
+
+
+#: The Chinese question words, the longest first.
+_HAN_QUESTION_WORDS = sorted((w for w in QUESTION_WORDS if T.is_han(w)), key=lambda w: (-len(w), w))
+
+
+def _a_head(handle: _OpenIndex, text: str, flt: _Filter) -> bool:
+    """Whether ``text`` is the headword of a glossary entry or titled unit in ``flt``."""
+    return any(d in flt for d in handle.table.heads.get(T.heading_key(text), ()))
 
 
 def common_only(text: str) -> bool:

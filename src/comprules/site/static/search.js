@@ -797,11 +797,31 @@
   }
 
   /* A ranked item: [score, lang, doc, translation]. */
+  /* searching.QUESTION_WORDS, searching.common_words_only: a query of nothing else finds nothing ("what is the")
+     unless it is a headword ("You") */
+  var QUESTION_WORDS = new Set(("what whats how why which who whom whose where when does do did is are was were can could " +
+    "would should quoi comment pourquoi quel quelle quels quelles quand est-ce " +
+    "什么 怎么 怎样 如何 为什么 为何 吗 呢 吧 是否 哪些 哪个 多少 请问").split(" "));
+  var HAN_QUESTION_WORDS = Array.from(QUESTION_WORDS).filter(isHan).sort(function (a, b) {
+    return b.length - a.length || (a < b ? -1 : a > b ? 1 : 0);
+  });
+  function commonWordsOnly(text) {
+    if (/["*~():]/.test(text) || !tokens(text).length) return false;
+    var rest = text;
+    HAN_QUESTION_WORDS.forEach(function (w) { rest = rest.split(w).join(" "); });  /* 为什么 is cut as 为, 什么 */
+    return tokens(rest).every(function (t) {
+      return isWord(t) && (QUESTION_WORDS.has(t) || LANGS.some(function (code) { return DATA[code].stop.has(t); }));
+    });
+  }
+
   function search(query, options) {
     options = options || {};
     var text = checkQuery(query), lang = options.lang || null, section = options.section || null;
     var kind = options.kind || null, limit = options.limit || 10;
     if (lang && !DATA[lang]) lang = null;
+    if (commonWordsOnly(text) && !LANGS.some(function (code) { return DATA[code].heads[headingKey(text)]; })) {
+      return {query: query, hits: [], suggestion: null, lang: lang || "en"};  /* "You" is a headword */
+    }
     var number = ruleNumber(text), toks = tokens(text);
     var queryLang = number ? "en" : detect(toks, lang);
     var ranked = number ? numberRanked(number, lang, section, kind, limit)
