@@ -463,6 +463,26 @@ def test_an_older_editions_hit_says_other_editions_not_earlier_ones(browser, ser
     assert said == "English, 11 July 2009 (also in 5 other editions)", said
 
 
+def test_an_older_editions_zip_says_other_editions_not_earlier_ones(browser, full_kb, tmp_path):  # noqa: F811
+    # a trial: the zip of 2009-07-11, opened from disk, said "also in 5 earlier editions"
+    import io
+    import zipfile
+
+    from comprules.indexer.export import edition_search
+    from comprules.site.bundle import bundle
+
+    kb = full_kb[0]
+    data = bundle(kb / "site", kb / "index", "en/2009-07-11", search=edition_search(kb / "index", "en/2009-07-11"))
+    zipfile.ZipFile(io.BytesIO(data)).extractall(tmp_path)
+    context = browser.new_context()
+    pg = context.new_page()
+    pg.goto((tmp_path / "comprules-en-2009-07-11" / "search.html").as_uri() + "?q=morph")
+    pg.locator("#results li[data-number='702.34'] .ed").wait_for(timeout=20_000)
+    said = pg.locator("#results li[data-number='702.34'] .ed").inner_text()
+    context.close()
+    assert said == "English, 11 July 2009 (also in 5 other editions)", said
+
+
 def test_search_served_without_an_answer_says_the_server_cannot_be_reached(browser, served):  # noqa: F811
     # a phone trial: offline, an older edition asked showed the latest's hits under a note
     # saying the page was opened from disk

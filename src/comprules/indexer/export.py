@@ -164,6 +164,9 @@ def site_data(index_dir: Path, lang: str, edition: str | None = None) -> dict:
         "lang": lang,
         "langs": list(LANGS),
         "community": table_language(lang).community,
+        # an older edition's zip: its texts' other editions may be later ones ("also in 5
+        # other editions", not "earlier")
+        "older": not current_only,
         "html": table_language(lang).html,
         "han": bool(language and language.han),
         "constants": constants(),

@@ -165,7 +165,7 @@
   /* The edition of a hit in words, and how many others print the same text: "earlier" ones
      for the latest edition of its language (`latest`), "other" ones for an older edition,
      whose may be later (a trial: 2009-07-11's Morph said "5 earlier editions", 2009-09-04 to
-     2011-02-04). */
+     2011-02-04), also in the zip of an older edition (its search data says "older"). */
   function editionWords(name, alsoIn, latest) {
     var parts = name.split("/"), lang = LANG_NAMES[parts[0]] || parts[0], m = /^(\d{4})-(\d\d)-(\d\d)$/.exec(parts[1] || "");
     var words = m ? lang + ", " + parseInt(m[3], 10) + " " + MONTHS[parseInt(m[2], 10) - 1] + " " + m[1]
@@ -299,7 +299,8 @@
           (info.html ? ' lang="' + esc(info.html) + '"' : "") + '><a href="' +
           esc(root + engine.url(h.edition, h.id, h.kind)) + '">' + esc(label) + "</a>" +
           (section && h.kind !== "section" && h.kind !== "glossary" ? ' <span class="sec">' + esc(section) + "</span>" : "") +
-          ' <span class="ed">' + esc(editionWords(h.edition, h.also_in, !!localEditions()[h.edition])) + "</span>" +
+          ' <span class="ed">' + esc(editionWords(h.edition, h.also_in, !!localEditions()[h.edition] &&
+            !((window.CR_SEARCH || {})[h.lang] || {}).older)) + "</span>" +
           (h.translation ? ' <span class="tr">translation</span>' : "") +
           (h.renumbered ? ' <span class="was">' + esc(renumberedWords(h.renumbered)) + "</span>" : "") +
           (info.community ? ' <span class="tr" lang="en">community translation, not Wizards\u2019</span>' : "") +
