@@ -172,6 +172,9 @@ def test_ltb_finds_the_two_rules_of_leaves_the_battlefield_triggers_first(index_
 def test_an_abbreviation_finds_the_rules_of_what_it_stands_for(index_dir):
     assert {"704.1", "704.5"} <= set(top(index_dir, "SBA"))
     assert "202.3d" in top(index_dir, "CMC of a split card", 3)
+    # a players' word is no misspelling of a word the rules print (a trial: "did you mean: cm")
+    assert search(index_dir, "CMC", edition=EDITION).suggestion is None
+    assert search(index_dir, "deathtuch", edition=EDITION).suggestion == "deathtouch"
 
 
 def test_the_words_typed_weigh_more_than_their_expansion(index_dir):

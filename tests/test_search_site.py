@@ -75,6 +75,9 @@ def default_scope_queries() -> list[tuple[str, dict]]:
             "quoi est le",
             "how does it",
             "what is trample",
+            "CMC",  # a trial: "did you mean: cm"
+            "ETB",
+            "cmc deathtuch",
             "You",
             "Y",
             "if",

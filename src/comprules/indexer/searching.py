@@ -924,9 +924,11 @@ def _suggestion(handle: _OpenIndex, tokens: list[str], query_lang: str, code: st
     """A corrected query when a word is unknown in the query's language (corrected from that
     language's words) and more units of language ``code`` hold every content word of
     the correction than of the query ("deathtuch" →
-    "deathtouch"; "I love werewolf" gets no "I lose werewolf": no rule has both)."""
+    "deathtouch"; "I love werewolf" gets no "I lose werewolf": no rule has both; a
+    players' word the rules do not print is no unknown word: "CMC" got "did you mean: cm")."""
     vocab = handle.vocab
-    if not any(vocab.unknown(t, query_lang) for t in tokens):
+    players = handle.expansions.by_lang.get(query_lang, {})  # "cmc" is known, as a players' word
+    if not any(vocab.unknown(t, query_lang) and (t,) not in players for t in tokens):
         return None
     better = vocab.suggest(tokens, query_lang)  # the words of the query's language only
     if better is None:

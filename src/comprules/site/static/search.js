@@ -1178,7 +1178,7 @@
 
   function suggest(toks, queryLang, code, section, kind) {
     var Q = DATA[queryLang], L = DATA[code];
-    if (!Q || !L || !toks.some(function (t) { return unknown(t, Q); })) return null;
+    if (!Q || !L || !toks.some(function (t) { return unknown(t, Q) && !Q.expansions.has(t); })) return null;  /* "cmc" */
     var better = [], changed = false, i = 0;
     while (i < toks.length) {  /* Chinese: a run of unknown Han tokens is one mistyped word */
       var t = toks[i], j = i + 1;
