@@ -247,6 +247,11 @@ def test_a_rule_of_a_later_edition_says_where_it_is(page, site):
         ("702.37(a)", "702.37a"),
         ("trample", "702.19"),
         ("active player", "102.1"),
+        # a keyword as a card prints it (a trial: the box opened the results; search had it first)
+        ("ward 2", "702.21"),
+        ("Ward—Pay 3 life", "702.21"),
+        ("protection from red", "702.16"),
+        ("equip {1}", "702.6"),
     ],
 )
 def test_box_takes_labels_number_forms_and_terms(page, site, query, rule):
@@ -260,6 +265,15 @@ def test_other_words_open_the_search_results(page, site):
     _ask(page, "trample deathtouch")
     page.wait_for_url(re.compile(r"/search\.html\?q=trample(%20|\+)deathtouch$"))
     page.locator("#results li").first.wait_for(timeout=15_000)
+    page.goto((site / "en/2026-08-07/100.html").as_uri())
+    _ask(page, "damage from a source")  # "from", but Damage is no keyword
+    page.wait_for_url(re.compile(r"/search\.html\?q=damage(%20|\+)from(%20|\+)a(%20|\+)source$"))
+
+
+def test_box_takes_a_chinese_keyword_as_a_card_prints_it(page, site):
+    page.goto((site / "zh/2026-04-17/100.html").as_uri())
+    _ask(page, "反蓝保护")  # 702.16a: “反[特性]保护”
+    assert _landed(page, "702.16")["visible"]
 
 
 def test_header_stays_on_a_long_page_at_1400_and_390_px(browser, site):  # noqa: F811

@@ -187,12 +187,34 @@
       var mine = own && (own[key] || own[key.replace(/s$/, "")]);
       if (mine) return {href: "#" + mine.split("#").pop(), query: q};
       return words(ctx, ctx.edition).then(function (w) {
-        var target = w && (w[key] || w[key.replace(/s$/, "")]);
+        var target = w && (w[key] || w[key.replace(/s$/, "")] || keywordOf(key, w));
         if (!target) return {search: true, message: ctx.say.nothing.replace("{q}", q)};
         if (target.indexOf("#") >= 0) return {href: ctx.base + target, query: q};  /* a glossary entry */
         return resolveNumber(target, ctx).then(function (r) { r.query = q; return r; });
       });
     });
+  }
+
+  /* A keyword ability or action typed as a card prints it, with its parameter (as
+     searching._keyword_keys reads it): "ward 2", "equip {1}", "ward—pay 3 life",
+     "protection from red", 反蓝保护 (702.16a prints “反[特性]保护”): the keyword's rule
+     number in go-to words ``w`` (a rule of 701, 702, or 502 before 2009), else null. */
+  var KEYWORD_FORMS = [
+    /^(.+?)\s*(?:\u2014|\u2013| - )\s*\S/,
+    /^(.+?)(?:\s+(?:\d+|x|\{[^}]*\}))+$/,
+    /^(.+?)\s+(?:from|for|onto|with)\s+\S/
+  ];
+  function keywordOf(key, w) {
+    var heads = [];
+    KEYWORD_FORMS.forEach(function (form) { var m = form.exec(key); if (m) heads.push(m[1].trim()); });
+    if (/^[\u3400-\u9fff]{3,9}$/.test(key)) {  /* the keyword last, after its parameter */
+      for (var n = 2; n <= 4 && n < key.length; n++) heads.push(key.slice(-n));
+    }
+    for (var i = 0; i < heads.length; i++) {
+      var t = w[heads[i]];
+      if (t && /^(?:70[12]|502)\.\d+$/.test(t)) return t;
+    }
+    return null;
   }
 
   /* Today's number ``n`` (a Yawgatog or mtg.wtf link) inside an edition's zip: the rule of
