@@ -362,7 +362,10 @@ def _compare_form(site: "SiteRenderer", u: U.Urls, old: Edition, new: Edition) -
     return {
         "action": u(U.compare_editions_page(new.lang)),
         "lang": new.lang,
-        "editions": [(e.name, _date(e.name), site.sets.get(_date(e.name), "")) for e in reversed(chain)],
+        "editions": [
+            (e.name, _date(e.name), site.sets.get(_date(e.name), ""), site.set_codes.get(_date(e.name), ""))
+            for e in reversed(chain)
+        ],
         "old": old.name,
         "new": new.name,
     }

@@ -270,6 +270,7 @@ class SiteRenderer:
         }
         self.latest = latest_editions(self.editions)
         self.sets = set_names()
+        self.set_codes = set_codes()
         self.tally = _Tally()
         self.stats: dict[str, int] = {"links": 0, "dangling": 0}
         self.timings: dict[str, float] = {}
@@ -1439,12 +1440,22 @@ def now_target(site: SiteRenderer, edition: Edition, r: Rule, key: str) -> dict[
 
 def set_names() -> dict[str, str]:
     """Effective date → the set released with the edition (``comprules/data/editions.toml``)."""
+    return {date: row.get("set", "") for date, row in _published_rows().items()}
+
+
+def set_codes() -> dict[str, str]:
+    """Effective date → the code of the set released with the edition ("BLB"), where it has one."""
+    return {date: row["code"] for date, row in _published_rows().items() if row.get("code")}
+
+
+@functools.lru_cache(maxsize=1)
+def _published_rows() -> dict[str, dict]:
     try:
         raw = resources.files("comprules").joinpath("data/editions.toml").read_bytes()
     except (FileNotFoundError, ModuleNotFoundError):
         return {}
     rows = tomllib.loads(raw.decode("utf-8")).get("edition", [])
-    return {str(r["date"]): r.get("set", "") for r in rows if r.get("date")}
+    return {str(r["date"]): r for r in rows if r.get("date")}
 
 
 def site_title(edition: Edition) -> str:

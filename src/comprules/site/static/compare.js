@@ -409,7 +409,8 @@
     if (want.indexOf(lang + "/") === 0) typed = want = want.slice(lang.length + 1);
     for (var i = 0; i < options.length; i++) {
       var o = options[i], set = (o.textContent.split(" — ")[1] || "").trim().toLowerCase();
-      if (o.value === typed || (set && set === want)) return o.value;
+      var code = (o.getAttribute("data-code") || "").toLowerCase();  /* "BLB", as the CLI takes it */
+      if (o.value === typed || (set && set === want) || (code && code === want)) return o.value;
     }
     return null;
   }
