@@ -591,3 +591,18 @@ def test_a_card_type_is_found_by_its_rules_title_in_the_editions_before_2009(ful
         rules = {r["number"]: r for r in json.loads(result.output)["rules"]}
         assert number in rules and rules[number]["label"] == title, (card, edition, sorted(rules))
         assert "205.2a" not in rules, (card, edition)
+
+
+def test_a_card_asked_in_a_language_is_read_in_its_latest_edition(full_kb):
+    # a trial: /api/v1/cards/Blood Moon?lang=zh answered en/2026-08-07, ?lang=fr a 200 in English
+    from starlette.testclient import TestClient
+
+    from comprules.server import create_app
+
+    with TestClient(create_app(full_kb[0])) as client:
+        zh = client.get("/api/v1/cards/Blood Moon", params={"lang": "zh"})
+        assert zh.status_code == 200 and zh.json()["edition"] == "zh/2026-04-17"
+        assert {"305.7"} <= {r["number"] for r in zh.json()["rules"]}
+        assert client.get("/api/v1/cards/Blood Moon").json()["edition"] == "en/2026-08-07"
+        fr = client.get("/api/v1/cards/Blood Moon", params={"lang": "fr"})
+        assert fr.status_code == 400 and fr.json()["detail"].startswith("the card data holds no rules of language 'fr'")

@@ -1,7 +1,7 @@
 """The card routes of ``/api/v1`` (issue 25): ``comprules card --json`` over HTTP, and card
 names for the site's search page and go-to box.
 
-``GET /api/v1/cards/{name}?edition=E`` answers the shape of ``comprules card NAME --json``
+``GET /api/v1/cards/{name}?edition=E`` (or ``lang=L``: its latest edition) answers the shape of ``comprules card NAME --json``
 (docs/json.md); ``GET /api/v1/cards?q=TEXT&limit=N`` (``edition`` and ``lang`` are checked, as on every
 route, and change nothing: names are the same in every edition) the cards nearest to
 TEXT: ``{"query", "cards": [{"name", "type_line", "match", "score"}]}``. A knowledge base
@@ -41,11 +41,12 @@ def register(app: FastAPI, holder, edition_query, lang_query) -> None:
             snap.kb.check_language(lang)  # an unknown language is 400, as on every route
         found = index(snap)
         match = found.find(name)
-        if edition is None:
-            english = [e for e in store.editions(found.db) if e.startswith("en/")]
-            if not english:
-                raise UsageError("the card data holds no English edition's rules; give edition")
-            name_ed = english[-1]
+        if edition is None:  # the latest edition of the language asked (English by default)
+            want = lang or "en"
+            held = [e for e in store.editions(found.db) if e.startswith(f"{want}/")]
+            if not held:
+                raise UsageError(f"the card data holds no rules of language {want!r}; give edition")
+            name_ed = held[-1]
         else:
             name_ed = snap.kb.resolve_name(edition, lang=lang)
         return raw_json(
