@@ -19,6 +19,7 @@ from pathlib import Path
 
 import networkx as nx
 import pytest
+from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -26,6 +27,8 @@ from comprules import graph, references
 from comprules.align.alignment import align
 from comprules.align.history import diff, history, kb_history
 from comprules.build import build
+from comprules.cli import main
+from comprules.errors import NotFound
 from comprules.export import edition_to_dict
 from comprules.kb import KnowledgeBase, show_rule
 from comprules.store import DB_NAME, Store, StoreError
@@ -133,6 +136,13 @@ def test_history_of_morph_from_the_database_walks_back_to_502_26a(small, kb):
         ("en/2009-07-11", "702.34a", "renumbered"),
         ("en/2026-04-17", "702.37a", "renumbered"),
     ]
+    # a number of other editions, with no edition named: its rule's lineage (a trial: history
+    # 502.26a stopped with "is 702.37a there", where search and the go-to box follow it)
+    assert [s.to_json() for s in kb_history(kb, "502.26a")] == [s.to_json() for s in steps]
+    with pytest.raises(NotFound, match="no rule 502.26a in en/2026-08-07: 502.26a of en/2009-05-01 is 702.37a"):
+        kb_history(kb, "502.26a", "en/2026-08-07")
+    result = CliRunner().invoke(main, ["history", "502.26a", "--kb", str(kb.root)])
+    assert result.exit_code == 0 and "note: 502.26a is 702.37a now: its history" in result.stderr
     chain = [editions[f"en/{d}"] for d in ENGLISH]
     for rule in ("702.37a", "702.19b", "613.1", "704.5aa", "100.1"):
         expected = [s.to_json() for s in history(rule, editions["en/2026-08-07"], chain)]

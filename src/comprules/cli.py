@@ -642,6 +642,9 @@ def history(number, kb_dir, edition, as_json):
     kb = _kb(kb_dir)
     _note_after_latest(kb, edition)
     steps = _run(kb_history, kb, number, edition)
+    now = steps[-1] if steps else None
+    if edition is None and now is not None and now.number != number and now.kind != "removed":
+        click.echo(f"comprules: note: {number} is {now.number} now: its history", err=True)
     if as_json:
         _emit_json({"lineage": [s.to_json() for s in steps]})
     else:

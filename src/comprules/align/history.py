@@ -241,12 +241,20 @@ def kb_history(kb, number: str, edition: str | None = None) -> list[LineageStep]
     :meth:`~comprules.kb.KnowledgeBase.rule_edition`) in a built knowledge base ``kb``
     (:class:`comprules.kb.KnowledgeBase`), walked through the alignments its database
     stores (one indexed query a step: :meth:`comprules.store.Store.pair`); a pair not
-    stored is aligned. Raises :class:`UsageError` for an unknown edition,
-    :class:`NotFound` for an unknown rule.
+    stored is aligned. With no ``edition``, a number the latest edition does not print is
+    taken in the last edition that printed it (``502.26a``: Morph, 702.37a now). Raises
+    :class:`UsageError` for an unknown edition, :class:`NotFound` for an unknown rule.
     """
     name = kb.rule_edition(edition, number)
     store = kb.store
     row = store.one("SELECT kind FROM rules WHERE edition = ? AND id = ?", (name, number))
+    if row is None and edition is None:  # a number of other editions: its rule's lineage (502.26a: Morph)
+        found = store.chain_of(name)
+        holding = store.holding(number, found[1]) if found is not None else ()
+        last = [e for e in found[1] if e in holding] if found is not None else []
+        if last:
+            name = last[-1]
+            row = store.one("SELECT kind FROM rules WHERE edition = ? AND id = ?", (name, number))
     if row is None:
         raise kb.no_rule(name, number)
     if row[0] in ("chapter", "section"):  # the lineages follow rules, subrules, passages
