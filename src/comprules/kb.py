@@ -454,6 +454,10 @@ class KnowledgeBase:
         The sentence is whole without its `` in {root}`` (the server leaves that out).
         """
         where = f"in {self.root}"
+        code, slash, _rest = spec.partition("/")
+        if slash and re.fullmatch(r"[a-z]{2,3}", code) and code not in self.languages():
+            # "xx/latest": a language not built (a trial: three English editions named nearest)
+            return f"no edition in language {code!r} {where} (languages: {', '.join(self.languages()) or 'none'})"
         dated = sorted((e for e in pool if e.effective and e.kind == "edition"), key=lambda e: (e.effective, e.name))
         day = _as_date(spec)
         if day is not None:
