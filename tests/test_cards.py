@@ -450,6 +450,11 @@ def test_the_card_routes_of_the_api(card_kb, tmp_path, en_dir):
         # a few letters are inside too many names to rank (a trial: ten names scored 90 for "x")
         assert client.get("/api/v1/cards", params={"q": "x"}).json()["cards"] == []
         assert [c["name"] for c in client.get("/api/v1/cards", params={"q": "fog"}).json()["cards"]] == ["Fog"]
+        # the names holding the words whole first (a trial: Alabaster Potion among Notion Thief's)
+        notion = [c["name"] for c in client.get("/api/v1/cards", params={"q": "notion", "limit": 5}).json()["cards"]]
+        assert notion[:3] == ["Notion Rain", "Notion Thief", "Horde of Notions"], notion
+        lightning = [c["name"] for c in client.get("/api/v1/cards", params={"q": "lightning"}).json()["cards"]]
+        assert "Lightning Bolt" in lightning[:5] and "Blightning" not in lightning[:5], lightning
         missing = client.get("/api/v1/cards/Zzyzx Qqq")
         assert missing.status_code == 404 and missing.json()["detail"].startswith("no card 'Zzyzx Qqq'")
         # a trial: lang=xx was a 200 here, a 400 on every other route

@@ -231,8 +231,10 @@ class CardIndex:
 
     def nearest(self, asked: str, limit: int = 10) -> list[dict]:
         """The cards whose names are nearest to ``asked``: the card it names first (exact,
-        plural, face), then by rapidfuzz's WRatio (0–100), none of these for fewer than
-        :data:`PART_LEAST` letters; ``[{"name", "type_line", "match", "score"}]``."""
+        plural, face), then those whose names hold its words whole ("notion": Notion Thief
+        and Horde of Notions before Slow Motion), each group by rapidfuzz's WRatio (0–100)
+        and the shortest name first, none of these for fewer than :data:`PART_LEAST`
+        letters; ``[{"name", "type_line", "match", "score"}]``."""
         out: list[dict] = []
         seen: set[int] = set()
         try:
@@ -248,7 +250,17 @@ class CardIndex:
         from rapidfuzz import fuzz, process
 
         names = self.names()
-        for _n, score, i in process.extract(fold(asked), [n for n, _ in names], scorer=fuzz.WRatio, limit=limit * 3):
+        folded = fold(asked)
+        words = folded.split()
+        found = process.extract(folded, [n for n, _ in names], scorer=fuzz.WRatio, score_cutoff=60, limit=None)
+
+        def order(item) -> tuple:  # the names holding the words whole first, then by score, the shortest first
+            name, score, _i = item
+            held = set(re.findall(r"\w+", name))
+            whole = all(w in held or f"{w}s" in held for w in words)
+            return (not whole, -round(score, 1), len(name), name)
+
+        for _n, score, i in sorted(found, key=order):
             card_id = names[i][1]
             if card_id in seen or len(out) >= limit:
                 continue
