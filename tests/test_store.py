@@ -419,3 +419,17 @@ def test_one_edition_changed_rewrites_its_rows_and_keeps_the_others(small, tmp_p
     pairs = "SELECT a.old, a.new, a.kind, a.counts, a.facets, a.details, r.seq, r.old, r.new, r.kind, r.similarity,"
     pairs += " r.words, r.changes FROM alignments a JOIN rule_changes r ON r.alignment = a.id ORDER BY 1, 2, 7"
     assert [tuple(r) for r in after.all(pairs)] == [tuple(r) for r in fresh.all(pairs)]
+
+
+def test_a_glossary_entry_is_found_in_the_plural_or_by_its_first_words(kb):
+    # a trial: /api/v1/glossary/tramples and /summoning sickness were 404s, where search
+    # finds "mana abilities" and /ar/cr/glossary/summoning sickness?fuzzy=true the entry
+    from comprules.kb import glossary_entry
+
+    def term(typed: str) -> str:
+        return glossary_entry((kb, "en/2026-08-07"), typed)["entry"]["term"]
+
+    assert term("tramples") == "Trample" and term("abilities") == "Ability" and term("mana abilities") == "Mana Ability"
+    assert term("summoning sickness") == "Summoning Sickness Rule"
+    with pytest.raises(NotFound):
+        term("zzqx")

@@ -1116,6 +1116,15 @@ def glossary_json(edition: Edition) -> dict:
     return {"edition": edition.name, "glossary": [_glossary_row(g, refs) for g in edition.glossary]}
 
 
+def _singulars(key: str) -> list[str]:
+    """What a headword typed in the plural may be: ``tramples`` → ``trample``, ``trampl``;
+    ``abilities`` → ``ability``."""
+    if len(key) < 4 or not key.endswith("s") or key.endswith("ss"):
+        return []
+    out = [key[:-3] + "y"] if key.endswith("ies") else []
+    return out + [key[:-1], *([key[:-2]] if key.endswith("es") else [])]
+
+
 def _names_entry(row: dict, key: str) -> bool:
     """Whether ``key`` (:func:`~comprules.model.fold_name` of what was typed) names the
     glossary entry ``row``: its headword, slug or an alias, accents typed or not
@@ -1134,14 +1143,21 @@ def kb_glossary(kb: KnowledgeBase, name: str) -> dict:
 def glossary_entry(edition: Edition | tuple[KnowledgeBase, str], term: str) -> dict:
     """The glossary entry of ``edition`` (an edition, or ``(kb, name)`` for one of a
     knowledge base, read from its database) named ``term`` (headword, alias or slug;
-    case and typographic apostrophes ignored): ``{"edition", "entry": {...}}`` as in
-    :func:`glossary_json`. Raises :class:`NotFound`."""
+    case and typographic apostrophes ignored; in a knowledge base also in the plural,
+    ``tramples``, or by the first words of one headword, ``summoning sickness``):
+    ``{"edition", "entry": {...}}`` as in :func:`glossary_json`. Raises :class:`NotFound`."""
     key = fold_name(term)
     if isinstance(edition, tuple):
         kb, name = edition
-        for row in kb.store.glossary(name):
-            if _names_entry(row, key):
-                return {"edition": name, "entry": row}
+        rows = kb.store.glossary(name)
+        for form in (key, *_singulars(key)):
+            for row in rows:
+                if _names_entry(row, form):
+                    return {"edition": name, "entry": row}
+        # the first words of one headword ("summoning sickness": Summoning Sickness Rule)
+        begun = [row for row in rows if fold_name(row["term"]).startswith(f"{key} ")]
+        if len(begun) == 1:
+            return {"edition": name, "entry": begun[0]}
         raise NotFound(f"no glossary entry {term!r} in {name}")
     for g in edition.glossary:
         if key in {fold_name(g.term), g.slug, *(fold_name(a.strip('“”"')) for a in g.aliases)}:
