@@ -409,6 +409,10 @@ def test_the_compare_page_takes_an_edition_by_its_set_and_names_one_it_does_not_
     page.goto(compare + "?old=en/2026-06-19&new=en/2026-08-07")
     page.wait_for_selector("#diff-out[data-ms], #diff-out[data-error]", timeout=30000)
     assert page.evaluate("[window.CR_COMPARED.old, window.CR_COMPARED.new]") == ["en/2026-06-19", "en/2026-08-07"]
+    # opened bare, it says what to do (a trial: nothing under the menus)
+    page.goto(compare)
+    page.wait_for_function("document.getElementById('diff-out').textContent.length > 0", timeout=30000)
+    assert page.locator("#diff-out").inner_text() == "Choose two editions in the menus above."
     # and the set codes they take (a trial: 'No edition “BLB”')
     page.goto(compare + "?old=BLB&new=fdn")
     page.wait_for_selector("#diff-out[data-ms], #diff-out[data-error]", timeout=30000)

@@ -770,7 +770,7 @@ def render_compare_editions(site: "SiteRenderer", out: Path) -> None:
                 "root": u.home()[: -len(U.HOME)],
                 "kinds": kinds,
                 "labels": {key: t[label] for label, key in GROUPS}
-                | {key: t[key] for key in ("moves", "words_kept", "no_edition", "no_change")},
+                | {key: t[key] for key in ("moves", "words_kept", "no_edition", "no_change", "choose_two")},
                 "groups": [key for _label, key in GROUPS],
                 "releases": {
                     f"{_date(a.name)}..{_date(b.name)}": u(U.diff_page(a.name, b.name))

@@ -438,7 +438,12 @@
       outEl.setAttribute("data-error", "1");
       return;
     }
-    if (!oldDate || !newDate) return;
+    if (!oldDate || !newDate) {  /* the page opened bare (a trial: nothing under the menus) */
+      var bare = document.getElementById("diff-out");
+      bare.textContent = cfg.labels.choose_two;
+      bare.className = (bare.className + " meta").trim();
+      return;
+    }
     var started = performance.now();
     var src = function (d) { return cfg.data.replace("DATE", d); };
     var names = [cfg.lang + "/" + oldDate, cfg.lang + "/" + newDate];
