@@ -1117,12 +1117,13 @@ def glossary_json(edition: Edition) -> dict:
 
 
 def _singulars(key: str) -> list[str]:
-    """What a headword typed in the plural may be: ``tramples`` → ``trample``, ``trampl``;
-    ``abilities`` → ``ability``."""
-    if len(key) < 4 or not key.endswith("s") or key.endswith("ss"):
-        return []
-    out = [key[:-3] + "y"] if key.endswith("ies") else []
-    return out + [key[:-1], *([key[:-2]] if key.endswith("es") else [])]
+    """What a headword typed with another ending may be, its last word inflected as search
+    does (:func:`comprules.indexer.inflect.inflections`): ``tramples`` → ``trample``;
+    ``mana abilities`` → ``mana ability``."""
+    from .indexer.inflect import inflections
+
+    *head, last = key.split(" ")
+    return [" ".join([*head, form]) for form in inflections(last, "en")]
 
 
 def _names_entry(row: dict, key: str) -> bool:
