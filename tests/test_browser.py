@@ -417,6 +417,9 @@ def test_the_compare_page_takes_an_edition_by_its_set_and_names_one_it_does_not_
     page.goto(compare + "?old=BLB&new=fdn")
     page.wait_for_selector("#diff-out[data-ms], #diff-out[data-error]", timeout=30000)
     assert page.evaluate("[window.CR_COMPARED.old, window.CR_COMPARED.new]") == ["en/2024-07-30", "en/2024-11-08"]
+    page.goto(compare + "?old=fdn&new=en/latest")  # as `comprules diff FDN en/latest`
+    page.wait_for_selector("#diff-out[data-ms], #diff-out[data-error]", timeout=30000)
+    assert page.evaluate("[window.CR_COMPARED.old, window.CR_COMPARED.new]") == ["en/2024-11-08", "en/2026-08-07"]
 
 
 @pytest.mark.parametrize(

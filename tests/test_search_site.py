@@ -74,6 +74,8 @@ def default_scope_queries() -> list[tuple[str, dict]]:
             "the of and",
             "quoi est le",
             "how does it",
+            "是什么",
+            "什么是",
             "what is trample",
             "CMC",  # a trial: "did you mean: cm"
             "ETB",

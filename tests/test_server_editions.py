@@ -74,9 +74,10 @@ def test_an_unknown_edition_is_one_line_naming_the_nearest(kb, name, nearest):
 
 def test_an_edition_of_a_language_not_built_names_the_languages(kb):
     # a trial: /api/v1/rules/702.37a?edition=xx/latest named three English editions nearest
-    result = run("show", "702.37a", "--edition", "xx/latest", "--kb", str(kb))
-    assert result.exit_code == 2
-    assert result.output.strip() == f"comprules: no edition in language 'xx' in {kb} (languages: en)"
+    for typed in ("xx/latest", "XX/latest"):
+        result = run("show", "702.37a", "--edition", typed, "--kb", str(kb))
+        assert result.exit_code == 2
+        assert result.output.strip() == f"comprules: no edition in language 'xx' in {kb} (languages: en)"
 
 
 def test_a_day_whose_edition_is_not_built_names_that_edition(kb):

@@ -143,6 +143,13 @@ def test_history_of_morph_from_the_database_walks_back_to_502_26a(small, kb):
         kb_history(kb, "502.26a", "en/2026-08-07")
     result = CliRunner().invoke(main, ["history", "502.26a", "--kb", str(kb.root)])
     assert result.exit_code == 0 and "note: 502.26a is 702.37a now: its history" in result.stderr
+    from starlette.testclient import TestClient
+
+    from comprules.server import create_app
+
+    with TestClient(create_app(kb.root)) as client:  # the API as the CLI (a trial: a 404 there)
+        assert client.get("/api/v1/history/502.26a").json()["lineage"] == [s.to_json() for s in steps]
+        assert client.get("/api/v1/history/502.26a", params={"edition": "en/2026-08-07"}).status_code == 404
     chain = [editions[f"en/{d}"] for d in ENGLISH]
     for rule in ("702.37a", "702.19b", "613.1", "704.5aa", "100.1"):
         expected = [s.to_json() for s in history(rule, editions["en/2026-08-07"], chain)]

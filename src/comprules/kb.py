@@ -455,6 +455,7 @@ class KnowledgeBase:
         """
         where = f"in {self.root}"
         code, slash, _rest = spec.partition("/")
+        code = code.lower()  # "EN/latest" is English
         if slash and re.fullmatch(r"[a-z]{2,3}", code) and code not in self.languages():
             # "xx/latest": a language not built (a trial: three English editions named nearest)
             return f"no edition in language {code!r} {where} (languages: {', '.join(self.languages()) or 'none'})"

@@ -235,20 +235,20 @@ def alignment_path(data_dir: Path, old: str, new: str) -> Path:
     return Path(data_dir) / ALIGNMENTS_DIR / folder / f"{o}..{n}.json"
 
 
-def kb_history(kb, number: str, edition: str | None = None) -> list[LineageStep]:
+def kb_history(kb, number: str, edition: str | None = None, follow: bool | None = None) -> list[LineageStep]:
     """The lineage of rule ``number`` of edition ``edition`` (a name; default the latest
     English; ``fr/latest``: the newest French document holding it,
     :meth:`~comprules.kb.KnowledgeBase.rule_edition`) in a built knowledge base ``kb``
     (:class:`comprules.kb.KnowledgeBase`), walked through the alignments its database
     stores (one indexed query a step: :meth:`comprules.store.Store.pair`); a pair not
-    stored is aligned. With no ``edition``, a number the latest edition does not print is
-    taken in the last edition that printed it (``502.26a``: Morph, 702.37a now). Raises
+    stored is aligned. With no ``edition`` (or ``follow``), a number the edition does not
+    print is taken in the last edition that printed it (``502.26a``: Morph, 702.37a now). Raises
     :class:`UsageError` for an unknown edition, :class:`NotFound` for an unknown rule.
     """
     name = kb.rule_edition(edition, number)
     store = kb.store
     row = store.one("SELECT kind FROM rules WHERE edition = ? AND id = ?", (name, number))
-    if row is None and edition is None:  # a number of other editions: its rule's lineage (502.26a: Morph)
+    if row is None and (edition is None if follow is None else follow):  # 502.26a: Morph's lineage
         found = store.chain_of(name)
         holding = store.holding(number, found[1]) if found is not None else ()
         last = [e for e in found[1] if e in holding] if found is not None else []

@@ -201,7 +201,10 @@ def create(holder) -> FastAPI:
         snap = holder.get()
         number = kb_module.normalize_number(number)
         name = snap.kb.rule_edition(edition, number, lang=lang)  # fr/latest: the document holding it
-        return raw_json(await snap.job(("history", name, number), holder.workers, "history", number, name, keep=256))
+        follow = edition is None  # no edition asked: 502.26a is Morph's lineage, as `comprules history 502.26a`
+        return raw_json(
+            await snap.job(("history", name, number, follow), holder.workers, "history", number, name, follow, keep=256)
+        )
 
     @app.get("/glossary", summary="Every glossary entry of an edition")
     async def glossary(edition: str | None = EditionQ, lang: str | None = LangQ):

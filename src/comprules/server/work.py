@@ -73,10 +73,10 @@ def edition_zip(kb, site: str, name: str) -> bytes:
 
 
 @job
-def history(kb, number: str, name: str) -> bytes:
+def history(kb, number: str, name: str, follow: bool = False) -> bytes:
     from ..align.history import kb_history
 
-    return encoded({"lineage": [s.to_json() for s in kb_history(kb, number, name)]})
+    return encoded({"lineage": [s.to_json() for s in kb_history(kb, number, name, follow=follow)]})
 
 
 @job

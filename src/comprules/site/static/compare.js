@@ -407,6 +407,7 @@
     var options = form.querySelector("[name=old]").options, want = String(typed).trim().toLowerCase();
     /* the name the CLI and the API give ("en/2026-08-07"), of this page's language */
     if (want.indexOf(lang + "/") === 0) typed = want = want.slice(lang.length + 1);
+    if (want === "latest" && options.length) return options[0].value;  /* the menus list the newest first */
     for (var i = 0; i < options.length; i++) {
       var o = options[i], set = (o.textContent.split(" — ")[1] || "").trim().toLowerCase();
       var code = (o.getAttribute("data-code") || "").toLowerCase();  /* "BLB", as the CLI takes it */

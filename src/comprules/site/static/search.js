@@ -801,7 +801,7 @@
      unless it is a headword ("You") */
   var QUESTION_WORDS = new Set(("what whats how why which who whom whose where when does do did is are was were can could " +
     "would should quoi comment pourquoi quel quelle quels quelles quand est-ce " +
-    "什么 怎么 怎样 如何 为什么 为何 吗 呢 吧 是否 哪些 哪个 多少 请问").split(" "));
+    "什么 怎么 怎样 如何 为什么 为何 吗 呢 吧 是否 是 哪些 哪个 多少 请问").split(" "));
   var HAN_QUESTION_WORDS = Array.from(QUESTION_WORDS).filter(isHan).sort(function (a, b) {
     return b.length - a.length || (a < b ? -1 : a > b ? 1 : 0);
   });
