@@ -274,6 +274,9 @@ def test_box_takes_a_chinese_keyword_as_a_card_prints_it(page, site):
     page.goto((site / "zh/2026-04-17/100.html").as_uri())
     _ask(page, "反蓝保护")  # 702.16a: “反[特性]保护”
     assert _landed(page, "702.16")["visible"]
+    page.goto((site / "zh/2026-04-17/100.html").as_uri())
+    _ask(page, "我的生物受到保护")  # a sentence ending in 保护 is no keyword form (a second trial)
+    page.wait_for_url(re.compile(r"/search\.html\?q="))
 
 
 def test_header_stays_on_a_long_page_at_1400_and_390_px(browser, site):  # noqa: F811

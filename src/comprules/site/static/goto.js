@@ -197,7 +197,7 @@
 
   /* A keyword ability or action typed as a card prints it, with its parameter (as
      searching._keyword_keys reads it): "ward 2", "equip {1}", "ward—pay 3 life",
-     "protection from red", 反蓝保护 (702.16a prints “反[特性]保护”): the keyword's rule
+     "protection from red", 反蓝保护 (702.16a and 702.11d print “反[特性]保护”, “反[特性]辟邪”): the keyword's rule
      number in go-to words ``w`` (a rule of 701, 702, or 502 before 2009), else null. */
   var KEYWORD_FORMS = [
     /^(.+?)\s*(?:\u2014|\u2013| - )\s*\S/,
@@ -207,8 +207,8 @@
   function keywordOf(key, w) {
     var heads = [];
     KEYWORD_FORMS.forEach(function (form) { var m = form.exec(key); if (m) heads.push(m[1].trim()); });
-    if (/^[\u3400-\u9fff]{3,9}$/.test(key)) {  /* the keyword last, after its parameter */
-      for (var n = 2; n <= 4 && n < key.length; n++) heads.push(key.slice(-n));
+    if (/^反[\u3400-\u9fff]{2,8}$/.test(key)) {  /* “反[特性]保护”: the keyword last (not any sentence ending in 保护) */
+      for (var n = 2; n <= 4 && n < key.length - 1; n++) heads.push(key.slice(-n));
     }
     for (var i = 0; i < heads.length; i++) {
       var t = w[heads[i]];
