@@ -83,6 +83,8 @@ def default_scope_queries() -> list[tuple[str, dict]]:
             "You",
             "Y",
             "if",
+            "What is Y?",  # a second trial: nothing, where "What is X?" found X
+            "what is you",
             "scry 1 ward 2",
             "Ward—Pay 3 life",
             # numbers of other editions (issue 22): 502.26a is 702.37a now

@@ -694,8 +694,11 @@ _HAN_QUESTION_WORDS = sorted((w for w in QUESTION_WORDS if T.is_han(w)), key=lam
 
 
 def _a_head(handle: _OpenIndex, text: str, flt: _Filter) -> bool:
-    """Whether ``text`` is the headword of a glossary entry or titled unit in ``flt``."""
-    return any(d in flt for d in handle.table.heads.get(T.heading_key(text), ()))
+    """Whether ``text`` is the headword of a glossary entry or titled unit in ``flt``, as
+    typed or without its leading question words ("What is Y?")."""
+    tokens = T.tokens(text)
+    keys = {T.heading_key(text), *(_without_leading_filler(tokens, code) for code in LANGUAGES)}
+    return any(d in flt for key in keys if key for d in handle.table.heads.get(key, ()))
 
 
 def common_only(text: str) -> bool:

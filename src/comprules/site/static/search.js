@@ -819,7 +819,10 @@
     var text = checkQuery(query), lang = options.lang || null, section = options.section || null;
     var kind = options.kind || null, limit = options.limit || 10;
     if (lang && !DATA[lang]) lang = null;
-    if (commonWordsOnly(text) && !LANGS.some(function (code) { return DATA[code].heads[headingKey(text)]; })) {
+    if (commonWordsOnly(text) && !LANGS.some(function (code) {  /* "You", "What is Y?" are headwords */
+      var L = DATA[code], bare = withoutLeadingFiller(tokens(text), L);
+      return L.heads[headingKey(text)] || (bare && L.heads[bare]);
+    })) {
       return {query: query, hits: [], suggestion: null, lang: lang || "en"};  /* "You" is a headword */
     }
     var number = ruleNumber(text), toks = tokens(text);
