@@ -632,15 +632,12 @@ class KnowledgeBase:
         # the French documents are undated: no one of them is before or after another
         if found is None or not number[:1].isdigit() or self.info(name).kind == "fragment":
             return NotFound(base)
-        chain, names = found
-        holding = store.holding(number, names)
-        if not holding:
+        names = found[1]
+        source = self.printed_in(name, number)
+        if source is None:
             return self._no_rule_in_english(name, number, base)
         pos = {e: k for k, e in enumerate(names)}
         at = pos[name]
-        before = [e for e in names[:at] if e in holding]
-        # the number as the nearest earlier edition printed it, else as the latest prints it
-        source = before[-1] if before else [e for e in names if e in holding][-1]
         key = store.lineage_key(source, number)
         rows = store.lineage(*key) if key is not None else []
         by_edition = {r["edition"]: r["rule"] for r in rows}
@@ -672,6 +669,21 @@ class KnowledgeBase:
                 return NotFound(f"{base}: {number} of {source}{was} became {', '.join(into)} in {following}{here}")
             return NotFound(f"{base}: {number} of {source} was removed after {last} (then {then})")
         return NotFound(base)
+
+    def printed_in(self, name: str, number: str) -> str | None:
+        """The edition of ``name``'s chain whose rule ``number`` a reader of ``name`` means:
+        the nearest earlier edition that printed it, else the latest that did (``502.26a``
+        read in en/2026-08-07: en/2009-05-01); ``None`` when no edition of the chain printed it."""
+        found = self.store.chain_of(name)
+        if found is None:
+            return None
+        names = found[1]
+        holding = self.store.holding(number, names)
+        if not holding:
+            return None
+        at = names.index(name) if name in names else len(names)
+        before = [e for e in names[:at] if e in holding]
+        return before[-1] if before else [e for e in names if e in holding][-1]
 
     def _no_rule_in_english(self, name: str, number: str, base: str) -> NotFound:
         """For a translation none of whose editions ever held ``number`` (zh/2026-04-17 and

@@ -249,11 +249,9 @@ def kb_history(kb, number: str, edition: str | None = None, follow: bool | None 
     store = kb.store
     row = store.one("SELECT kind FROM rules WHERE edition = ? AND id = ?", (name, number))
     if row is None and (edition is None if follow is None else follow):  # 502.26a: Morph's lineage
-        found = store.chain_of(name)
-        holding = store.holding(number, found[1]) if found is not None else ()
-        last = [e for e in found[1] if e in holding] if found is not None else []
-        if last:
-            name = last[-1]
+        source = kb.printed_in(name, number)
+        if source is not None:
+            name = source
             row = store.one("SELECT kind FROM rules WHERE edition = ? AND id = ?", (name, number))
     if row is None:
         raise kb.no_rule(name, number)
