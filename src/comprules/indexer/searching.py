@@ -685,12 +685,13 @@ def common_words_only(query: str) -> bool:
     rest = query
     for word in _HAN_QUESTION_WORDS:  # cut in pieces by the vocabulary: 为什么 is 为 and 什么
         rest = rest.replace(word, " ")
-    common = QUESTION_WORDS.union(*(lang.stop for lang in LANGUAGES.values()))
-    return all(T.is_word(t) and t in common for t in T.tokens(rest))
+    return all(T.is_word(t) and t in _COMMON_WORDS for t in T.tokens(rest))
 
 
 #: The Chinese question words, the longest first.
 _HAN_QUESTION_WORDS = sorted((w for w in QUESTION_WORDS if T.is_han(w)), key=lambda w: (-len(w), w))
+#: The question words and every analyzer's stop words (made once, not for each search).
+_COMMON_WORDS = QUESTION_WORDS.union(*(lang.stop for lang in LANGUAGES.values()))
 
 
 def _a_head(handle: _OpenIndex, text: str, flt: _Filter) -> bool:
